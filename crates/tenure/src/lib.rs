@@ -1,0 +1,42 @@
+//! Tenure's core: sans-IO state machines for leader election.
+//!
+//! Every machine in this crate follows one contract (DESIGN.md, "The sans-IO contract"):
+//!
+//! - **Inputs** take the caller's clock reading `now` explicitly: `handle_message(now, ..)`,
+//!   `handle_timeout(now)`, and commands such as `campaign(now)`. A `now` earlier than one
+//!   already seen is treated as the latest one seen ([`Clock`]).
+//! - **Outputs** are pulled with `poll_output()` until it yields `None`: messages to send,
+//!   state to persist (durable before any later send leaves), and events.
+//! - `poll_timeout()` is the single next deadline, the minimum of a [`TimerTable`]. Calling
+//!   `handle_timeout` early or spuriously is harmless.
+//! - **Randomness** comes from a [`Rng`] seeded through config: same inputs, same outputs,
+//!   natively and in wasm.
+//! - **Caller misuse** is a typed error. **Peer behaviour** (stale terms, duplicates,
+//!   unknown senders, late responses) changes state or is ignored; it never panics.
+//!
+//! The crate does no I/O, reads no clock, and has no global state.
+//!
+//! Modules:
+//! - [`time`]: [`Instant`] and [`Duration`] in integer microseconds, and the clamping [`Clock`].
+//! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
+//! - [`rng`]: the seeded [`Rng`].
+//! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
+#![no_std]
+#![cfg_attr(
+    not(test),
+    warn(clippy::arithmetic_side_effects, clippy::indexing_slicing)
+)]
+
+extern crate alloc;
+
+pub mod fencing;
+pub mod id;
+pub mod rng;
+pub mod time;
+pub mod timer;
+
+pub use fencing::{FencedResource, FencingToken, StaleToken};
+pub use id::NodeId;
+pub use rng::Rng;
+pub use time::{Clock, Duration, Instant};
+pub use timer::TimerTable;

@@ -1,0 +1,229 @@
+//! Time as an input: [`Instant`] and [`Duration`] in integer microseconds.
+//!
+//! The core never reads a clock. Callers pass their monotonic reading as `now`, and a machine
+//! feeds it through a [`Clock`], which clamps a reading that goes backwards to the latest one
+//! seen (scenario S08, hashicorp/raft#108): nothing expires and nothing is extended by a
+//! backwards step. All arithmetic saturates, so no input can overflow.
+
+use core::fmt;
+use core::ops::{Add, Sub};
+
+/// A span of time in whole microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
+pub struct Duration(u64);
+
+impl Duration {
+    /// Zero length.
+    pub const ZERO: Duration = Duration(0);
+    /// The longest representable span.
+    pub const MAX: Duration = Duration(u64::MAX);
+
+    /// `us` microseconds.
+    pub const fn from_micros(us: u64) -> Self {
+        Duration(us)
+    }
+    /// `ms` milliseconds, saturating at [`Duration::MAX`].
+    pub const fn from_millis(ms: u64) -> Self {
+        Duration(ms.saturating_mul(1_000))
+    }
+    /// `s` seconds, saturating at [`Duration::MAX`].
+    pub const fn from_secs(s: u64) -> Self {
+        Duration(s.saturating_mul(1_000_000))
+    }
+    /// Length in microseconds.
+    pub const fn as_micros(self) -> u64 {
+        self.0
+    }
+    /// Length in whole milliseconds (rounded down).
+    pub const fn as_millis(self) -> u64 {
+        self.0 / 1_000
+    }
+    /// `self + rhs`, saturating at [`Duration::MAX`].
+    pub const fn saturating_add(self, rhs: Duration) -> Duration {
+        Duration(self.0.saturating_add(rhs.0))
+    }
+    /// `self - rhs`, or zero if `rhs` is longer.
+    pub const fn saturating_sub(self, rhs: Duration) -> Duration {
+        Duration(self.0.saturating_sub(rhs.0))
+    }
+    /// `self * n`, saturating at [`Duration::MAX`].
+    pub const fn saturating_mul(self, n: u64) -> Duration {
+        Duration(self.0.saturating_mul(n))
+    }
+    /// `self / n`, rounded down; `n == 0` yields zero rather than panicking.
+    pub const fn checked_div_or_zero(self, n: u64) -> Duration {
+        match self.0.checked_div(n) {
+            Some(v) => Duration(v),
+            None => Duration(0),
+        }
+    }
+}
+
+impl fmt::Display for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (ms, us) = (self.0 / 1_000, self.0 % 1_000);
+        if us == 0 {
+            write!(f, "{ms}ms")
+        } else {
+            write!(f, "{ms}.{us:03}ms")
+        }
+    }
+}
+
+/// A reading of some process's monotonic clock, in microseconds since that clock's origin.
+///
+/// Readings of different processes' clocks are not comparable: a lease deadline computed on
+/// a contender's clock says nothing about the store's (DESIGN.md rule 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
+pub struct Instant(u64);
+
+impl Instant {
+    /// The clock's origin.
+    pub const ZERO: Instant = Instant(0);
+    /// The far future; used as "never".
+    pub const MAX: Instant = Instant(u64::MAX);
+
+    /// `us` microseconds after the origin.
+    pub const fn from_micros(us: u64) -> Self {
+        Instant(us)
+    }
+    /// `ms` milliseconds after the origin, saturating.
+    pub const fn from_millis(ms: u64) -> Self {
+        Instant(ms.saturating_mul(1_000))
+    }
+    /// Microseconds since the origin.
+    pub const fn as_micros(self) -> u64 {
+        self.0
+    }
+    /// Time elapsed from `earlier` to `self`, zero if `earlier` is later.
+    pub const fn saturating_since(self, earlier: Instant) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+    /// `self + d`, saturating at [`Instant::MAX`].
+    pub const fn saturating_add(self, d: Duration) -> Instant {
+        Instant(self.0.saturating_add(d.0))
+    }
+    /// `self - d`, saturating at [`Instant::ZERO`].
+    pub const fn saturating_sub(self, d: Duration) -> Instant {
+        Instant(self.0.saturating_sub(d.0))
+    }
+}
+
+impl Add<Duration> for Instant {
+    type Output = Instant;
+    /// Saturating: never overflows.
+    fn add(self, d: Duration) -> Instant {
+        self.saturating_add(d)
+    }
+}
+
+impl Sub<Duration> for Instant {
+    type Output = Instant;
+    /// Saturating: never underflows.
+    fn sub(self, d: Duration) -> Instant {
+        self.saturating_sub(d)
+    }
+}
+
+impl Add for Duration {
+    type Output = Duration;
+    /// Saturating: never overflows.
+    fn add(self, d: Duration) -> Duration {
+        self.saturating_add(d)
+    }
+}
+
+impl Sub for Duration {
+    type Output = Duration;
+    /// Saturating: never underflows.
+    fn sub(self, d: Duration) -> Duration {
+        self.saturating_sub(d)
+    }
+}
+
+impl fmt::Display for Instant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t={}", Duration(self.0))
+    }
+}
+
+/// The latest clock reading a machine has seen; readings that go backwards are clamped.
+///
+/// Every input of every machine passes its `now` through [`Clock::observe`] first
+/// (DESIGN.md, "Time is the caller's monotonic clock").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Clock {
+    latest: Instant,
+}
+
+impl Clock {
+    /// A clock that has seen nothing yet (latest = [`Instant::ZERO`]).
+    pub const fn new() -> Self {
+        Clock {
+            latest: Instant::ZERO,
+        }
+    }
+    /// Records `now` and returns the effective time: `max(now, latest seen)`.
+    pub fn observe(&mut self, now: Instant) -> Instant {
+        if now > self.latest {
+            self.latest = now;
+        }
+        self.latest
+    }
+    /// The latest reading seen.
+    pub const fn now(&self) -> Instant {
+        self.latest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s08_clock_going_backwards_is_clamped() {
+        // Scenario S08, setup 1 (hashicorp/raft#108): a reading 1 h earlier changes nothing.
+        let mut clock = Clock::new();
+        assert_eq!(
+            clock.observe(Instant::from_millis(3_600_000)),
+            Instant::from_millis(3_600_000)
+        );
+        assert_eq!(
+            clock.observe(Instant::ZERO),
+            Instant::from_millis(3_600_000)
+        );
+        assert_eq!(clock.now(), Instant::from_millis(3_600_000));
+    }
+
+    #[test]
+    fn arithmetic_saturates_at_the_ends() {
+        assert_eq!(Instant::MAX + Duration::from_micros(1), Instant::MAX);
+        assert_eq!(Instant::ZERO - Duration::from_micros(1), Instant::ZERO);
+        assert_eq!(Duration::from_millis(u64::MAX), Duration::MAX);
+        assert_eq!(
+            Duration::from_micros(5).checked_div_or_zero(0),
+            Duration::ZERO
+        );
+        assert_eq!(Instant::ZERO.saturating_since(Instant::MAX), Duration::ZERO);
+    }
+
+    #[test]
+    fn duration_displays_in_milliseconds() {
+        assert_eq!(
+            alloc::format!("{}", Duration::from_micros(1_500)),
+            "1.500ms"
+        );
+        assert_eq!(alloc::format!("{}", Duration::from_secs(2)), "2000ms");
+    }
+}
