@@ -21,6 +21,7 @@
 //! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
 //! - [`rng`]: the seeded [`Rng`].
 //! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
+//! - [`raft`]: [`raft::RaftNode`], Raft-style election with PreVote and CheckQuorum.
 #![no_std]
 #![cfg_attr(
     not(test),
@@ -31,6 +32,7 @@ extern crate alloc;
 
 pub mod fencing;
 pub mod id;
+pub mod raft;
 pub mod rng;
 pub mod time;
 pub mod timer;
