@@ -347,6 +347,10 @@ impl RaftNode {
     pub fn next_timer(&self) -> Option<(RaftTimer, Instant)> {
         self.timers.next()
     }
+    /// The deadline of one timer, if armed (the playground draws each as an arc).
+    pub fn timer(&self, key: RaftTimer) -> Option<Instant> {
+        self.timers.get(key)
+    }
     /// Peers whose (pre-)vote it holds in the current round, itself included; empty unless
     /// it is a pre-candidate or candidate.
     pub fn votes(&self) -> impl Iterator<Item = NodeId> + '_ {
