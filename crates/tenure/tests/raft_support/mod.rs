@@ -49,6 +49,16 @@ pub struct Cluster {
     pub trace: Vec<String>,
     /// Largest number of outputs a single input produced.
     pub max_outputs_per_input: usize,
+    /// The timed network of [`Cluster::run_until`]; `None` for scripted delivery.
+    pub net: Option<Net>,
+}
+
+/// A seeded network: latency drawn from `[min, max)`, loss in percent.
+pub struct Net {
+    pub rng: tenure::Rng,
+    pub min_latency: Duration,
+    pub max_latency: Duration,
+    pub loss_percent: u64,
 }
 
 impl Cluster {
@@ -67,6 +77,7 @@ impl Cluster {
             max_term: BTreeMap::new(),
             trace: Vec::new(),
             max_outputs_per_input: 0,
+            net: None,
         };
         for id in &ids {
             let mut config = RaftConfig {
@@ -128,11 +139,17 @@ impl Cluster {
                 RaftOutput::Persist(op) => self.durable.get_mut(&id).unwrap().apply(&op),
                 RaftOutput::Send { to, msg } => {
                     self.check_send_is_durable(id, to, &msg);
+                    let deliver_at = match &mut self.net {
+                        Some(net) => {
+                            self.now + net.rng.uniform_duration(net.min_latency, net.max_latency)
+                        }
+                        None => self.now,
+                    };
                     self.inflight.push(Flight {
                         from: id,
                         to,
                         msg,
-                        deliver_at: self.now,
+                        deliver_at,
                     });
                 }
                 RaftOutput::Event(event) => self.check_event(id, event),
@@ -356,6 +373,70 @@ impl Cluster {
             .filter(|n| n.term() == leader.term() && n.leader_id() == Some(leader.id()))
             .count();
         (followers >= leader.config().quorum()).then_some(leader.id())
+    }
+
+    /// Timed run: delivers messages at their time (dropping `loss_percent` of them and any
+    /// on a blocked link) and fires node timers, in time order, until `end` or `stop`.
+    /// Returns the time `stop` first held. The trace is not kept.
+    pub fn run_until(&mut self, end: Instant, stop: impl Fn(&Cluster) -> bool) -> Option<Instant> {
+        loop {
+            self.trace.clear();
+            if stop(self) {
+                return Some(self.now);
+            }
+            let next_msg = self
+                .inflight
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, f)| f.deliver_at)
+                .map(|(i, f)| (f.deliver_at, i));
+            let next_timer = self
+                .nodes
+                .iter()
+                .filter_map(|(id, n)| Some((n.as_ref()?.poll_timeout()?, *id)))
+                .min();
+            let msg_first = match (next_msg, next_timer) {
+                (None, None) => return None,
+                (Some((m, _)), Some((t, _))) => m <= t,
+                (m, _) => m.is_some(),
+            };
+            let at = if msg_first {
+                next_msg.unwrap().0
+            } else {
+                next_timer.unwrap().0
+            };
+            if at > end {
+                self.now = self.now.max(end);
+                return None;
+            }
+            self.now = self.now.max(at);
+            if msg_first {
+                let pos = next_msg.unwrap().1;
+                let lost = match &mut self.net {
+                    Some(net) => net.rng.below(100) < net.loss_percent,
+                    None => false,
+                };
+                if lost {
+                    self.inflight.remove(pos);
+                } else {
+                    self.deliver_at(pos);
+                }
+            } else {
+                let id = next_timer.unwrap().1;
+                self.with_node(id, |node, now| node.handle_timeout(now));
+            }
+        }
+    }
+
+    /// Enables the timed network.
+    pub fn with_net(mut self, seed: u64, min_ms: u64, max_ms: u64, loss_percent: u64) -> Self {
+        self.net = Some(Net {
+            rng: tenure::Rng::from_seed(seed),
+            min_latency: Duration::from_millis(min_ms),
+            max_latency: Duration::from_millis(max_ms),
+            loss_percent,
+        });
+        self
     }
 
     pub fn take_trace(&mut self) -> Vec<String> {
