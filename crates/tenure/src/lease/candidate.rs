@@ -66,7 +66,8 @@ struct Held {
 /// - **After an involuntary step-down** (expired, rejected, fenced, unreachable) the
 ///   candidate goes back to `Campaigning` and retries after a jittered interval. After
 ///   [`release`](Self::release) it is `Stopped`.
-/// - **Given-up tokens.** A token the candidate released or was fenced under is never
+/// - **Given-up tokens.** A token the candidate released, was fenced under, or had a renewal
+///   rejected under is never
 ///   accepted again: a later grant with a token at or below it (an idempotent re-grant the
 ///   store made before the release arrived) is answered with another `Release`, so it can
 ///   neither be believed nor block the key.
@@ -196,7 +197,8 @@ impl LeaseCandidate {
     }
 
     /// The resource rejected a write made with this candidate's token: steps down with
-    /// [`StepDownReason::Fenced`] and campaigns again after a retry interval.
+    /// [`StepDownReason::Fenced`] and campaigns again after a retry interval; that token is
+    /// never accepted again.
     ///
     /// Ignored unless `Leader` with `stale.presented` equal to the current token (a late
     /// report about an earlier leadership changes nothing).
@@ -374,7 +376,8 @@ impl LeaseCandidate {
                 self.send_release(held.token);
                 self.state = CandidateState::Stopped;
             }
-            StepDownReason::Fenced => {
+            // The store or the resource said this token is finished: never believe it again.
+            StepDownReason::Fenced | StepDownReason::RenewalRejected => {
                 self.give_up(held.token);
                 self.recampaign(now);
             }
