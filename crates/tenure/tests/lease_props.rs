@@ -159,15 +159,7 @@ fn check(w: &World, before: Option<tenure::lease::LeaseRecord>) -> Result<(), Te
 
 /// Elections in true-time order: a different holder only ever under a greater token.
 fn check_elections(w: &World) -> Result<(), TestCaseError> {
-    let mut all: Vec<(u64, usize, FencingToken)> = Vec::new();
-    for (i, n) in w.nodes.iter().enumerate() {
-        for (t, e) in &n.events {
-            if let CandidateEvent::Elected { token, .. } = e {
-                all.push((*t, i, *token));
-            }
-        }
-    }
-    all.sort();
+    let all = &w.elections;
     for pair in all.windows(2) {
         let ((_, i, a), (_, j, b)) = (pair[0], pair[1]);
         prop_assert!(b >= a, "elections went backwards: {pair:?}");

@@ -99,6 +99,8 @@ pub struct World {
     /// The store answers every `Renew` with `Rejected` (S04).
     pub reject_renewals: bool,
     pub log: Vec<String>,
+    /// Every `Elected` event in emission order: (true time, node, token).
+    pub elections: Vec<(u64, usize, FencingToken)>,
 }
 
 pub fn config(holder: u64) -> LeaseConfig {
@@ -121,6 +123,7 @@ impl World {
             resource: FencedResource::new(),
             reject_renewals: false,
             log: Vec::new(),
+            elections: Vec::new(),
         }
     }
 
@@ -170,6 +173,9 @@ impl World {
                 }
                 CandidateOutput::Event(e) => {
                     self.log.push(format!("t={}ms n{} {:?}", self.t / MS, i, e));
+                    if let CandidateEvent::Elected { token, .. } = e {
+                        self.elections.push((self.t, i, token));
+                    }
                     self.nodes[i].events.push((self.t, e));
                 }
             }
