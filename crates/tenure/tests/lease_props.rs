@@ -17,7 +17,7 @@ mod lease_world;
 
 use lease_world::{MS, Msg, World, ms};
 use proptest::prelude::*;
-use tenure::lease::{CandidateEvent, CandidateState, LeaseConfig};
+use tenure::lease::{CandidateState, LeaseConfig};
 use tenure::{FencingToken, NodeId};
 
 const NODES: usize = 3;
@@ -125,14 +125,14 @@ fn check(w: &World, before: Option<tenure::lease::LeaseRecord>) -> Result<(), Te
     let key = w.key();
     let after = w.store.lease(&key);
     let store_now = w.store_now();
-    if let (Some(b), Some(a)) = (before, after) {
-        if a.token != b.token {
-            prop_assert!(a.token > b.token, "tokens must increase: {b:?} -> {a:?}");
-            prop_assert!(
-                !b.is_valid(store_now),
-                "new grant {a:?} while {b:?} still valid at {store_now}"
-            );
-        }
+    if let (Some(b), Some(a)) = (before, after)
+        && a.token != b.token
+    {
+        prop_assert!(a.token > b.token, "tokens must increase: {b:?} -> {a:?}");
+        prop_assert!(
+            !b.is_valid(store_now),
+            "new grant {a:?} while {b:?} still valid at {store_now}"
+        );
     }
     for (i, n) in w.nodes.iter().enumerate() {
         prop_assert!(n.cand.outstanding_requests() <= 16);

@@ -456,3 +456,97 @@ fn s16_generation_hand_off_and_no_grant_without_the_store() {
     // Requests pile up in the network, not in the machines.
     assert!(w.nodes.iter().all(|n| n.cand.outstanding_requests() <= 16));
 }
+
+#[test]
+#[allow(clippy::needless_range_loop)] // i indexes nodes, tokens and the world together
+fn s15b_seeded_chaos_never_two_believing_leaders_and_fenced_stale_writes() {
+    // S15 (b), seed 000 "never permits two simultaneous leaders": a small seeded version of
+    // the simulator's 120 s chaos run (partitions, pauses, restarts). Every 10 ms: no two
+    // running nodes believe they lead, a believing node holds the store's valid lease, each
+    // new leader establishes its token before acting (S16), and a node that checked before a
+    // pause and writes after it is rejected whenever a newer token was established.
+    let mut stale_rejected = 0;
+    for seed in 0..20u64 {
+        let mut rng = tenure::Rng::from_seed(seed);
+        let mut w = World::new();
+        for i in 0..3 {
+            w.add(LeaseConfig {
+                seed: seed * 10 + i,
+                ..config(i + 1)
+            });
+        }
+        for i in 0..3 {
+            w.campaign(i);
+        }
+        let mut checked_before_pause: Vec<Option<FencingToken>> = vec![None; 3];
+        let mut seen_elections = 0;
+        let mut highest = FencingToken(0);
+        while w.t < 120 * S {
+            let next = w.t + 10 * MS;
+            w.run_until(next);
+            for &(_, _, token) in &w.elections[seen_elections..] {
+                let _ = w.resource.establish(token);
+            }
+            seen_elections = w.elections.len();
+            for i in 0..3 {
+                let running = w.nodes[i].paused_until <= w.t;
+                match rng.below(1_000) {
+                    0..=2 => w.nodes[i].cut = !w.nodes[i].cut,
+                    3 if running => {
+                        checked_before_pause[i] = w.assert_leadership(i).ok();
+                        w.nodes[i].paused_until = w.t + 300 * MS + rng.below(15 * S);
+                    }
+                    4 if running => {
+                        // Restart: volatile state is lost; the new process campaigns.
+                        let cfg = w.nodes[i].cand.config().clone();
+                        w.nodes[i].cand = tenure::lease::LeaseCandidate::new(cfg).unwrap();
+                        w.campaign(i);
+                    }
+                    _ => {}
+                }
+                if w.nodes[i].paused_until <= w.t {
+                    if let Some(token) = checked_before_pause[i].take() {
+                        let established = w.resource.highest_token();
+                        let r = w.write_with(i, token, "after pause");
+                        if token < established {
+                            assert!(r.is_err(), "seed {seed}: stale write with {token} accepted");
+                            stale_rejected += 1;
+                        }
+                    } else if w.nodes[i].cand.state() == CandidateState::Leader {
+                        let _ = w.write_checked(i, "work");
+                    }
+                }
+            }
+            let store_now = w.store_now();
+            let believers: Vec<usize> = (0..3)
+                .filter(|&i| {
+                    w.nodes[i].paused_until <= w.t
+                        && w.nodes[i].cand.state() == CandidateState::Leader
+                })
+                .collect();
+            assert!(
+                believers.len() <= 1,
+                "seed {seed} t={}: leaders {believers:?}",
+                w.t
+            );
+            for &i in &believers {
+                let holder = w.store.holder(&w.key(), store_now).map(|(h, t, _)| (h, t));
+                let me = (
+                    w.nodes[i].cand.config().holder,
+                    w.nodes[i].cand.token().unwrap(),
+                );
+                assert_eq!(holder, Some(me), "seed {seed} t={}", w.t);
+            }
+            assert!(w.resource.highest_token() >= highest);
+            highest = w.resource.highest_token();
+        }
+        assert!(
+            w.elections.len() > 1,
+            "seed {seed}: chaos should cause hand-overs"
+        );
+    }
+    assert!(
+        stale_rejected > 0,
+        "the pause-after-check fault was exercised"
+    );
+}
