@@ -13,8 +13,8 @@
 //! # Timeline: a grant, two renewals and a step-down
 //!
 //! Defaults: ttl = 10 s, safety_margin = 1 s, renew_interval = ttl/3 (3 333 333 us),
-//! request_timeout = 1 s. Times are microseconds on each process's own clock; the store's
-//! clock here reads the candidate's plus 200 000 us of one-way delay.
+//! request_timeout = 1 s. Times are microseconds on each process's own clock (here the two
+//! clocks agree), and each message takes 200 000 us one way.
 //!
 //! ```text
 //! candidate (us)        store (us)
