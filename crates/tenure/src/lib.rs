@@ -21,6 +21,8 @@
 //! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
 //! - [`rng`]: the seeded [`Rng`].
 //! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
+//! - [`lease`]: the [`LeaseStore`] and the [`LeaseCandidate`] (lease-based election with
+//!   fencing tokens).
 //! - [`raft`]: [`raft::RaftNode`], Raft-style election with PreVote and CheckQuorum.
 #![no_std]
 #![cfg_attr(
@@ -32,6 +34,7 @@ extern crate alloc;
 
 pub mod fencing;
 pub mod id;
+pub mod lease;
 pub mod raft;
 pub mod rng;
 pub mod time;
@@ -39,6 +42,11 @@ pub mod timer;
 
 pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
+pub use lease::{
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer,
+    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
+    RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
+};
 pub use rng::Rng;
 pub use time::{Clock, Duration, Instant};
 pub use timer::TimerTable;
