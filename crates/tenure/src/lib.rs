@@ -21,6 +21,7 @@
 //! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
 //! - [`rng`]: the seeded [`Rng`].
 //! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
+//! - [`bully`]: the Bully election with epochs ([`BullyNode`]); no safety under partition.
 #![no_std]
 #![cfg_attr(
     not(test),
@@ -29,12 +30,14 @@
 
 extern crate alloc;
 
+pub mod bully;
 pub mod fencing;
 pub mod id;
 pub mod rng;
 pub mod time;
 pub mod timer;
 
+pub use bully::{BullyConfig, BullyEvent, BullyMessage, BullyNode, BullyOutput};
 pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
 pub use rng::Rng;
