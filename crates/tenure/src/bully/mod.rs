@@ -29,6 +29,8 @@ mod message;
 mod node;
 mod output;
 mod role;
+#[cfg(test)]
+mod tests;
 
 pub use config::{BullyConfig, ConfigError};
 pub use event::{BullyEvent, StepDownReason};
