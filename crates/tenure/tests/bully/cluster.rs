@@ -13,11 +13,11 @@ use tenure::{Duration, Instant, NodeId, Rng};
 
 /// A message on the wire.
 #[derive(Clone, Debug)]
-pub struct Envelope {
-    pub from: NodeId,
-    pub to: NodeId,
-    pub msg: BullyMessage,
-    pub deliver_at: Instant,
+pub(crate) struct Envelope {
+    pub(crate) from: NodeId,
+    pub(crate) to: NodeId,
+    pub(crate) msg: BullyMessage,
+    pub(crate) deliver_at: Instant,
     seq: u64,
 }
 
@@ -29,16 +29,15 @@ struct Slot {
     persisted: BullyPersisted,
 }
 
-/// One recorded output, with the time and node that produced it.
+/// One recorded output, with the node that produced it.
 #[derive(Clone, Debug)]
-pub struct Record {
-    pub at: Instant,
-    pub node: NodeId,
-    pub output: BullyOutput,
+pub(crate) struct Record {
+    pub(crate) node: NodeId,
+    pub(crate) output: BullyOutput,
 }
 
-pub struct Cluster {
-    pub now: Instant,
+pub(crate) struct Cluster {
+    pub(crate) now: Instant,
     slots: BTreeMap<NodeId, Slot>,
     in_flight: Vec<Envelope>,
     blocked: BTreeSet<(NodeId, NodeId)>,
@@ -49,20 +48,24 @@ pub struct Cluster {
     /// Drop the n-th (1-based) message that this node sends from now on.
     drop_nth: Option<(NodeId, usize)>,
     /// Every output of every node, in order.
-    pub history: Vec<Record>,
+    pub(crate) history: Vec<Record>,
     /// Human-readable lines since the last `take_transcript`.
     transcript: String,
 }
 
 impl Cluster {
     /// Nodes `ids`, each configured like `base` with the others as peers.
-    pub fn new(ids: &[u64], base: &BullyConfig, seed: u64) -> Self {
+    pub(crate) fn new(ids: &[u64], base: &BullyConfig, seed: u64) -> Self {
         let slots = ids
             .iter()
             .map(|&id| {
                 let config = BullyConfig {
                     id: NodeId(id),
-                    peers: ids.iter().filter(|&&p| p != id).map(|&p| NodeId(p)).collect(),
+                    peers: ids
+                        .iter()
+                        .filter(|&&p| p != id)
+                        .map(|&p| NodeId(p))
+                        .collect(),
                     seed: seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                     ..base.clone()
                 };
@@ -89,20 +92,20 @@ impl Cluster {
         }
     }
 
-    pub fn with_latency(mut self, lo: Duration, hi: Duration) -> Self {
+    pub(crate) fn with_latency(mut self, lo: Duration, hi: Duration) -> Self {
         self.latency = (lo, hi);
         self
     }
 
-    pub fn node(&self, id: u64) -> Option<&BullyNode> {
+    pub(crate) fn node(&self, id: u64) -> Option<&BullyNode> {
         self.slots.get(&NodeId(id)).and_then(|s| s.node.as_ref())
     }
 
-    pub fn live(&self) -> impl Iterator<Item = &BullyNode> {
+    pub(crate) fn live(&self) -> impl Iterator<Item = &BullyNode> {
         self.slots.values().filter_map(|s| s.node.as_ref())
     }
 
-    pub fn take_transcript(&mut self) -> String {
+    pub(crate) fn take_transcript(&mut self) -> String {
         std::mem::take(&mut self.transcript)
     }
 
@@ -114,7 +117,7 @@ impl Cluster {
     // ----- Commands -----
 
     /// Fires node `id`'s next timer, moving time forward to its deadline if needed.
-    pub fn tick(&mut self, id: u64) {
+    pub(crate) fn tick(&mut self, id: u64) {
         let Some((timer, at)) = self.node(id).and_then(|n| n.next_timer()) else {
             self.line(format!("n{id}: no timer (crashed?)"));
             return;
@@ -124,7 +127,7 @@ impl Cluster {
         self.timeout(NodeId(id));
     }
 
-    pub fn start_election(&mut self, id: u64) {
+    pub(crate) fn start_election(&mut self, id: u64) {
         let now = self.now;
         if let Some(n) = self.slot_node(NodeId(id)) {
             n.start_election(now);
@@ -134,7 +137,7 @@ impl Cluster {
 
     /// Delivers every message now in flight, once, at the current time (latency ignored).
     /// Returns how many were in flight.
-    pub fn deliver_all(&mut self) -> usize {
+    pub(crate) fn deliver_all(&mut self) -> usize {
         let batch = std::mem::take(&mut self.in_flight);
         let count = batch.len();
         for env in batch {
@@ -144,7 +147,7 @@ impl Cluster {
     }
 
     /// Delivers rounds until nothing is in flight (at most `max_rounds`).
-    pub fn stabilize(&mut self, max_rounds: usize) {
+    pub(crate) fn stabilize(&mut self, max_rounds: usize) {
         for _ in 0..max_rounds {
             if self.deliver_all() == 0 {
                 return;
@@ -154,7 +157,7 @@ impl Cluster {
     }
 
     /// Drops every in-flight message from `from` to `to`.
-    pub fn drop_link(&mut self, from: u64, to: u64) {
+    pub(crate) fn drop_link(&mut self, from: u64, to: u64) {
         let (from, to) = (NodeId(from), NodeId(to));
         let (dropped, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.in_flight)
             .into_iter()
@@ -166,11 +169,11 @@ impl Cluster {
     }
 
     /// Drops the `nth` (1-based) message `from` sends from now on.
-    pub fn drop_nth_sent_by(&mut self, from: u64, nth: usize) {
+    pub(crate) fn drop_nth_sent_by(&mut self, from: u64, nth: usize) {
         self.drop_nth = Some((NodeId(from), nth));
     }
 
-    pub fn crash(&mut self, id: u64) {
+    pub(crate) fn crash(&mut self, id: u64) {
         if let Some(slot) = self.slots.get_mut(&NodeId(id)) {
             slot.node = None;
         }
@@ -178,7 +181,7 @@ impl Cluster {
     }
 
     /// Rebuilds node `id` from its persisted state.
-    pub fn restart(&mut self, id: u64) {
+    pub(crate) fn restart(&mut self, id: u64) {
         let Some(slot) = self.slots.get_mut(&NodeId(id)) else {
             return;
         };
@@ -189,7 +192,7 @@ impl Cluster {
     }
 
     /// Blocks every link between different groups, both ways.
-    pub fn partition(&mut self, groups: &[Vec<u64>]) {
+    pub(crate) fn partition(&mut self, groups: &[Vec<u64>]) {
         self.blocked.clear();
         for (i, a) in groups.iter().enumerate() {
             for (j, b) in groups.iter().enumerate() {
@@ -204,12 +207,12 @@ impl Cluster {
         }
     }
 
-    pub fn heal(&mut self) {
+    pub(crate) fn heal(&mut self) {
         self.blocked.clear();
     }
 
     /// Runs timers and deliveries in time order until `until`.
-    pub fn run_until(&mut self, until: Instant) {
+    pub(crate) fn run_until(&mut self, until: Instant) {
         loop {
             let next_msg = self
                 .in_flight
@@ -240,7 +243,7 @@ impl Cluster {
 
     /// Runs until every live node agrees on the highest live id, or `limit` passes.
     /// Returns the time of convergence.
-    pub fn run_until_converged(&mut self, limit: Instant) -> Option<Instant> {
+    pub(crate) fn run_until_converged(&mut self, limit: Instant) -> Option<Instant> {
         let step = Duration::from_millis(1);
         while self.now < limit {
             if self.converged().is_some() {
@@ -255,7 +258,7 @@ impl Cluster {
     // ----- Observations -----
 
     /// The live nodes acting as coordinator.
-    pub fn coordinators(&self) -> Vec<NodeId> {
+    pub(crate) fn coordinators(&self) -> Vec<NodeId> {
         self.live()
             .filter(|n| n.role() == Role::Coordinator)
             .map(|n| n.id())
@@ -264,7 +267,7 @@ impl Cluster {
 
     /// `Some(top)` when the highest live id coordinates and every live node follows it in
     /// the same epoch.
-    pub fn converged(&self) -> Option<NodeId> {
+    pub(crate) fn converged(&self) -> Option<NodeId> {
         let top = self.live().map(|n| n.id()).max()?;
         let epoch = self.node(top.0)?.coordinator_epoch();
         let agree = self
@@ -273,11 +276,16 @@ impl Cluster {
         (agree && self.node(top.0)?.role() == Role::Coordinator).then_some(top)
     }
 
-    pub fn status(&self) -> String {
+    pub(crate) fn status(&self) -> String {
         let mut s = String::new();
         for (id, slot) in &self.slots {
             let Some(n) = &slot.node else {
-                writeln!(s, "{id}: crashed (persisted epoch={})", slot.persisted.epoch).unwrap();
+                writeln!(
+                    s,
+                    "{id}: crashed (persisted epoch={})",
+                    slot.persisted.epoch
+                )
+                .unwrap();
                 continue;
             };
             let coordinator = match (n.coordinator(), n.coordinator_epoch()) {
@@ -337,14 +345,16 @@ impl Cluster {
                 return;
             };
             self.history.push(Record {
-                at: self.now,
                 node: id,
                 output: out,
             });
             match out {
                 BullyOutput::Persist(p) => {
                     let slot = self.slots.get_mut(&id).expect("slot");
-                    assert!(p.epoch >= slot.persisted.epoch, "{id}: persisted epoch went back");
+                    assert!(
+                        p.epoch >= slot.persisted.epoch,
+                        "{id}: persisted epoch went back"
+                    );
                     slot.persisted = p;
                     self.line(format!("{indent}{id}: Persist epoch={}", p.epoch));
                 }
@@ -354,7 +364,10 @@ impl Cluster {
                         && coordinator == id
                     {
                         let durable = self.slots[&id].persisted.epoch;
-                        assert!(durable >= epoch, "{id} announced {epoch} with {durable} durable");
+                        assert!(
+                            durable >= epoch,
+                            "{id} announced {epoch} with {durable} durable"
+                        );
                     }
                     self.route(id, to, msg, indent);
                 }
@@ -386,7 +399,7 @@ impl Cluster {
     }
 }
 
-pub fn show_event(e: &BullyEvent) -> String {
+pub(crate) fn show_event(e: &BullyEvent) -> String {
     match e {
         BullyEvent::ElectionStarted { epoch } => format!("ElectionStarted epoch={epoch}"),
         BullyEvent::BecameCoordinator { epoch } => format!("BecameCoordinator epoch={epoch}"),
@@ -403,6 +416,5 @@ pub fn show_event(e: &BullyEvent) -> String {
             };
             format!("SteppedDown epoch={epoch} reason={reason}")
         }
-        other => format!("{other:?}"),
     }
 }

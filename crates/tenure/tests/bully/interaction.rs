@@ -49,10 +49,7 @@ fn run(cluster: &mut Option<Cluster>, tc: &TestCase) -> String {
             c.deliver_all();
         }
         "stabilize" => c.stabilize(100),
-        "drop" => c.drop_link(
-            arg(tc, "from").expect("from="),
-            arg(tc, "to").expect("to="),
-        ),
+        "drop" => c.drop_link(arg(tc, "from").expect("from="), arg(tc, "to").expect("to=")),
         "crash" => c.crash(one_id(tc)),
         "restart" => c.restart(one_id(tc)),
         "partition" => {
@@ -60,7 +57,11 @@ fn run(cluster: &mut Option<Cluster>, tc: &TestCase) -> String {
                 .input
                 .trim()
                 .split('|')
-                .map(|g| g.split(',').map(|x| x.trim().parse().expect("id")).collect())
+                .map(|g| {
+                    g.split(',')
+                        .map(|x| x.trim().parse().expect("id"))
+                        .collect()
+                })
                 .collect();
             c.partition(&groups);
             return format!("ok: {}\n", tc.input.trim());
@@ -70,7 +71,11 @@ fn run(cluster: &mut Option<Cluster>, tc: &TestCase) -> String {
         other => panic!("unknown command {other}"),
     }
     let out = c.take_transcript();
-    if out.is_empty() { "ok\n".to_string() } else { out }
+    if out.is_empty() {
+        "ok\n".to_string()
+    } else {
+        out
+    }
 }
 
 #[test]
