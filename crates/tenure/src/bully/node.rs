@@ -215,14 +215,22 @@ impl BullyNode {
         }
     }
 
-    /// Fires every timer due at `now`, in deadline order; each kind fires at most once per
+    /// Fires every timer due at `now`, in deadline order. Each kind fires at most once per
     /// call, so even deadlines saturated at [`Instant::MAX`] cannot loop.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock.observe(now);
-        for _ in 0..BullyTimer::COUNT {
-            let Some(timer) = self.timers.pop_expired(now) else {
-                return;
-            };
+        let mut due = [None; BullyTimer::COUNT];
+        let expired = self.timers.iter().filter(|(_, at)| *at <= now);
+        for (slot, (timer, at)) in due.iter_mut().zip(expired) {
+            *slot = Some((at, timer));
+        }
+        due.sort_unstable();
+        for (_, timer) in due.into_iter().flatten() {
+            // An earlier handler may have disarmed or moved it.
+            if self.timers.get(timer).is_none_or(|at| at > now) {
+                continue;
+            }
+            self.timers.clear(timer);
             match timer {
                 BullyTimer::Heartbeat => self.send_heartbeats(now),
                 BullyTimer::FailureDetector => self.begin_election(now),

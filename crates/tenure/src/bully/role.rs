@@ -14,7 +14,7 @@ pub enum Role {
 }
 
 /// The timers a Bully node keeps, one deadline each; `poll_timeout` is the earliest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BullyTimer {
     /// Coordinator: time to send the next `Heartbeat` to every peer.
