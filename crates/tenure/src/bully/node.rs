@@ -73,7 +73,9 @@ enum Judgement {
 ///   `answer_timeout`. If no `Answer` comes, it announces itself: it takes the epoch
 ///   `epoch() + 1`, emits `Persist`, then sends `Coordinator` to every peer.
 /// - A node that gets an `Election` from a lower id sends `Answer` and starts its own election;
-///   a coordinator answers and re-announces itself with a fresh epoch.
+///   a coordinator answers and re-announces itself with a fresh epoch. An `Election` from a
+///   higher id changes nothing: that node's own announcement follows, and it is adopted
+///   (a coordinator steps down) when it arrives.
 /// - Announcements (`Coordinator`, and `Heartbeat` as the coordinator's standing claim) are
 ///   ordered by `(epoch, coordinator)`. A newer one from a higher id is adopted (a coordinator
 ///   steps down); a newer one from a lower id is bullied: the node elects, or as coordinator
