@@ -24,6 +24,7 @@
 //! - [`lease`]: the [`LeaseStore`] and the [`LeaseCandidate`] (lease-based election with
 //!   fencing tokens).
 //! - [`raft`]: [`raft::RaftNode`], Raft-style election with PreVote and CheckQuorum.
+//! - [`bully`]: the Bully election with epochs ([`BullyNode`]); no safety under partition.
 #![no_std]
 #![cfg_attr(
     not(test),
@@ -32,6 +33,7 @@
 
 extern crate alloc;
 
+pub mod bully;
 pub mod fencing;
 pub mod id;
 pub mod lease;
@@ -40,6 +42,7 @@ pub mod rng;
 pub mod time;
 pub mod timer;
 
+pub use bully::{BullyConfig, BullyEvent, BullyMessage, BullyNode, BullyOutput};
 pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
 pub use lease::{
@@ -47,6 +50,7 @@ pub use lease::{
     ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
     RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
+pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::Rng;
 pub use time::{Clock, Duration, Instant};
 pub use timer::TimerTable;
