@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { ensureNodeModules, ensureRustTools, ensureWasmBindgen } from "./lib/ensure.mjs";
 import { capture, root, run } from "./lib/run.mjs";
@@ -92,7 +93,7 @@ function kib(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const start = performance.now();
   try {
     build();

@@ -83,7 +83,10 @@ pub(crate) enum BindingError {
         got: String,
     },
     /// A millisecond argument was NaN, infinite, negative, or beyond `u64::MAX` microseconds.
-    #[error("{arg} must be a finite number of milliseconds, >= 0 and below 2^64 us, got {value}")]
+    #[error(
+        "{arg} must be a finite number of milliseconds, >= 0 and below 2^64 us, got {shown}",
+        shown = number_text(*.value)
+    )]
     MillisOutOfRange {
         /// The argument name.
         arg: &'static str,
@@ -132,7 +135,7 @@ impl From<BindingError> for JsValue {
 pub(crate) fn describe(value: &JsValue) -> String {
     let kind = value.js_typeof().as_string().unwrap_or_default();
     if let Some(n) = value.as_f64() {
-        format!("{kind} {n}")
+        format!("{kind} {}", number_text(n))
     } else if let Some(s) = value.as_string() {
         let preview: String = s.chars().take(32).collect();
         format!("{kind} {preview:?}")
@@ -140,5 +143,22 @@ pub(crate) fn describe(value: &JsValue) -> String {
         String::from("null")
     } else {
         kind
+    }
+}
+
+/// A number as JS prints it (`5`, `5.5`, `NaN`, `-Infinity`).
+///
+/// In wasm this asks JS, which keeps Rust's float formatting (about 10 KiB) out of the module.
+pub(crate) fn number_text(n: f64) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Number::from(n)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        format!("{n}")
     }
 }
