@@ -8,7 +8,8 @@
 //!
 //! Extending it (later bindings): add a variant with one doc line, give it a code in
 //! [`BindingError::code`] and a class in [`BindingError::class`], and list the code in
-//! `pkg/README.md`. Errors from the core (e.g. a config that fails `validate()`) get a variant
+//! `pkg/README.md` and in the `TenureErrorCode` union (`types.rs`). A new `u64` quantity
+//! (term, node id) is a new [`U64Arg`] variant with its own `ERR_<NAME>_TYPE/RANGE` codes. Errors from the core (e.g. a config that fails `validate()`) get a variant
 //! wrapping the core error plus a `From` impl, so `?` converts them. Exported methods return
 //! `Result<T, JsValue>` and use `?`: `From<BindingError> for JsValue` builds the JS object.
 //! Codes are API: never rename one.
