@@ -11,18 +11,31 @@
 use tenure::{Duration, Instant};
 use wasm_bindgen::JsValue;
 
-use crate::error::{BindingError, U64Arg, describe};
+use crate::error::{BindingError, Name, U64Arg, describe};
 
 /// Reads a `u64` from a JS `bigint`, rejecting other types and out-of-range values.
+///
+/// Messages name the argument by the quantity (`token`); see [`u64_from_bigint_named`].
 pub(crate) fn u64_from_bigint(value: &JsValue, arg: U64Arg) -> Result<u64, BindingError> {
+    u64_from_bigint_named(value, arg, Name::Borrowed(arg.name()))
+}
+
+/// [`u64_from_bigint`], naming the argument `name` in messages (e.g. `from`, `msg.term`).
+pub(crate) fn u64_from_bigint_named(
+    value: &JsValue,
+    arg: U64Arg,
+    name: impl Into<Name>,
+) -> Result<u64, BindingError> {
     if !value.is_bigint() {
         return Err(BindingError::NotBigint {
             arg,
+            name: name.into(),
             got: describe(value),
         });
     }
     u64::try_from(value.clone()).map_err(|_| BindingError::BigintOutOfRange {
         arg,
+        name: name.into(),
         value: bigint_digits(value),
     })
 }
@@ -33,7 +46,7 @@ pub(crate) fn u64_to_bigint(value: u64) -> JsValue {
 }
 
 /// The decimal digits of a JS `bigint` (any size), for error messages.
-fn bigint_digits(value: &JsValue) -> String {
+pub(crate) fn bigint_digits(value: &JsValue) -> String {
     let bigint: &js_sys::BigInt = wasm_bindgen::JsCast::unchecked_ref(value);
     bigint
         .to_string(10)
@@ -47,26 +60,48 @@ const MICROS_PER_MILLI: f64 = 1000.0;
 /// Converts milliseconds (a JS `number`) to whole microseconds, checked.
 ///
 /// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see [`micros_from_ms_f64`].
-pub(crate) fn micros_from_millis(value: &JsValue, arg: &'static str) -> Result<u64, BindingError> {
+pub(crate) fn micros_from_millis(
+    value: &JsValue,
+    arg: impl Into<Name>,
+) -> Result<u64, BindingError> {
     match value.as_f64() {
         Some(ms) => micros_from_ms_f64(ms, arg),
         None => Err(BindingError::NotMillis {
-            arg,
+            arg: arg.into(),
             got: describe(value),
         }),
     }
 }
 
-/// Converts milliseconds to whole microseconds, rounded to the nearest microsecond.
+/// Converts milliseconds to whole microseconds.
+///
+/// `ms * 1000` is rounded to the nearest integer when it is within floating-point noise of
+/// it (8 ulps, or 1 ns near zero), so `1.005` and `0.1 + 0.2` are exact microsecond counts;
+/// a real fraction of a microsecond (`0.0004`, Node's nanosecond `performance.now()`) is
+/// misuse (issue 6: fractions below 1 us are rejected).
 ///
 /// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->
-/// [`BindingError::MillisOutOfRange`]. `-0` is accepted as 0.
-pub(crate) fn micros_from_ms_f64(ms: f64, arg: &'static str) -> Result<u64, BindingError> {
+/// [`BindingError::MillisOutOfRange`]; a sub-microsecond fraction ->
+/// [`BindingError::MillisPrecision`]. `-0` is accepted as 0.
+pub(crate) fn micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, BindingError> {
     // 2^64 as f64 is exact; anything at or above it does not fit in u64.
     const LIMIT: f64 = 18_446_744_073_709_551_616.0;
-    let us = (ms * MICROS_PER_MILLI).round();
+    /// Below this distance from a whole microsecond, a fraction is rounding noise (1 ns).
+    const NOISE_FLOOR_US: f64 = 1e-3;
+    let scaled = ms * MICROS_PER_MILLI;
+    let us = scaled.round();
     if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
-        return Err(BindingError::MillisOutOfRange { arg, value: ms });
+        return Err(BindingError::MillisOutOfRange {
+            arg: arg.into(),
+            value: ms,
+        });
+    }
+    let noise = (us * 8.0 * f64::EPSILON).max(NOISE_FLOOR_US);
+    if (scaled - us).abs() > noise {
+        return Err(BindingError::MillisPrecision {
+            arg: arg.into(),
+            value: ms,
+        });
     }
     // Finite, integral and in 0..2^64: the cast is exact and cannot saturate.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -74,19 +109,18 @@ pub(crate) fn micros_from_ms_f64(ms: f64, arg: &'static str) -> Result<u64, Bind
 }
 
 /// Milliseconds (`number`) to a [`Duration`]; see [`micros_from_millis`].
-#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
+#[allow(dead_code)] // Object fields go through `read::Fields::duration`; kept for arguments.
 pub(crate) fn duration_from_millis(
     value: &JsValue,
-    arg: &'static str,
+    arg: impl Into<Name>,
 ) -> Result<Duration, BindingError> {
     micros_from_millis(value, arg).map(Duration::from_micros)
 }
 
 /// Milliseconds (`number`) to an [`Instant`] on the caller's monotonic clock.
-#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
 pub(crate) fn instant_from_millis(
     value: &JsValue,
-    arg: &'static str,
+    arg: impl Into<Name>,
 ) -> Result<Instant, BindingError> {
     micros_from_millis(value, arg).map(Instant::from_micros)
 }
@@ -98,13 +132,11 @@ pub(crate) fn millis_from_micros(us: u64) -> f64 {
 }
 
 /// A [`Duration`] in milliseconds.
-#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
 pub(crate) fn duration_to_millis(d: Duration) -> f64 {
     millis_from_micros(d.as_micros())
 }
 
 /// An [`Instant`] in milliseconds.
-#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
 pub(crate) fn instant_to_millis(t: Instant) -> f64 {
     millis_from_micros(t.as_micros())
 }
@@ -121,7 +153,29 @@ mod tests {
         assert_eq!(micros_from_ms_f64(0.001, "now"), Ok(1));
         assert_eq!(micros_from_ms_f64(1.005, "now"), Ok(1005));
         assert_eq!(micros_from_ms_f64(250.5, "now"), Ok(250_500));
-        assert_eq!(micros_from_ms_f64(0.0004, "now"), Ok(0));
+        assert_eq!(micros_from_ms_f64(0.1 + 0.2, "now"), Ok(300));
+        let mut t = 0.0;
+        for _ in 0..10_000 {
+            t += 0.1;
+        }
+        assert_eq!(micros_from_ms_f64(t, "now"), Ok(1_000_000));
+        assert_eq!(
+            micros_from_ms_f64(1e12 + 0.001, "now"),
+            Ok(1_000_000_000_000_001)
+        );
+    }
+
+    #[test]
+    fn fractions_below_one_microsecond_are_precision_errors() {
+        // Issue 6 item 3: "rejects ... fractions below 1 us".
+        for bad in [0.0004, 0.0005, 1.0001, 25.634208, 5e-324, 1e-7] {
+            let err = micros_from_ms_f64(bad, "now_ms").unwrap_err();
+            assert_eq!(err.code(), "ERR_MILLIS_PRECISION", "{bad}");
+            assert!(
+                err.to_string()
+                    .starts_with("now_ms must be a whole number of microseconds")
+            );
+        }
     }
 
     #[test]

@@ -14,15 +14,31 @@
 //! `Result<T, JsValue>` and use `?`: `From<BindingError> for JsValue` builds the JS object.
 //! Codes are API: never rename one.
 
+use std::borrow::Cow;
+
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Which `u64` quantity an argument holds; it picks the argument name and the error codes.
 ///
-/// Later bindings add `Term`, `NodeId`, `Seed`, ... with their own codes.
+/// Each quantity has its own `ERR_<NAME>_TYPE` / `ERR_<NAME>_RANGE` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum U64Arg {
     /// A fencing token (`bigint` in JS).
     Token,
+    /// A Raft term.
+    Term,
+    /// A node id (Raft, Bully, or a lease holder).
+    NodeId,
+    /// A lease store request id.
+    RequestId,
+    /// A Raft log index.
+    Index,
+    /// A Bully epoch.
+    Epoch,
+    /// A PRNG seed.
+    Seed,
+    /// A Raft client command (an opaque `u64`).
+    Command,
 }
 
 impl U64Arg {
@@ -30,18 +46,39 @@ impl U64Arg {
     pub(crate) const fn name(self) -> &'static str {
         match self {
             U64Arg::Token => "token",
+            U64Arg::Term => "term",
+            U64Arg::NodeId => "id",
+            U64Arg::RequestId => "request id",
+            U64Arg::Index => "index",
+            U64Arg::Epoch => "epoch",
+            U64Arg::Seed => "seed",
+            U64Arg::Command => "command",
         }
     }
 
     const fn type_code(self) -> &'static str {
         match self {
             U64Arg::Token => "ERR_TOKEN_TYPE",
+            U64Arg::Term => "ERR_TERM_TYPE",
+            U64Arg::NodeId => "ERR_NODE_ID_TYPE",
+            U64Arg::RequestId => "ERR_REQUEST_ID_TYPE",
+            U64Arg::Index => "ERR_INDEX_TYPE",
+            U64Arg::Epoch => "ERR_EPOCH_TYPE",
+            U64Arg::Seed => "ERR_SEED_TYPE",
+            U64Arg::Command => "ERR_COMMAND_TYPE",
         }
     }
 
     const fn range_code(self) -> &'static str {
         match self {
             U64Arg::Token => "ERR_TOKEN_RANGE",
+            U64Arg::Term => "ERR_TERM_RANGE",
+            U64Arg::NodeId => "ERR_NODE_ID_RANGE",
+            U64Arg::RequestId => "ERR_REQUEST_ID_RANGE",
+            U64Arg::Index => "ERR_INDEX_RANGE",
+            U64Arg::Epoch => "ERR_EPOCH_RANGE",
+            U64Arg::Seed => "ERR_SEED_RANGE",
+            U64Arg::Command => "ERR_COMMAND_RANGE",
         }
     }
 }
@@ -49,37 +86,48 @@ impl U64Arg {
 /// The JS error class an error is thrown as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum JsErrorClass {
+    /// `Error`: the call does not apply in the machine's current state (e.g. Raft `propose`
+    /// on a follower).
+    Plain,
     /// `TypeError`: the value has the wrong JS type.
     Type,
     /// `RangeError`: the value has the right type but is outside the accepted range.
     Range,
 }
 
+/// A name in an error message: a static argument name (`now_ms`) or a built path
+/// (`config.peers[2]`).
+pub(crate) type Name = Cow<'static, str>;
+
 /// Caller misuse detected at the JS boundary.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub(crate) enum BindingError {
     /// A `u64` argument was not a `bigint`; `got` describes what was passed.
-    #[error("{name} must be a bigint, got {got}", name = .arg.name())]
+    #[error("{name} must be a bigint, got {got}")]
     NotBigint {
-        /// Which argument.
+        /// Which quantity (picks the code).
         arg: U64Arg,
+        /// The argument or field path, e.g. `token` or `msg.term`.
+        name: Name,
         /// `typeof` of the value and a short preview, e.g. `number 5`.
         got: String,
     },
     /// A `u64` argument was a `bigint` outside `0n ..= 2n ** 64n - 1n`.
-    #[error("{name} must be in 0n..=18446744073709551615n, got {value}n", name = .arg.name())]
+    #[error("{name} must be in 0n..=18446744073709551615n, got {value}n")]
     BigintOutOfRange {
-        /// Which argument.
+        /// Which quantity (picks the code).
         arg: U64Arg,
+        /// The argument or field path.
+        name: Name,
         /// The decimal digits of the value passed.
         value: String,
     },
     /// A millisecond argument was not a `number`; `got` describes what was passed.
     #[error("{arg} must be a number of milliseconds, got {got}")]
     NotMillis {
-        /// The argument name, e.g. `now` or `ttl`.
-        arg: &'static str,
+        /// The argument name, e.g. `now_ms` or `config.ttl_ms`.
+        arg: Name,
         /// `typeof` of the value and a short preview.
         got: String,
     },
@@ -90,9 +138,118 @@ pub(crate) enum BindingError {
     )]
     MillisOutOfRange {
         /// The argument name.
-        arg: &'static str,
+        arg: Name,
         /// The value passed.
         value: f64,
+    },
+    /// A millisecond argument had a fraction finer than one microsecond (DESIGN.md, "Time
+    /// and numbers": fractions down to 1 us).
+    #[error(
+        "{arg} must be a whole number of microseconds (a multiple of 0.001 ms), got {shown}; \
+         round it, e.g. Math.round(ms * 1000) / 1000",
+        shown = number_text(*.value)
+    )]
+    MillisPrecision {
+        /// The argument name.
+        arg: Name,
+        /// The value passed.
+        value: f64,
+    },
+    /// An argument that must be a plain object (a config, message or request) was not one.
+    #[error("{arg} must be an object, got {got}")]
+    NotObject {
+        /// The argument or field path.
+        arg: Name,
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// An argument that must be an array was not one.
+    #[error("{arg} must be an array, got {got}")]
+    NotArray {
+        /// The argument or field path.
+        arg: Name,
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// A required key of an object was absent or `undefined`.
+    #[error("{arg} is required")]
+    MissingKey {
+        /// The path of the missing key, e.g. `msg.term`.
+        arg: Name,
+    },
+    /// An object had a key the shape does not define (a typo such as `ttl` for `ttl_ms`).
+    #[error("{object} has no key {key:?}; its keys are {known}", known = .known.join(", "))]
+    UnknownKey {
+        /// The object's path, e.g. `config`.
+        object: Name,
+        /// The unexpected key.
+        key: String,
+        /// The keys the shape defines.
+        known: &'static [&'static str],
+    },
+    /// A discriminant (`type`) or enumerated string had a value outside its set.
+    #[error("{arg} must be one of {expected}, got {got}", expected = quoted(.expected))]
+    BadVariant {
+        /// The argument or field path, e.g. `msg.type`.
+        arg: Name,
+        /// The accepted values.
+        expected: &'static [&'static str],
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// A field that must be a boolean was not one.
+    #[error("{arg} must be a boolean, got {got}")]
+    NotBoolean {
+        /// The field path.
+        arg: Name,
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// A field that must be a string was not one.
+    #[error("{arg} must be a string, got {got}")]
+    NotString {
+        /// The field path.
+        arg: Name,
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// A field that must be an integer `number` (a count, ppm) was not a `number`.
+    #[error("{arg} must be a number, got {got}")]
+    NotInteger {
+        /// The field path.
+        arg: Name,
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// An integer `number` field was fractional, negative, or above its maximum.
+    #[error("{arg} must be an integer in 0..={max}, got {shown}", shown = number_text(*.value))]
+    IntegerOutOfRange {
+        /// The field path.
+        arg: Name,
+        /// The value passed.
+        value: f64,
+        /// The largest accepted value.
+        max: u64,
+    },
+    /// A config object failed the machine's `validate()`; `message` is the core's, naming
+    /// the values (lease: DESIGN.md rule 5).
+    #[error("invalid {machine} config: {message}")]
+    Config {
+        /// `lease`, `raft` or `bully`.
+        machine: &'static str,
+        /// The core error's message.
+        message: String,
+    },
+    /// Raft `propose` on a node that is not the leader (forward to `leaderId` instead).
+    #[error("{0}")]
+    NotLeader(tenure::raft::NotLeader),
+    /// Raft `campaign` refused by the core (already leader, or term exhausted).
+    #[error("{message}")]
+    Campaign {
+        /// The stable code of the refusal.
+        code: &'static str,
+        /// The core error's message.
+        message: String,
     },
 }
 
@@ -104,24 +261,130 @@ impl BindingError {
             BindingError::BigintOutOfRange { arg, .. } => arg.range_code(),
             BindingError::NotMillis { .. } => "ERR_MILLIS_TYPE",
             BindingError::MillisOutOfRange { .. } => "ERR_MILLIS_RANGE",
+            BindingError::MillisPrecision { .. } => "ERR_MILLIS_PRECISION",
+            BindingError::NotObject { .. } => "ERR_OBJECT_TYPE",
+            BindingError::NotArray { .. } => "ERR_ARRAY_TYPE",
+            BindingError::MissingKey { .. } => "ERR_MISSING_KEY",
+            BindingError::UnknownKey { .. } => "ERR_UNKNOWN_KEY",
+            BindingError::BadVariant { .. } => "ERR_VARIANT",
+            BindingError::NotBoolean { .. } => "ERR_BOOLEAN_TYPE",
+            BindingError::NotString { .. } => "ERR_STRING_TYPE",
+            BindingError::NotInteger { .. } => "ERR_INTEGER_TYPE",
+            BindingError::IntegerOutOfRange { .. } => "ERR_INTEGER_RANGE",
+            BindingError::Config { .. } => "ERR_CONFIG",
+            BindingError::NotLeader(_) => "ERR_NOT_LEADER",
+            BindingError::Campaign { code, .. } => code,
         }
     }
 
     /// The JS error class the error is thrown as.
     pub(crate) fn class(&self) -> JsErrorClass {
         match self {
-            BindingError::NotBigint { .. } | BindingError::NotMillis { .. } => JsErrorClass::Type,
-            BindingError::BigintOutOfRange { .. } | BindingError::MillisOutOfRange { .. } => {
-                JsErrorClass::Range
-            }
+            BindingError::NotBigint { .. }
+            | BindingError::NotMillis { .. }
+            | BindingError::NotObject { .. }
+            | BindingError::NotArray { .. }
+            | BindingError::MissingKey { .. }
+            | BindingError::UnknownKey { .. }
+            | BindingError::BadVariant { .. }
+            | BindingError::NotBoolean { .. }
+            | BindingError::NotString { .. }
+            | BindingError::NotInteger { .. } => JsErrorClass::Type,
+            BindingError::BigintOutOfRange { .. }
+            | BindingError::MillisOutOfRange { .. }
+            | BindingError::MillisPrecision { .. }
+            | BindingError::IntegerOutOfRange { .. }
+            | BindingError::Config { .. } => JsErrorClass::Range,
+            BindingError::NotLeader(_) | BindingError::Campaign { .. } => JsErrorClass::Plain,
         }
     }
+}
+
+impl BindingError {
+    /// The same error naming `name` instead (the reader of an object field passes the
+    /// field's path, built only on this error path).
+    pub(crate) fn with_name(mut self, name: Name) -> Self {
+        match &mut self {
+            BindingError::NotBigint { name: n, .. }
+            | BindingError::BigintOutOfRange { name: n, .. } => *n = name,
+            BindingError::NotMillis { arg, .. }
+            | BindingError::MillisOutOfRange { arg, .. }
+            | BindingError::MillisPrecision { arg, .. }
+            | BindingError::NotObject { arg, .. }
+            | BindingError::NotArray { arg, .. }
+            | BindingError::MissingKey { arg }
+            | BindingError::BadVariant { arg, .. }
+            | BindingError::NotBoolean { arg, .. }
+            | BindingError::NotString { arg, .. }
+            | BindingError::NotInteger { arg, .. }
+            | BindingError::IntegerOutOfRange { arg, .. } => *arg = name,
+            BindingError::UnknownKey { object, .. } => *object = name,
+            BindingError::Config { .. }
+            | BindingError::NotLeader(_)
+            | BindingError::Campaign { .. } => {}
+        }
+        self
+    }
+}
+
+impl From<tenure::LeaseConfigError> for BindingError {
+    fn from(err: tenure::LeaseConfigError) -> Self {
+        BindingError::Config {
+            machine: "lease",
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<tenure::raft::ConfigError> for BindingError {
+    fn from(err: tenure::raft::ConfigError) -> Self {
+        BindingError::Config {
+            machine: "raft",
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<tenure::bully::ConfigError> for BindingError {
+    fn from(err: tenure::bully::ConfigError) -> Self {
+        BindingError::Config {
+            machine: "bully",
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<tenure::raft::NotLeader> for BindingError {
+    fn from(err: tenure::raft::NotLeader) -> Self {
+        BindingError::NotLeader(err)
+    }
+}
+
+impl From<tenure::raft::CampaignError> for BindingError {
+    fn from(err: tenure::raft::CampaignError) -> Self {
+        let code = match err {
+            tenure::raft::CampaignError::AlreadyLeader { .. } => "ERR_ALREADY_LEADER",
+            tenure::raft::CampaignError::TermExhausted { .. } => "ERR_TERM_EXHAUSTED",
+            _ => "ERR_CAMPAIGN",
+        };
+        BindingError::Campaign {
+            code,
+            message: err.to_string(),
+        }
+    }
+}
+
+/// `"a", "b", "c"`: the accepted values of a [`BindingError::BadVariant`].
+fn quoted(values: &[&str]) -> String {
+    let quoted: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    quoted.join(", ")
 }
 
 impl From<BindingError> for JsValue {
     fn from(err: BindingError) -> JsValue {
         let message = err.to_string();
         let error: js_sys::Error = match err.class() {
+            JsErrorClass::Plain => js_sys::Error::new(&message),
             JsErrorClass::Type => js_sys::TypeError::new(&message).unchecked_into(),
             JsErrorClass::Range => js_sys::RangeError::new(&message).unchecked_into(),
         };
@@ -135,6 +398,12 @@ impl From<BindingError> for JsValue {
 /// Describes a JS value for an error message: its `typeof` and a short preview.
 pub(crate) fn describe(value: &JsValue) -> String {
     let kind = value.js_typeof().as_string().unwrap_or_default();
+    if value.is_bigint() {
+        return format!("bigint {}n", crate::convert::bigint_digits(value));
+    }
+    if js_sys::Array::is_array(value) {
+        return String::from("array");
+    }
     if let Some(n) = value.as_f64() {
         format!("{kind} {}", number_text(n))
     } else if let Some(s) = value.as_string() {

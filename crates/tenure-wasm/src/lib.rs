@@ -6,15 +6,33 @@
 //! - `convert`: checked conversions at the boundary: `bigint` <-> `u64`
 //!   (STYLE.md item 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
 //! - `object`: building plain JS result objects.
+//! - `read`: reading plain JS objects strictly (typed fields, unknown keys rejected).
+//! - `seed`: fresh PRNG seeds when a config gives none.
 //! - `fenced`: the exported [`FencedResource`] class.
+//! - `lease_message`: the lease store's requests and responses as JS objects.
+//! - `lease_store`, `lease_candidate`: the exported [`LeaseStore`] and [`LeaseCandidate`].
+//! - `raft_message`: Raft messages, entries and persisted state as JS objects.
+//! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
 //!
 //! Every exported class lives in its own module and is re-exported here.
 
+mod bully;
 mod convert;
 mod error;
 mod fenced;
+mod lease_candidate;
+mod lease_message;
+mod lease_store;
 mod object;
+mod raft;
+mod raft_message;
+mod read;
+mod seed;
 mod types;
 
+pub use bully::BullyNode;
 pub use fenced::FencedResource;
+pub use lease_candidate::LeaseCandidate;
+pub use lease_store::LeaseStore;
+pub use raft::RaftNode;

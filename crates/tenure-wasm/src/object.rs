@@ -16,3 +16,30 @@ pub(crate) fn plain_object(props: &[(&str, JsValue)]) -> Result<JsValue, JsValue
     }
     Ok(object.into())
 }
+
+/// A JSON-safe deep copy of a plain data value: every `bigint` becomes its decimal string
+/// (JSON has no bigint), arrays and plain objects are copied, other values kept. Used by the
+/// machines' `toJSON()`.
+pub(crate) fn json_safe(value: &JsValue) -> Result<JsValue, JsValue> {
+    if value.is_bigint() {
+        return Ok(JsValue::from_str(&crate::convert::bigint_digits(value)));
+    }
+    if js_sys::Array::is_array(value) {
+        let array: &js_sys::Array = wasm_bindgen::JsCast::unchecked_ref(value);
+        let out = js_sys::Array::new();
+        for item in array.iter() {
+            out.push(&json_safe(&item)?);
+        }
+        return Ok(out.into());
+    }
+    if value.is_object() {
+        let object: &js_sys::Object = wasm_bindgen::JsCast::unchecked_ref(value);
+        let out = js_sys::Object::new();
+        for key in js_sys::Object::keys(object).iter() {
+            let item = js_sys::Reflect::get(object, &key)?;
+            js_sys::Reflect::set(&out, &key, &json_safe(&item)?)?;
+        }
+        return Ok(out.into());
+    }
+    Ok(value.clone())
+}

@@ -1,0 +1,494 @@
+//! The exported `RaftNode` class: the core's [`tenure::raft::RaftNode`] (Raft election and
+//! replication with PreVote and CheckQuorum; DESIGN.md rule 6) driven from JS.
+
+use tenure::NodeId;
+use tenure::raft::{RaftConfig, RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::convert::{
+    duration_to_millis, instant_from_millis, instant_to_millis, u64_from_bigint_named,
+    u64_to_bigint,
+};
+use crate::error::{BindingError, Name, U64Arg, describe};
+use crate::object::{json_safe, plain_object};
+use crate::raft_message::{
+    entries_to_js, message_from_js, message_to_js, node_or_null, persist_op_to_js, state_from_js,
+    state_to_js,
+};
+use crate::read::{Fields, each};
+use crate::seed::fresh_seed;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RAFT: &'static str = r#"
+/** Settings of a RaftNode; every key optional (defaults in brackets). Times in ms. */
+export interface RaftConfigInit {
+  /** This node's id [1n]. */
+  id?: NodeId;
+  /** The other voters, without duplicates or `id` [[]]. */
+  peers?: NodeId[];
+  /** Base election timeout T; each wait is drawn from [T, 2T) (Raft §5.2) [150]. */
+  election_timeout_ms?: number;
+  /** Leader heartbeat period, > 0 and < election_timeout_ms [50]. */
+  heartbeat_interval_ms?: number;
+  /** PreVote (dissertation §9.6) [true]. */
+  pre_vote?: boolean;
+  /** CheckQuorum (dissertation §6.2) [true]. */
+  check_quorum?: boolean;
+  /** Most entries per AppendEntries, >= 1 [64]. */
+  max_entries_per_append?: number;
+  /** Seed of the election-timeout PRNG [fresh from crypto.getRandomValues, see `config`]. */
+  seed?: bigint;
+}
+
+/** A RaftNode's full, effective settings (`node.config`). */
+export interface RaftConfig {
+  id: NodeId;
+  peers: NodeId[];
+  election_timeout_ms: number;
+  heartbeat_interval_ms: number;
+  pre_vote: boolean;
+  check_quorum: boolean;
+  max_entries_per_append: number;
+  seed: bigint;
+}
+
+/** A Raft node's role (Raft §5.1, plus the PreVote pre-candidate). */
+export type RaftRole = "Follower" | "PreCandidate" | "Candidate" | "Leader";
+
+/** What a Raft node waits for. "Start": a fresh node arms its timers at its first input. */
+export type RaftTimer = "Start" | "Election" | "Heartbeat" | "CheckQuorum";
+
+/** Why a Raft leader stepped down. */
+export type RaftSteppedDownReason =
+  | { type: "HigherTerm"; new_term: Term }
+  | { type: "CheckQuorumFailed" };
+
+/** A notable state change of a Raft node. */
+export type RaftEvent =
+  | { type: "BecameLeader"; term: Term }
+  | { type: "SteppedDown"; term: Term; reason: RaftSteppedDownReason }
+  | { type: "Committed"; index: LogIndex }
+  | { type: "BecameCandidate"; term: Term }
+  | { type: "BecamePreCandidate"; term: Term };
+
+/** One output of a RaftNode. Make each Persist durable before sending any later Send. */
+export type RaftOutput =
+  | { type: "Send"; to: NodeId; msg: RaftMessage }
+  | { type: "Persist"; op: RaftPersistOp }
+  | { type: "Event"; event: RaftEvent };
+"#;
+
+const CONFIG_KEYS: &[&str] = &[
+    "id",
+    "peers",
+    "election_timeout_ms",
+    "heartbeat_interval_ms",
+    "pre_vote",
+    "check_quorum",
+    "max_entries_per_append",
+    "seed",
+];
+
+const TIMER_NAMES: &[&str] = &["Start", "Election", "Heartbeat", "CheckQuorum"];
+
+/// A Raft node (sans-IO): election (Raft §5.2), replication and commitment (§5.3-5.4),
+/// PreVote and CheckQuorum.
+///
+/// Inputs: `handleMessage(now_ms, from, msg)`, `handleTimeout(now_ms)`,
+/// `propose(now_ms, command)` (leader only), `campaign(now_ms)`. After every input drain
+/// `pollOutput()`: make each `Persist` durable before sending any `Send` after it. Call
+/// `handleTimeout` once the clock reaches `pollTimeout()`; a fresh node reports 0 (its
+/// `Start` timer), so its first call arms the election timeout.
+#[wasm_bindgen]
+pub struct RaftNode {
+    inner: tenure::raft::RaftNode,
+}
+
+#[wasm_bindgen]
+impl RaftNode {
+    /// A fresh follower at term 0 with an empty log. Bad or invalid configs throw.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "RaftConfigInit")] config: JsValue,
+    ) -> Result<RaftNode, JsValue> {
+        let config = config_from_js(&config)?;
+        let inner = tenure::raft::RaftNode::new(config).map_err(BindingError::from)?;
+        Ok(RaftNode { inner })
+    }
+
+    /// A follower rebuilt from the last persisted state (term, vote and log survive; the
+    /// rest starts afresh, Raft Figure 2). `persisted` is what `persistentState` returned,
+    /// or the result of applying every `Persist` op.
+    pub fn restart(
+        #[wasm_bindgen(unchecked_param_type = "RaftConfigInit")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RaftPersistentState")] persisted: JsValue,
+    ) -> Result<RaftNode, JsValue> {
+        let config = config_from_js(&config)?;
+        let state = state_from_js(&persisted, "persisted")?;
+        let inner = tenure::raft::RaftNode::restart(config, state).map_err(BindingError::from)?;
+        Ok(RaftNode { inner })
+    }
+
+    /// Handles `msg` from peer `from`. Messages from unknown ids, stale terms and
+    /// duplicates are state changes or ignored, never errors.
+    #[wasm_bindgen(js_name = handleMessage)]
+    pub fn handle_message(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "NodeId")] from: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RaftMessage")] msg: JsValue,
+    ) -> Result<(), JsValue> {
+        let now = instant_from_millis(&now_ms, "now_ms")?;
+        let from = NodeId(u64_from_bigint_named(&from, U64Arg::NodeId, "from")?);
+        let msg = message_from_js(&msg, "msg")?;
+        self.inner.handle_message(now, from, msg);
+        Ok(())
+    }
+
+    /// Fires every timer due at `now_ms`; early or repeated calls are harmless.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        let now = instant_from_millis(&now_ms, "now_ms")?;
+        self.inner.handle_timeout(now);
+        Ok(())
+    }
+
+    /// Appends `command` to the leader's log and starts replicating it; returns its index.
+    /// Acceptance is not commitment: wait for a `Committed` event at or above it. Throws
+    /// `Error` with `code: "ERR_NOT_LEADER"` on any other role (forward to `leaderId`).
+    #[wasm_bindgen(unchecked_return_type = "LogIndex")]
+    pub fn propose(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "bigint")] command: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let now = instant_from_millis(&now_ms, "now_ms")?;
+        let command = u64_from_bigint_named(&command, U64Arg::Command, "command")?;
+        let index = self
+            .inner
+            .propose(now, command)
+            .map_err(BindingError::from)?;
+        Ok(u64_to_bigint(index))
+    }
+
+    /// Starts an election now (a PreVote round first when `pre_vote`). Throws `Error` with
+    /// `code` `"ERR_ALREADY_LEADER"` on a leader or `"ERR_TERM_EXHAUSTED"` at term 2^64 - 1.
+    pub fn campaign(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
+    ) -> Result<(), JsValue> {
+        let now = instant_from_millis(&now_ms, "now_ms")?;
+        self.inner.campaign(now).map_err(BindingError::from)?;
+        Ok(())
+    }
+
+    /// The next output, or `undefined` once drained.
+    #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "RaftOutput | undefined")]
+    pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
+        match self.inner.poll_output() {
+            Some(output) => output_to_js(&output),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The earliest armed deadline (ms), or `undefined`.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(instant_to_millis)
+    }
+
+    /// This node's id.
+    #[wasm_bindgen(getter, unchecked_return_type = "NodeId")]
+    pub fn id(&self) -> JsValue {
+        u64_to_bigint(self.inner.id().0)
+    }
+
+    /// Its role.
+    #[wasm_bindgen(getter, unchecked_return_type = "RaftRole")]
+    pub fn role(&self) -> JsValue {
+        JsValue::from_str(role_name(self.inner.role()))
+    }
+
+    /// Its current term.
+    #[wasm_bindgen(getter, unchecked_return_type = "Term")]
+    pub fn term(&self) -> JsValue {
+        u64_to_bigint(self.inner.term())
+    }
+
+    /// The vote it cast in the current term, or `undefined`.
+    #[wasm_bindgen(getter = votedFor, unchecked_return_type = "NodeId | undefined")]
+    pub fn voted_for(&self) -> JsValue {
+        self.inner
+            .voted_for()
+            .map_or(JsValue::UNDEFINED, |id| u64_to_bigint(id.0))
+    }
+
+    /// The leader it knows for the current term (itself when leader), or `undefined`.
+    #[wasm_bindgen(getter = leaderId, unchecked_return_type = "NodeId | undefined")]
+    pub fn leader_id(&self) -> JsValue {
+        self.inner
+            .leader_id()
+            .map_or(JsValue::UNDEFINED, |id| u64_to_bigint(id.0))
+    }
+
+    /// The highest index known committed (volatile: 0n after a restart).
+    #[wasm_bindgen(getter = commitIndex, unchecked_return_type = "LogIndex")]
+    pub fn commit_index(&self) -> JsValue {
+        u64_to_bigint(self.inner.commit_index())
+    }
+
+    /// The index of its last log entry, 0n if the log is empty.
+    #[wasm_bindgen(getter = lastLogIndex, unchecked_return_type = "LogIndex")]
+    pub fn last_log_index(&self) -> JsValue {
+        u64_to_bigint(self.inner.last_log_index())
+    }
+
+    /// The term of its last log entry, 0n if the log is empty.
+    #[wasm_bindgen(getter = lastLogTerm, unchecked_return_type = "Term")]
+    pub fn last_log_term(&self) -> JsValue {
+        u64_to_bigint(self.inner.last_log_term())
+    }
+
+    /// A copy of its log; `log[0]` is index 1.
+    #[wasm_bindgen(getter, unchecked_return_type = "RaftEntry[]")]
+    pub fn log(&self) -> Result<JsValue, JsValue> {
+        entries_to_js(self.inner.log())
+    }
+
+    /// The earliest armed timer and its deadline, or `undefined`.
+    #[wasm_bindgen(getter = nextTimer, unchecked_return_type = "TimerInfo<RaftTimer> | undefined")]
+    pub fn next_timer(&self) -> Result<JsValue, JsValue> {
+        match self.inner.next_timer() {
+            Some((kind, at)) => plain_object(&[
+                ("kind", JsValue::from_str(timer_name(kind))),
+                ("deadline_ms", instant_to_millis(at).into()),
+            ]),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The deadline (ms) of one timer if armed, else `undefined`.
+    pub fn timer(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RaftTimer")] kind: JsValue,
+    ) -> Result<Option<f64>, JsValue> {
+        let key = match kind.as_string().as_deref() {
+            Some("Start") => RaftTimer::Start,
+            Some("Election") => RaftTimer::Election,
+            Some("Heartbeat") => RaftTimer::Heartbeat,
+            Some("CheckQuorum") => RaftTimer::CheckQuorum,
+            _ => {
+                return Err(BindingError::BadVariant {
+                    arg: "kind".into(),
+                    expected: TIMER_NAMES,
+                    got: describe(&kind),
+                }
+                .into());
+            }
+        };
+        Ok(self.inner.timer(key).map(instant_to_millis))
+    }
+
+    /// Peers whose (pre-)vote it holds in the current round, itself included.
+    #[wasm_bindgen(getter, unchecked_return_type = "NodeId[]")]
+    pub fn votes(&self) -> JsValue {
+        let votes = js_sys::Array::new();
+        for id in self.inner.votes() {
+            votes.push(&u64_to_bigint(id.0));
+        }
+        votes.into()
+    }
+
+    /// Leader only: the highest index known replicated on `peer`, else `undefined`.
+    #[wasm_bindgen(js_name = matchIndex, unchecked_return_type = "LogIndex | undefined")]
+    pub fn match_index(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "NodeId")] peer: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let peer = NodeId(u64_from_bigint_named(&peer, U64Arg::NodeId, "peer")?);
+        Ok(self
+            .inner
+            .match_index(peer)
+            .map_or(JsValue::UNDEFINED, u64_to_bigint))
+    }
+
+    /// Its durable state now (what applying every `Persist` so far yields): pass it to
+    /// `RaftNode.restart`.
+    #[wasm_bindgen(getter = persistentState, unchecked_return_type = "RaftPersistentState")]
+    pub fn persistent_state(&self) -> Result<JsValue, JsValue> {
+        state_to_js(&self.inner.persistent_state())
+    }
+
+    /// The effective configuration, seed included.
+    #[wasm_bindgen(getter, unchecked_return_type = "RaftConfig")]
+    pub fn config(&self) -> Result<JsValue, JsValue> {
+        config_to_js(self.inner.config())
+    }
+
+    /// A JSON-safe summary (`bigint`s as decimal strings).
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "Record<string, unknown>")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        let summary = plain_object(&[
+            ("role", self.role()),
+            ("term", self.term()),
+            ("leader_id", node_or_null(self.inner.leader_id())),
+            ("commit_index", self.commit_index()),
+            ("last_log_index", self.last_log_index()),
+            ("config", self.config()?),
+        ])?;
+        json_safe(&summary)
+    }
+}
+
+/// Reads a `RaftConfigInit` (`undefined`: all defaults).
+fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
+    let mut c = RaftConfig::default();
+    if value.is_undefined() {
+        c.seed = fresh_seed();
+        return Ok(c);
+    }
+    let f = Fields::new(value, "config", CONFIG_KEYS)?;
+    if let Some(id) = f.opt_u64("id", U64Arg::NodeId)? {
+        c.id = NodeId(id);
+    }
+    if let Some(peers) = f.opt_array("peers")? {
+        c.peers = peer_list(&peers, f.path_of("peers"))?;
+    }
+    if let Some(t) = f.opt_duration("election_timeout_ms")? {
+        c.election_timeout = t;
+    }
+    if let Some(h) = f.opt_duration("heartbeat_interval_ms")? {
+        c.heartbeat_interval = h;
+    }
+    if let Some(on) = f.opt_bool("pre_vote")? {
+        c.pre_vote = on;
+    }
+    if let Some(on) = f.opt_bool("check_quorum")? {
+        c.check_quorum = on;
+    }
+    if let Some(n) = f.opt_int("max_entries_per_append", u64::from(u32::MAX))? {
+        c.max_entries_per_append = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    c.seed = f.opt_u64("seed", U64Arg::Seed)?.unwrap_or_else(fresh_seed);
+    Ok(c)
+}
+
+/// Reads an array of node ids (`config.peers`).
+pub(crate) fn peer_list(array: &js_sys::Array, path: Name) -> Result<Vec<NodeId>, JsValue> {
+    each(array, &path, |name, value| {
+        Ok(NodeId(u64_from_bigint_named(value, U64Arg::NodeId, name)?))
+    })
+}
+
+/// Node ids as a JS array of `bigint`s.
+pub(crate) fn peers_to_js(peers: &[NodeId]) -> JsValue {
+    let array = js_sys::Array::new();
+    for id in peers {
+        array.push(&u64_to_bigint(id.0));
+    }
+    array.into()
+}
+
+/// A [`RaftConfig`] as a JS `RaftConfig`.
+fn config_to_js(c: &RaftConfig) -> Result<JsValue, JsValue> {
+    plain_object(&[
+        ("id", u64_to_bigint(c.id.0)),
+        ("peers", peers_to_js(&c.peers)),
+        (
+            "election_timeout_ms",
+            duration_to_millis(c.election_timeout).into(),
+        ),
+        (
+            "heartbeat_interval_ms",
+            duration_to_millis(c.heartbeat_interval).into(),
+        ),
+        ("pre_vote", c.pre_vote.into()),
+        ("check_quorum", c.check_quorum.into()),
+        (
+            "max_entries_per_append",
+            u32::try_from(c.max_entries_per_append)
+                .unwrap_or(u32::MAX)
+                .into(),
+        ),
+        ("seed", u64_to_bigint(c.seed)),
+    ])
+}
+
+/// A [`RaftOutput`] as a JS `RaftOutput`.
+fn output_to_js(output: &RaftOutput) -> Result<JsValue, JsValue> {
+    match output {
+        RaftOutput::Send { to, msg } => plain_object(&[
+            ("type", JsValue::from_str("Send")),
+            ("to", u64_to_bigint(to.0)),
+            ("msg", message_to_js(msg)?),
+        ]),
+        RaftOutput::Persist(op) => plain_object(&[
+            ("type", JsValue::from_str("Persist")),
+            ("op", persist_op_to_js(op)?),
+        ]),
+        RaftOutput::Event(event) => plain_object(&[
+            ("type", JsValue::from_str("Event")),
+            ("event", event_to_js(event)?),
+        ]),
+    }
+}
+
+/// A [`RaftEvent`] as a JS `RaftEvent`.
+fn event_to_js(event: &RaftEvent) -> Result<JsValue, JsValue> {
+    let (kind, key, value) = match *event {
+        RaftEvent::BecameLeader { term } => ("BecameLeader", "term", term),
+        RaftEvent::Committed { index } => ("Committed", "index", index),
+        RaftEvent::BecameCandidate { term } => ("BecameCandidate", "term", term),
+        RaftEvent::BecamePreCandidate { term } => ("BecamePreCandidate", "term", term),
+        RaftEvent::SteppedDown { term, reason } => {
+            return plain_object(&[
+                ("type", JsValue::from_str("SteppedDown")),
+                ("term", u64_to_bigint(term)),
+                ("reason", reason_to_js(reason)?),
+            ]);
+        }
+    };
+    plain_object(&[
+        ("type", JsValue::from_str(kind)),
+        (key, u64_to_bigint(value)),
+    ])
+}
+
+/// A [`SteppedDownReason`] as a JS `RaftSteppedDownReason`.
+fn reason_to_js(reason: SteppedDownReason) -> Result<JsValue, JsValue> {
+    match reason {
+        SteppedDownReason::HigherTerm { new_term } => plain_object(&[
+            ("type", JsValue::from_str("HigherTerm")),
+            ("new_term", u64_to_bigint(new_term)),
+        ]),
+        SteppedDownReason::CheckQuorumFailed => {
+            plain_object(&[("type", JsValue::from_str("CheckQuorumFailed"))])
+        }
+        // A reason added to the core later: its variant name.
+        other => plain_object(&[("type", JsValue::from_str(&format!("{other:?}")))]),
+    }
+}
+
+/// A role's JS name.
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Follower => "Follower",
+        Role::PreCandidate => "PreCandidate",
+        Role::Candidate => "Candidate",
+        Role::Leader => "Leader",
+    }
+}
+
+/// A timer's JS name.
+fn timer_name(timer: RaftTimer) -> &'static str {
+    match timer {
+        RaftTimer::Start => "Start",
+        RaftTimer::Election => "Election",
+        RaftTimer::Heartbeat => "Heartbeat",
+        RaftTimer::CheckQuorum => "CheckQuorum",
+    }
+}

@@ -1,0 +1,264 @@
+//! Raft's data shapes in JS: messages, log entries, `Persist` operations and the persisted
+//! state, as plain objects with a `type` discriminant; terms, indexes, ids and commands are
+//! `bigint` (Raft Figure 2 field names, snake_case).
+
+use tenure::NodeId;
+use tenure::raft::{Entry, EntryData, Message, PersistOp, PersistentState};
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::convert::u64_to_bigint;
+use crate::error::{Name, U64Arg};
+use crate::object::plain_object;
+use crate::read::{Fields, each};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RAFT_MESSAGES: &'static str = r#"
+/** A Raft term: u64, so a bigint. */
+export type Term = bigint;
+/** A 1-based Raft log index (0n means "before the first entry"). */
+export type LogIndex = bigint;
+
+/** One log entry (Raft §5.3): the leader's no-op (§5.4.2) or a client command. */
+export type RaftEntry =
+  | { type: "Noop"; term: Term }
+  | { type: "Command"; term: Term; command: bigint };
+
+/** A message between Raft nodes (Raft Figure 2; PreVote from the dissertation §9.6). */
+export type RaftMessage =
+  | { type: "RequestVote"; term: Term; last_log_index: LogIndex; last_log_term: Term; pre_vote: boolean }
+  | { type: "RequestVoteResponse"; term: Term; granted: boolean; pre_vote: boolean }
+  | {
+      type: "AppendEntries";
+      term: Term;
+      prev_log_index: LogIndex;
+      prev_log_term: Term;
+      entries: RaftEntry[];
+      leader_commit: LogIndex;
+    }
+  | { type: "AppendEntriesResponse"; term: Term; success: boolean; match_index: LogIndex };
+
+/** One change to make durable before any later Send leaves (DESIGN.md rule 6, S11). */
+export type RaftPersistOp =
+  | { type: "HardState"; term: Term; voted_for: NodeId | null }
+  /** New entries at the end of the log, the first at `first_index`. */
+  | { type: "Append"; first_index: LogIndex; entries: RaftEntry[] }
+  /** Drop every entry at index >= first_index, then append `entries`. */
+  | { type: "TruncateAndAppend"; first_index: LogIndex; entries: RaftEntry[] };
+
+/** The durable state of a Raft node: what RaftNode.restart takes. `log[0]` is index 1. */
+export interface RaftPersistentState {
+  term: Term;
+  voted_for: NodeId | null;
+  log: RaftEntry[];
+}
+"#;
+
+const ENTRY_TAGS: &[&str] = &["Noop", "Command"];
+const ENTRY_KEYS: &[&[&str]] = &[&["type", "term"], &["type", "term", "command"]];
+
+const MESSAGE_TAGS: &[&str] = &[
+    "RequestVote",
+    "RequestVoteResponse",
+    "AppendEntries",
+    "AppendEntriesResponse",
+];
+const MESSAGE_KEYS: &[&[&str]] = &[
+    &[
+        "type",
+        "term",
+        "last_log_index",
+        "last_log_term",
+        "pre_vote",
+    ],
+    &["type", "term", "granted", "pre_vote"],
+    &[
+        "type",
+        "term",
+        "prev_log_index",
+        "prev_log_term",
+        "entries",
+        "leader_commit",
+    ],
+    &["type", "term", "success", "match_index"],
+];
+
+const STATE_KEYS: &[&str] = &["term", "voted_for", "log"];
+
+/// Reads a JS `RaftEntry`.
+fn entry_from_js(value: &JsValue, path: Name) -> Result<Entry, JsValue> {
+    let (tag, f) = Fields::tagged(value, path, ENTRY_TAGS, ENTRY_KEYS)?;
+    let term = f.u64("term", U64Arg::Term)?;
+    let data = match tag {
+        0 => EntryData::Noop,
+        _ => EntryData::Command(f.u64("command", U64Arg::Command)?),
+    };
+    Ok(Entry { term, data })
+}
+
+/// Reads the array field `key` of `f` as entries.
+fn entries_from_js(f: &Fields, key: &'static str) -> Result<Vec<Entry>, JsValue> {
+    let array = f.array(key)?;
+    each(&array, &f.path_of(key), |path, v| entry_from_js(v, path))
+}
+
+/// A log entry as a JS `RaftEntry`.
+pub(crate) fn entry_to_js(entry: &Entry) -> Result<JsValue, JsValue> {
+    match entry.data {
+        EntryData::Noop => plain_object(&[
+            ("type", JsValue::from_str("Noop")),
+            ("term", u64_to_bigint(entry.term)),
+        ]),
+        EntryData::Command(command) => plain_object(&[
+            ("type", JsValue::from_str("Command")),
+            ("term", u64_to_bigint(entry.term)),
+            ("command", u64_to_bigint(command)),
+        ]),
+    }
+}
+
+/// Entries as a JS array.
+pub(crate) fn entries_to_js(entries: &[Entry]) -> Result<JsValue, JsValue> {
+    let array = js_sys::Array::new_with_length(u32::try_from(entries.len()).unwrap_or(u32::MAX));
+    for (i, entry) in entries.iter().enumerate() {
+        array.set(u32::try_from(i).unwrap_or(u32::MAX), entry_to_js(entry)?);
+    }
+    Ok(array.into())
+}
+
+/// Reads a JS `RaftMessage` (named `path` in errors).
+pub(crate) fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<Message, JsValue> {
+    let (tag, f) = Fields::tagged(value, path, MESSAGE_TAGS, MESSAGE_KEYS)?;
+    let term = f.u64("term", U64Arg::Term)?;
+    Ok(match tag {
+        0 => Message::RequestVote {
+            term,
+            last_log_index: f.u64("last_log_index", U64Arg::Index)?,
+            last_log_term: f.u64("last_log_term", U64Arg::Term)?,
+            pre_vote: f.bool("pre_vote")?,
+        },
+        1 => Message::RequestVoteResponse {
+            term,
+            granted: f.bool("granted")?,
+            pre_vote: f.bool("pre_vote")?,
+        },
+        2 => Message::AppendEntries {
+            term,
+            prev_log_index: f.u64("prev_log_index", U64Arg::Index)?,
+            prev_log_term: f.u64("prev_log_term", U64Arg::Term)?,
+            entries: entries_from_js(&f, "entries")?,
+            leader_commit: f.u64("leader_commit", U64Arg::Index)?,
+        },
+        _ => Message::AppendEntriesResponse {
+            term,
+            success: f.bool("success")?,
+            match_index: f.u64("match_index", U64Arg::Index)?,
+        },
+    })
+}
+
+/// A message as a JS `RaftMessage`.
+pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
+    match msg {
+        Message::RequestVote {
+            term,
+            last_log_index,
+            last_log_term,
+            pre_vote,
+        } => plain_object(&[
+            ("type", JsValue::from_str("RequestVote")),
+            ("term", u64_to_bigint(*term)),
+            ("last_log_index", u64_to_bigint(*last_log_index)),
+            ("last_log_term", u64_to_bigint(*last_log_term)),
+            ("pre_vote", (*pre_vote).into()),
+        ]),
+        Message::RequestVoteResponse {
+            term,
+            granted,
+            pre_vote,
+        } => plain_object(&[
+            ("type", JsValue::from_str("RequestVoteResponse")),
+            ("term", u64_to_bigint(*term)),
+            ("granted", (*granted).into()),
+            ("pre_vote", (*pre_vote).into()),
+        ]),
+        Message::AppendEntries {
+            term,
+            prev_log_index,
+            prev_log_term,
+            entries,
+            leader_commit,
+        } => plain_object(&[
+            ("type", JsValue::from_str("AppendEntries")),
+            ("term", u64_to_bigint(*term)),
+            ("prev_log_index", u64_to_bigint(*prev_log_index)),
+            ("prev_log_term", u64_to_bigint(*prev_log_term)),
+            ("entries", entries_to_js(entries)?),
+            ("leader_commit", u64_to_bigint(*leader_commit)),
+        ]),
+        Message::AppendEntriesResponse {
+            term,
+            success,
+            match_index,
+        } => plain_object(&[
+            ("type", JsValue::from_str("AppendEntriesResponse")),
+            ("term", u64_to_bigint(*term)),
+            ("success", (*success).into()),
+            ("match_index", u64_to_bigint(*match_index)),
+        ]),
+    }
+}
+
+/// A `Persist` operation as a JS `RaftPersistOp`.
+pub(crate) fn persist_op_to_js(op: &PersistOp) -> Result<JsValue, JsValue> {
+    match op {
+        PersistOp::HardState { term, voted_for } => plain_object(&[
+            ("type", JsValue::from_str("HardState")),
+            ("term", u64_to_bigint(*term)),
+            ("voted_for", node_or_null(*voted_for)),
+        ]),
+        PersistOp::Append {
+            first_index,
+            entries,
+        } => plain_object(&[
+            ("type", JsValue::from_str("Append")),
+            ("first_index", u64_to_bigint(*first_index)),
+            ("entries", entries_to_js(entries)?),
+        ]),
+        PersistOp::TruncateAndAppend {
+            first_index,
+            entries,
+        } => plain_object(&[
+            ("type", JsValue::from_str("TruncateAndAppend")),
+            ("first_index", u64_to_bigint(*first_index)),
+            ("entries", entries_to_js(entries)?),
+        ]),
+    }
+}
+
+/// Reads a JS `RaftPersistentState` (named `path` in errors).
+pub(crate) fn state_from_js(
+    value: &JsValue,
+    path: impl Into<Name>,
+) -> Result<PersistentState, JsValue> {
+    let f = Fields::new(value, path, STATE_KEYS)?;
+    Ok(PersistentState {
+        term: f.u64("term", U64Arg::Term)?,
+        voted_for: f.opt_u64("voted_for", U64Arg::NodeId)?.map(NodeId),
+        log: entries_from_js(&f, "log")?,
+    })
+}
+
+/// The persisted state as a JS `RaftPersistentState`.
+pub(crate) fn state_to_js(state: &PersistentState) -> Result<JsValue, JsValue> {
+    plain_object(&[
+        ("term", u64_to_bigint(state.term)),
+        ("voted_for", node_or_null(state.voted_for)),
+        ("log", entries_to_js(&state.log)?),
+    ])
+}
+
+/// A node id as a `bigint`, or `null`.
+pub(crate) fn node_or_null(id: Option<NodeId>) -> JsValue {
+    id.map_or(JsValue::NULL, |id| u64_to_bigint(id.0))
+}

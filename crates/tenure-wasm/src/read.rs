@@ -1,0 +1,295 @@
+//! Reading plain JS objects (configs, messages, requests) field by field, strictly.
+//!
+//! A [`Fields`] reads an object's own enumerable keys once, rejects any key its shape does
+//! not define (`ERR_UNKNOWN_KEY`, so a typo such as `ttl` for `ttl_ms` is caught, not
+//! ignored), and then hands out typed fields through the checked conversions of
+//! [`crate::convert`]. Every error names the field's path (`config.peers[1]`, `msg.term`);
+//! the path string is built only when an error is reported. An absent key and a key whose
+//! value is `undefined` are the same thing.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::convert::{micros_from_millis, u64_from_bigint_named};
+use crate::error::{BindingError, Name, U64Arg, describe};
+use tenure::{Duration, Instant};
+
+/// The own enumerable keys of one object, matched against the keys its shape defines.
+pub(crate) struct Fields {
+    path: Name,
+    known: &'static [&'static str],
+    slots: Vec<JsValue>,
+}
+
+/// Checks that `value` is a plain (non-null, non-array) object.
+fn object<'v>(value: &'v JsValue, path: &Name) -> Result<&'v Object, BindingError> {
+    if value.is_object() && !Array::is_array(value) && !value.is_function() {
+        Ok(value.unchecked_ref())
+    } else {
+        Err(BindingError::NotObject {
+            arg: path.clone(),
+            got: describe(value),
+        })
+    }
+}
+
+impl Fields {
+    /// Reads `value` as an object whose keys are all in `known`.
+    ///
+    /// Errors: not an object -> `ERR_OBJECT_TYPE`; a key outside `known` ->
+    /// `ERR_UNKNOWN_KEY`; a throwing getter or proxy trap is rethrown as is.
+    pub(crate) fn new(
+        value: &JsValue,
+        path: impl Into<Name>,
+        known: &'static [&'static str],
+    ) -> Result<Fields, JsValue> {
+        let path = path.into();
+        let obj = object(value, &path)?;
+        // One slot per known key, plus a last one that stays `undefined` (see `raw`).
+        let mut slots = vec![JsValue::UNDEFINED; known.len().saturating_add(1)];
+        for key in Object::keys(obj).iter() {
+            let name = key.as_string().unwrap_or_default();
+            let Some(index) = known.iter().position(|k| *k == name) else {
+                return Err(BindingError::UnknownKey {
+                    object: path,
+                    key: name,
+                    known,
+                }
+                .into());
+            };
+            if let Some(slot) = slots.get_mut(index) {
+                *slot = Reflect::get(obj, &key)?;
+            }
+        }
+        Ok(Fields { path, known, slots })
+    }
+
+    /// Reads a discriminated union: `value.type` picks one of `variants` (its tag and its
+    /// keys, which must include `"type"`). Returns the variant's index and its fields.
+    ///
+    /// Errors: as [`new`](Self::new); a missing or unknown `type` -> `ERR_VARIANT`.
+    pub(crate) fn tagged(
+        value: &JsValue,
+        path: impl Into<Name>,
+        tags: &'static [&'static str],
+        keys: &'static [&'static [&'static str]],
+    ) -> Result<(usize, Fields), JsValue> {
+        let path = path.into();
+        let obj = object(value, &path)?;
+        let tag = Reflect::get(obj, &JsValue::from_str("type"))?;
+        let name = tag.as_string();
+        let found = name
+            .as_deref()
+            .and_then(|n| tags.iter().position(|t| *t == n));
+        let (Some(index), Some(known)) = (found, found.and_then(|i| keys.get(i))) else {
+            return Err(BindingError::BadVariant {
+                arg: Name::Owned(format!("{path}.type")),
+                expected: tags,
+                got: describe(&tag),
+            }
+            .into());
+        };
+        Ok((index, Fields::new(value, path, known)?))
+    }
+
+    /// The path of `key` in messages: `config.ttl_ms`.
+    pub(crate) fn path_of(&self, key: &str) -> Name {
+        Name::Owned(format!("{}.{key}", self.path))
+    }
+
+    /// The raw value of `key` (`undefined` when absent).
+    pub(crate) fn raw(&self, key: &'static str) -> &JsValue {
+        // A key outside `known` (a binding bug) reads the trailing `undefined` slot; the
+        // index is always in bounds since `slots.len() == known.len() + 1`.
+        let index = self.known.iter().position(|k| *k == key);
+        &self.slots[index.unwrap_or(self.known.len())]
+    }
+
+    /// `Some(value)` unless `key` is absent, `undefined` or `null`.
+    fn present(&self, key: &'static str) -> Option<&JsValue> {
+        let value = self.raw(key);
+        (!value.is_undefined() && !value.is_null()).then_some(value)
+    }
+
+    /// The value of a required `key`: `ERR_MISSING_KEY` when absent or `undefined`.
+    fn required(&self, key: &'static str) -> Result<&JsValue, BindingError> {
+        let value = self.raw(key);
+        if value.is_undefined() {
+            Err(BindingError::MissingKey {
+                arg: self.path_of(key),
+            })
+        } else {
+            Ok(value)
+        }
+    }
+
+    /// A required `u64` field (a `bigint`).
+    pub(crate) fn u64(&self, key: &'static str, arg: U64Arg) -> Result<u64, BindingError> {
+        let value = self.required(key)?;
+        u64_from_bigint_named(value, arg, "").map_err(|e| e.with_name(self.path_of(key)))
+    }
+
+    /// An optional `u64` field: absent, `undefined` or `null` is `None`.
+    pub(crate) fn opt_u64(
+        &self,
+        key: &'static str,
+        arg: U64Arg,
+    ) -> Result<Option<u64>, BindingError> {
+        match self.present(key) {
+            None => Ok(None),
+            Some(value) => u64_from_bigint_named(value, arg, "")
+                .map(Some)
+                .map_err(|e| e.with_name(self.path_of(key))),
+        }
+    }
+
+    /// A required duration field in milliseconds.
+    pub(crate) fn duration(&self, key: &'static str) -> Result<Duration, BindingError> {
+        let value = self.required(key)?;
+        millis(value)
+            .map(Duration::from_micros)
+            .map_err(|e| e.with_name(self.path_of(key)))
+    }
+
+    /// An optional duration field in milliseconds (absent, `undefined` or `null`: `None`).
+    pub(crate) fn opt_duration(&self, key: &'static str) -> Result<Option<Duration>, BindingError> {
+        match self.present(key) {
+            None => Ok(None),
+            Some(value) => millis(value)
+                .map(|us| Some(Duration::from_micros(us)))
+                .map_err(|e| e.with_name(self.path_of(key))),
+        }
+    }
+
+    /// A required instant field in milliseconds (`now_ms`-like).
+    #[allow(dead_code)] // Kept beside `duration` for data shapes carrying times.
+    pub(crate) fn instant(&self, key: &'static str) -> Result<Instant, BindingError> {
+        let value = self.required(key)?;
+        millis(value)
+            .map(Instant::from_micros)
+            .map_err(|e| e.with_name(self.path_of(key)))
+    }
+
+    /// A required boolean field.
+    pub(crate) fn bool(&self, key: &'static str) -> Result<bool, BindingError> {
+        let value = self.required(key)?;
+        value.as_bool().ok_or_else(|| BindingError::NotBoolean {
+            arg: self.path_of(key),
+            got: describe(value),
+        })
+    }
+
+    /// An optional boolean field.
+    pub(crate) fn opt_bool(&self, key: &'static str) -> Result<Option<bool>, BindingError> {
+        match self.present(key) {
+            None => Ok(None),
+            Some(_) => self.bool(key).map(Some),
+        }
+    }
+
+    /// A required string field.
+    pub(crate) fn string(&self, key: &'static str) -> Result<String, BindingError> {
+        let value = self.required(key)?;
+        value.as_string().ok_or_else(|| BindingError::NotString {
+            arg: self.path_of(key),
+            got: describe(value),
+        })
+    }
+
+    /// An optional string field.
+    pub(crate) fn opt_string(&self, key: &'static str) -> Result<Option<String>, BindingError> {
+        match self.present(key) {
+            None => Ok(None),
+            Some(_) => self.string(key).map(Some),
+        }
+    }
+
+    /// An optional integer `number` field in `0..=max` (counts, ppm).
+    pub(crate) fn opt_int(&self, key: &'static str, max: u64) -> Result<Option<u64>, BindingError> {
+        let Some(value) = self.present(key) else {
+            return Ok(None);
+        };
+        let Some(n) = value.as_f64() else {
+            return Err(BindingError::NotInteger {
+                arg: self.path_of(key),
+                got: describe(value),
+            });
+        };
+        // `max` is at most 2^53 here, so the comparison in f64 is exact.
+        #[allow(clippy::cast_precision_loss)]
+        let in_range = n.fract() == 0.0 && n >= 0.0 && n <= max as f64;
+        if !in_range {
+            return Err(BindingError::IntegerOutOfRange {
+                arg: self.path_of(key),
+                value: n,
+                max,
+            });
+        }
+        // Integral and in 0..=max: the cast is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Ok(Some(n as u64))
+    }
+
+    /// A string field restricted to `expected`; returns the index of the value.
+    pub(crate) fn variant(
+        &self,
+        key: &'static str,
+        expected: &'static [&'static str],
+    ) -> Result<usize, BindingError> {
+        let value = self.required(key)?;
+        let name = value.as_string();
+        name.as_deref()
+            .and_then(|n| expected.iter().position(|e| *e == n))
+            .ok_or_else(|| BindingError::BadVariant {
+                arg: self.path_of(key),
+                expected,
+                got: describe(value),
+            })
+    }
+
+    /// A required array field.
+    pub(crate) fn array(&self, key: &'static str) -> Result<Array, BindingError> {
+        let value = self.required(key)?;
+        as_array(value).map_err(|e| e.with_name(self.path_of(key)))
+    }
+
+    /// An optional array field (absent, `undefined` or `null`: `None`).
+    pub(crate) fn opt_array(&self, key: &'static str) -> Result<Option<Array>, BindingError> {
+        match self.present(key) {
+            None => Ok(None),
+            Some(value) => as_array(value)
+                .map(Some)
+                .map_err(|e| e.with_name(self.path_of(key))),
+        }
+    }
+}
+
+/// `value` as an array; `ERR_ARRAY_TYPE` otherwise (the caller names it).
+pub(crate) fn as_array(value: &JsValue) -> Result<Array, BindingError> {
+    if Array::is_array(value) {
+        Ok(value.clone().unchecked_into())
+    } else {
+        Err(BindingError::NotArray {
+            arg: Name::Borrowed(""),
+            got: describe(value),
+        })
+    }
+}
+
+/// Milliseconds to whole microseconds; the caller names the field.
+fn millis(value: &JsValue) -> Result<u64, BindingError> {
+    micros_from_millis(value, "")
+}
+
+/// Reads every element of `array` with `read(index_path, element)`.
+pub(crate) fn each<T>(
+    array: &Array,
+    path: &Name,
+    mut read: impl FnMut(Name, &JsValue) -> Result<T, JsValue>,
+) -> Result<Vec<T>, JsValue> {
+    let mut out = Vec::with_capacity(usize::try_from(array.length()).unwrap_or(0));
+    for (i, element) in array.iter().enumerate() {
+        out.push(read(Name::Owned(format!("{path}[{i}]")), &element)?);
+    }
+    Ok(out)
+}
