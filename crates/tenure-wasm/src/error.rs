@@ -178,7 +178,7 @@ pub(crate) enum BindingError {
         arg: Name,
     },
     /// An object had a key the shape does not define (a typo such as `ttl` for `ttl_ms`).
-    #[error("{object} has no key {key:?}; its keys are {known}", known = .known.join(", "))]
+    #[error("{object} has no key \"{key}\"; its keys are {known}", known = .known.join(", "))]
     UnknownKey {
         /// The object's path, e.g. `config`.
         object: Name,
@@ -376,7 +376,9 @@ impl From<tenure::raft::CampaignError> for BindingError {
 
 /// `"a", "b", "c"`: the accepted values of a [`BindingError::BadVariant`].
 fn quoted(values: &[&str]) -> String {
-    let quoted: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
+    // Plain quotes, not `{:?}`: the values are ASCII names, and str's Debug (escapes,
+    // Unicode tables) costs the module kilobytes.
+    let quoted: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
     quoted.join(", ")
 }
 
@@ -408,7 +410,7 @@ pub(crate) fn describe(value: &JsValue) -> String {
         format!("{kind} {}", number_text(n))
     } else if let Some(s) = value.as_string() {
         let preview: String = s.chars().take(32).collect();
-        format!("{kind} {preview:?}")
+        format!("{kind} \"{preview}\"")
     } else if value.is_null() {
         String::from("null")
     } else {
