@@ -142,7 +142,7 @@ function casesFor(kind) {
   // Optional fields: undefined (and null) mean "default", so only the other bad values apply.
   if (kind === "millis-optional") return BAD_MILLIS.filter(([v]) => v !== undefined && v !== null);
   if (kind === "object") return [...BAD_OBJECTS, [undefined, TypeError, "ERR_OBJECT_TYPE", /got undefined/]];
-  if (kind === "object-config") return BAD_OBJECTS.filter(([v]) => v !== null);
+  if (kind === "object-config") return BAD_OBJECTS;
   const [quantity, optional] = kind.split("-");
   const cases = badBigints(quantity);
   return optional ? cases.filter(([v]) => v !== undefined && v !== null) : cases;

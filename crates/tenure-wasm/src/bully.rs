@@ -127,7 +127,7 @@ impl BullyNode {
     /// A node on its first boot: epoch 0, no coordinator. Bad or invalid configs throw.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "BullyConfigInit")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "BullyConfigInit")] config: JsValue,
     ) -> Result<BullyNode, JsValue> {
         let config = config_from_js(&config)?;
         let inner = tenure::BullyNode::new(config).map_err(BindingError::from)?;

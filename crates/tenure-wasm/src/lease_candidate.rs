@@ -155,7 +155,7 @@ impl LeaseCandidate {
     /// message naming the values).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "LeaseConfigInit")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "LeaseConfigInit")] config: JsValue,
     ) -> Result<LeaseCandidate, JsValue> {
         let config = config_from_js(&config)?;
         let inner = tenure::LeaseCandidate::new(config).map_err(BindingError::from)?;

@@ -97,7 +97,7 @@ impl LeaseStore {
     pub fn holder(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | undefined")] now_ms: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] now_ms: JsValue,
     ) -> Result<JsValue, JsValue> {
         let key = key_arg(&key)?;
         let now = if now_ms.is_undefined() {

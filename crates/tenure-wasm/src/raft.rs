@@ -110,7 +110,7 @@ impl RaftNode {
     /// A fresh follower at term 0 with an empty log. Bad or invalid configs throw.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "RaftConfigInit")] config: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RaftConfigInit")] config: JsValue,
     ) -> Result<RaftNode, JsValue> {
         let config = config_from_js(&config)?;
         let inner = tenure::raft::RaftNode::new(config).map_err(BindingError::from)?;
