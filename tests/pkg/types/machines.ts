@@ -1,0 +1,145 @@
+// Type-checked (tsc --noEmit), never run: the state machines' public types are precise
+// discriminated unions with no `any` (issue 6 item 2; STYLE.md 13).
+import {
+  BullyNode,
+  FencedResource,
+  LeaseCandidate,
+  LeaseStore,
+  RaftNode,
+  type BullyOutput,
+  type CandidateOutput,
+  type FencingToken,
+  type LeadershipCheck,
+  type LeaseConfig,
+  type RaftEntry,
+  type RaftMessage,
+  type RaftOutput,
+  type RaftPersistentState,
+  type StoreRequest,
+  type StoreResponse,
+  type TenureErrorCode,
+  type TimerInfo,
+} from "tenure";
+
+// ----- lease: drive a candidate against a store -----
+const store = new LeaseStore();
+const candidate = new LeaseCandidate({ holder: 1n, key: "orders", ttl_ms: 10_000, seed: 7n });
+new LeaseCandidate();
+candidate.campaign(0);
+for (let out: CandidateOutput | undefined = candidate.pollOutput(); out; out = candidate.pollOutput()) {
+  switch (out.type) {
+    case "Send": {
+      const request: StoreRequest = out.request;
+      if (request.type === "Renew") {
+        const token: FencingToken = request.token;
+        void token;
+      }
+      const response: StoreResponse | undefined = store.handle(0, request);
+      if (response) {
+        if (response.type === "Held") {
+          const left: number = response.remaining_ms;
+          void left;
+        } else if (response.type === "Rejected") {
+          const reason: "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" = response.reason;
+          void reason;
+        }
+        candidate.handleResponse(0, response);
+      }
+      break;
+    }
+    case "Event":
+      if (out.event.type === "Elected") {
+        const deadline: number = out.event.deadline_ms;
+        void deadline;
+      } else {
+        const why: "LeaseExpired" | "RenewalRejected" | "Fenced" | "Released" | "StoreUnreachable" = out.event.reason;
+        void why;
+      }
+      break;
+  }
+}
+const check: LeadershipCheck = candidate.assertLeadership(1);
+const resource = new FencedResource();
+if (check.leader) {
+  const result = resource.write(check.token, { order: 1 });
+  if (!result.accepted) candidate.reportFenced(2, result);
+} else if (check.reason === "DeadlinePassed") {
+  const late: number = check.now_ms - check.deadline_ms;
+  void late;
+} else {
+  const state: "Follower" | "Campaigning" | "Leader" | "Stopped" = check.state;
+  void state;
+}
+const timer: TimerInfo<"Retry" | "Renew" | "RequestTimeout" | "LeaseDeadline"> | undefined = candidate.nextTimer;
+const next: number | undefined = candidate.pollTimeout();
+const config: LeaseConfig = candidate.config;
+const replay = new LeaseCandidate(config);
+const holder = store.holder("orders");
+const expires: number | undefined = holder?.expires_at_ms;
+void timer, next, replay, expires;
+
+// ----- raft -----
+const raft = new RaftNode({ id: 1n, peers: [2n, 3n], election_timeout_ms: 150, pre_vote: true });
+raft.handleTimeout(0);
+const vote: RaftMessage = { type: "RequestVote", term: 1n, last_log_index: 0n, last_log_term: 0n, pre_vote: false };
+raft.handleMessage(1, 2n, vote);
+for (let out: RaftOutput | undefined = raft.pollOutput(); out; out = raft.pollOutput()) {
+  if (out.type === "Send") {
+    const to: bigint = out.to;
+    if (out.msg.type === "AppendEntries") {
+      const entries: RaftEntry[] = out.msg.entries;
+      for (const e of entries) if (e.type === "Command") void (e.command + e.term);
+    }
+    void to;
+  } else if (out.type === "Persist") {
+    if (out.op.type === "HardState") {
+      const votedFor: bigint | null = out.op.voted_for;
+      void votedFor;
+    }
+  } else if (out.event.type === "SteppedDown" && out.event.reason.type === "HigherTerm") {
+    const newTerm: bigint = out.event.reason.new_term;
+    void newTerm;
+  }
+}
+const persisted: RaftPersistentState = raft.persistentState;
+const restarted: RaftNode = RaftNode.restart(raft.config, persisted);
+const role: "Follower" | "PreCandidate" | "Candidate" | "Leader" = restarted.role;
+const leader: bigint | undefined = restarted.leaderId;
+const index: bigint = raft.role === "Leader" ? raft.propose(2, 42n) : raft.commitIndex;
+const electionAt: number | undefined = raft.timer("Election");
+void role, leader, index, electionAt;
+
+// ----- bully -----
+const bully = new BullyNode({ id: 3n, peers: [1n, 2n] });
+bully.handleTimeout(0);
+const bout: BullyOutput | undefined = bully.pollOutput();
+if (bout?.type === "Send" && bout.msg.type === "Coordinator") {
+  const who: bigint = bout.msg.coordinator;
+  void who;
+} else if (bout?.type === "Persist") {
+  BullyNode.restart(bully.config, bout.state);
+}
+const coordinator: bigint | undefined = bully.coordinator;
+void coordinator;
+
+// ----- errors -----
+try {
+  candidate.campaign(Number.NaN);
+} catch (err) {
+  const code = (err as { code?: TenureErrorCode }).code;
+  if (code === "ERR_MILLIS_RANGE" || code === "ERR_MILLIS_PRECISION" || code === "ERR_UNKNOWN_KEY") void code;
+}
+
+// ----- what must not type-check -----
+// @ts-expect-error ids are bigints
+new RaftNode({ id: 1 });
+// @ts-expect-error unknown config keys are rejected at compile time too
+new LeaseCandidate({ ttl: 10_000 });
+// @ts-expect-error times are numbers of ms
+candidate.campaign(0n);
+// @ts-expect-error a request needs its type's fields
+store.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, ttl_ms: 5 });
+// @ts-expect-error the Raft message union is closed
+raft.handleMessage(0, 2n, { type: "Vote", term: 1n });
+// @ts-expect-error Held carries no token
+store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 1 })?.type === "Held" && store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 1 })!.token;
