@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn fractions_below_one_microsecond_are_precision_errors() {
         // Issue 6 item 3: "rejects ... fractions below 1 us".
-        for bad in [0.0004, 0.0005, 1.0001, 25.634208, 5e-324, 1e-7] {
+        for bad in [0.0004, 0.0005, 0.000_002, 1.0001, 25.634208, 1e9 + 0.0005] {
             let err = micros_from_ms_f64(bad, "now_ms").unwrap_err();
             assert_eq!(err.code(), "ERR_MILLIS_PRECISION", "{bad}");
             assert!(

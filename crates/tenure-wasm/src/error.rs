@@ -6,17 +6,54 @@
 //! `message`, which names the argument and the offending value, and `code`, a stable string
 //! such as `"ERR_TOKEN_RANGE"` (STYLE.md item 12; modelled on Node's own `err.code`).
 //!
-//! Extending it (later bindings): add a variant with one doc line, give it a code in
-//! [`BindingError::code`] and a class in [`BindingError::class`], and list the code in
-//! `pkg/README.md` and in the `TenureErrorCode` union (`types.rs`). A new `u64` quantity
-//! (term, node id) is a new [`U64Arg`] variant with its own `ERR_<NAME>_TYPE/RANGE` codes. Errors from the core (e.g. a config that fails `validate()`) get a variant
-//! wrapping the core error plus a `From` impl, so `?` converts them. Exported methods return
+//! Extending it: add a variant with one doc line, give it a code in [`BindingError::code`]
+//! and a class in [`BindingError::class`], and list the code in `pkg/README.md` and in the
+//! `MachineErrorCode` union below (part of `TenureErrorCode`). A new `u64` quantity is a new
+//! [`U64Arg`] variant with its own `ERR_<NAME>_TYPE/RANGE` codes. Errors from the core (a
+//! config that fails `validate()`, a refused command) get a variant wrapping the core's
+//! message plus a `From` impl, so `?` converts them. Exported methods return
 //! `Result<T, JsValue>` and use `?`: `From<BindingError> for JsValue` builds the JS object.
 //! Codes are API: never rename one.
 
 use std::borrow::Cow;
 
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_MACHINE_ERROR_CODES: &'static str = r#"
+/** Codes thrown by the state machines' bindings (a part of TenureErrorCode). */
+export type MachineErrorCode =
+  | "ERR_MILLIS_PRECISION"
+  | "ERR_TERM_TYPE"
+  | "ERR_TERM_RANGE"
+  | "ERR_NODE_ID_TYPE"
+  | "ERR_NODE_ID_RANGE"
+  | "ERR_REQUEST_ID_TYPE"
+  | "ERR_REQUEST_ID_RANGE"
+  | "ERR_INDEX_TYPE"
+  | "ERR_INDEX_RANGE"
+  | "ERR_EPOCH_TYPE"
+  | "ERR_EPOCH_RANGE"
+  | "ERR_SEED_TYPE"
+  | "ERR_SEED_RANGE"
+  | "ERR_COMMAND_TYPE"
+  | "ERR_COMMAND_RANGE"
+  | "ERR_OBJECT_TYPE"
+  | "ERR_ARRAY_TYPE"
+  | "ERR_MISSING_KEY"
+  | "ERR_UNKNOWN_KEY"
+  | "ERR_VARIANT"
+  | "ERR_BOOLEAN_TYPE"
+  | "ERR_STRING_TYPE"
+  | "ERR_INTEGER_TYPE"
+  | "ERR_INTEGER_RANGE"
+  | "ERR_CONFIG"
+  | "ERR_NOT_LEADER"
+  | "ERR_ALREADY_LEADER"
+  | "ERR_TERM_EXHAUSTED"
+  | "ERR_CAMPAIGN";
+"#;
 
 /// Which `u64` quantity an argument holds; it picks the argument name and the error codes.
 ///

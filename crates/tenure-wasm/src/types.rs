@@ -33,37 +33,9 @@ export type FenceResult = Accepted | StaleTokenRejection;
 
 /** Codes of the TypeError/RangeError objects that Tenure throws on misuse. */
 export type TenureErrorCode =
+  | MachineErrorCode
   | "ERR_TOKEN_TYPE"
   | "ERR_TOKEN_RANGE"
   | "ERR_MILLIS_TYPE"
-  | "ERR_MILLIS_RANGE"
-  | "ERR_MILLIS_PRECISION"
-  | "ERR_TERM_TYPE"
-  | "ERR_TERM_RANGE"
-  | "ERR_NODE_ID_TYPE"
-  | "ERR_NODE_ID_RANGE"
-  | "ERR_REQUEST_ID_TYPE"
-  | "ERR_REQUEST_ID_RANGE"
-  | "ERR_INDEX_TYPE"
-  | "ERR_INDEX_RANGE"
-  | "ERR_EPOCH_TYPE"
-  | "ERR_EPOCH_RANGE"
-  | "ERR_SEED_TYPE"
-  | "ERR_SEED_RANGE"
-  | "ERR_COMMAND_TYPE"
-  | "ERR_COMMAND_RANGE"
-  | "ERR_OBJECT_TYPE"
-  | "ERR_ARRAY_TYPE"
-  | "ERR_MISSING_KEY"
-  | "ERR_UNKNOWN_KEY"
-  | "ERR_VARIANT"
-  | "ERR_BOOLEAN_TYPE"
-  | "ERR_STRING_TYPE"
-  | "ERR_INTEGER_TYPE"
-  | "ERR_INTEGER_RANGE"
-  | "ERR_CONFIG"
-  | "ERR_NOT_LEADER"
-  | "ERR_ALREADY_LEADER"
-  | "ERR_TERM_EXHAUSTED"
-  | "ERR_CAMPAIGN";
+  | "ERR_MILLIS_RANGE";
 "#;
