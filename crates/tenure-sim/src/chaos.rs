@@ -1,0 +1,1 @@
+//! Chaos (to come).

@@ -1,0 +1,1 @@
+//! Failover (to come).
