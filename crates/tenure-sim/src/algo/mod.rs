@@ -13,7 +13,7 @@ mod raft;
 mod seed;
 
 pub(crate) use self::bully::BullyAdapter;
-pub(crate) use self::lease::LeaseAdapter;
+pub(crate) use self::lease::{DEFAULT_TTL_MS, LeaseAdapter};
 pub(crate) use self::raft::RaftAdapter;
 
 use crate::checker::Finding;

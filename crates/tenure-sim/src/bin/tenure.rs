@@ -1,1 +1,5 @@
-fn main() {}
+//! The `tenure` command: headless runs, chaos campaigns and failover measurements.
+
+fn main() -> std::process::ExitCode {
+    tenure_sim::cli::main()
+}
