@@ -21,6 +21,10 @@
 //! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
 //! - [`rng`]: the seeded [`Rng`].
 //! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
+//! - [`lease`]: the [`LeaseStore`] and the [`LeaseCandidate`] (lease-based election with
+//!   fencing tokens).
+//! - [`raft`]: [`raft::RaftNode`], Raft-style election with PreVote and CheckQuorum.
+//! - [`bully`]: the Bully election with epochs ([`BullyNode`]); no safety under partition.
 #![no_std]
 #![cfg_attr(
     not(test),
@@ -29,14 +33,24 @@
 
 extern crate alloc;
 
+pub mod bully;
 pub mod fencing;
 pub mod id;
+pub mod lease;
+pub mod raft;
 pub mod rng;
 pub mod time;
 pub mod timer;
 
+pub use bully::{BullyConfig, BullyEvent, BullyMessage, BullyNode, BullyOutput};
 pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
+pub use lease::{
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer,
+    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
+    RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
+};
+pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::Rng;
 pub use time::{Clock, Duration, Instant};
 pub use timer::TimerTable;

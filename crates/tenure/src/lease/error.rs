@@ -1,0 +1,25 @@
+//! Errors of the lease candidate's commands.
+
+use super::event::CandidateState;
+use crate::time::Instant;
+
+/// `assert_leadership` refused: the caller must not act as leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum NotLeader {
+    /// The candidate is not in the leader state.
+    #[error("not leader: state is {state:?}")]
+    NotLeading {
+        /// The state it is in.
+        state: CandidateState,
+    },
+    /// The local lease deadline has passed (rule 4); the candidate has just stepped down.
+    #[error("lease deadline {deadline} passed at {now}")]
+    DeadlinePassed {
+        /// The local deadline (us).
+        deadline: Instant,
+        /// The time of the check (us).
+        now: Instant,
+    },
+}

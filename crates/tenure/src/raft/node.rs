@@ -1,0 +1,533 @@
+//! The Raft node: state, constructors, accessors, outputs and timers. The message handlers
+//! live in `election.rs` (RequestVote, PreVote) and `replication.rs` (AppendEntries).
+
+use super::config::{ConfigError, RaftConfig};
+use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+use super::log::RaftLog;
+use super::message::{Entry, EntryData, Message};
+use super::persist::{PersistOp, PersistentState};
+use crate::id::NodeId;
+use crate::rng::Rng;
+use crate::time::{Clock, Instant};
+use crate::timer::TimerTable;
+use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// A proposal was made to a node that is not the leader (caller misuse: propose on the
+/// leader, or forward to `leader`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[error("not the leader of term {term}; leader is {leader:?}")]
+pub struct NotLeader {
+    /// The node's current term.
+    pub term: u64,
+    /// The leader it follows in `term`, if it knows one.
+    pub leader: Option<NodeId>,
+}
+
+/// Why [`RaftNode::campaign`] did not start an election.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum CampaignError {
+    /// The node already leads `term`.
+    #[error("already the leader of term {term}")]
+    AlreadyLeader {
+        /// The term it leads.
+        term: u64,
+    },
+    /// The term is `u64::MAX`, so there is no higher term to campaign in.
+    #[error("term is u64::MAX ({term}); no higher term exists")]
+    TermExhausted {
+        /// The current term.
+        term: u64,
+    },
+}
+
+/// A leader's view of one follower's log (Raft Figure 2, "Volatile state on leaders").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Progress {
+    /// Highest index known to be replicated on the follower.
+    pub(crate) match_index: u64,
+    /// Index of the next entry to send; always in `match_index + 1 ..= last_index + 1`.
+    pub(crate) next_index: u64,
+}
+
+/// A Raft node as a sans-IO state machine: election (Raft §5.2), log replication and
+/// commitment (§5.3, §5.4), PreVote (dissertation §9.6) and CheckQuorum (§6.2).
+///
+/// # Inputs
+/// - [`handle_message(now, from, msg)`](Self::handle_message): a message from a peer.
+///   Messages from ids outside the configuration are ignored.
+/// - [`handle_timeout(now)`](Self::handle_timeout): call when `now >= poll_timeout()`;
+///   early or repeated calls are harmless.
+/// - [`propose(now, command)`](Self::propose): append a command (leader only).
+/// - [`campaign(now)`](Self::campaign): start an election now (PreVote first when enabled).
+///
+/// # Outputs
+/// - [`poll_output()`](Self::poll_output): [`RaftOutput::Persist`] (make durable, in order),
+///   [`RaftOutput::Send`] and [`RaftOutput::Event`]. Every `Persist` comes out before the
+///   `Send` that depends on it (DESIGN.md rule 6, scenario S11).
+/// - [`poll_timeout()`](Self::poll_timeout): the next deadline; [`next_timer`](Self::next_timer)
+///   also says which [`RaftTimer`] it is.
+///
+/// # Call order
+/// 1. Build with [`new`](Self::new), or [`restart`](Self::restart) from the last
+///    [`PersistentState`] (kept up to date with [`PersistentState::apply`]).
+/// 2. After every input, drain `poll_output()` until `None`: make each `Persist` durable
+///    before transmitting any `Send` that follows it.
+/// 3. Read `poll_timeout()` and call `handle_timeout(now)` once it is due. A fresh or
+///    restarted node reports `Instant::ZERO` ([`RaftTimer::Start`]): its first input, at
+///    whatever `now`, arms the first election timeout.
+///
+/// Times are the caller's monotonic clock in microseconds; a `now` that goes backwards is
+/// treated as the latest seen. Terms saturate: a node at term `u64::MAX` follows and votes
+/// but can never campaign again.
+///
+/// Memory stays bounded per input: at most one message per peer plus one reply, a few
+/// `Persist` ops and events. The log grows only through `propose`, one no-op per won
+/// election, and entries a leader sends (at most `max_entries_per_append` per message).
+/// There is no snapshotting or log compaction.
+#[derive(Clone, Debug)]
+pub struct RaftNode {
+    pub(crate) config: RaftConfig,
+    clock: Clock,
+    rng: Rng,
+    pub(crate) timers: TimerTable<RaftTimer>,
+    outputs: VecDeque<RaftOutput>,
+    started: bool,
+    pub(crate) role: Role,
+    pub(crate) term: u64,
+    pub(crate) voted_for: Option<NodeId>,
+    persisted_hard_state: (u64, Option<NodeId>),
+    pub(crate) log: RaftLog,
+    pub(crate) commit_index: u64,
+    pub(crate) leader_id: Option<NodeId>,
+    /// When this node last accepted AppendEntries from `leader_id`.
+    pub(crate) last_leader_contact: Option<Instant>,
+    /// Granted (pre-)votes in the current round, this node included.
+    pub(crate) votes: BTreeSet<NodeId>,
+    /// Leader only: one entry per peer.
+    pub(crate) progress: BTreeMap<NodeId, Progress>,
+    /// Leader with CheckQuorum: peers heard from since the last check.
+    pub(crate) recent_active: BTreeSet<NodeId>,
+}
+
+impl RaftNode {
+    /// A fresh follower at term 0 with an empty log. Errors if `config` is invalid.
+    pub fn new(config: RaftConfig) -> Result<Self, ConfigError> {
+        Self::restart(config, PersistentState::default())
+    }
+
+    /// A follower rebuilt from the last persisted `state`: term, vote and log survive; the
+    /// commit index, role, leader and timers are volatile and start afresh (Raft Figure 2).
+    /// Errors if `config` is invalid.
+    pub fn restart(config: RaftConfig, state: PersistentState) -> Result<Self, ConfigError> {
+        config.validate()?;
+        let mut timers = TimerTable::new();
+        timers.set(RaftTimer::Start, Instant::ZERO);
+        Ok(RaftNode {
+            rng: Rng::from_seed(config.seed),
+            config,
+            clock: Clock::new(),
+            timers,
+            outputs: VecDeque::new(),
+            started: false,
+            role: Role::Follower,
+            term: state.term,
+            voted_for: state.voted_for,
+            persisted_hard_state: (state.term, state.voted_for),
+            log: RaftLog::from_entries(state.log),
+            commit_index: 0,
+            leader_id: None,
+            last_leader_contact: None,
+            votes: BTreeSet::new(),
+            progress: BTreeMap::new(),
+            recent_active: BTreeSet::new(),
+        })
+    }
+
+    // ----- inputs -----
+
+    /// Handles `msg` from `from` (Raft Figure 2, "Rules for Servers").
+    ///
+    /// A higher term makes this node a follower of that term first (§5.1), except for a
+    /// PreVote request or a granted PreVote response, which never change terms (§9.6), and
+    /// a RequestVote refused by leader stickiness (CheckQuorum on, §4.2.3). Unknown senders
+    /// (not in `peers`) are ignored.
+    pub fn handle_message(&mut self, now: Instant, from: NodeId, msg: Message) {
+        let now = self.begin(now);
+        if !self.config.peers.contains(&from) {
+            return;
+        }
+        let term = msg.term();
+        if term > self.term {
+            match msg {
+                Message::RequestVote { .. } => {}
+                Message::RequestVoteResponse {
+                    pre_vote: true,
+                    granted: true,
+                    ..
+                } => {}
+                Message::AppendEntries { .. } => self.become_follower(now, term, Some(from)),
+                _ => self.become_follower(now, term, None),
+            }
+        }
+        match msg {
+            Message::RequestVote {
+                term,
+                last_log_index,
+                last_log_term,
+                pre_vote,
+            } => {
+                self.handle_request_vote(now, from, term, (last_log_index, last_log_term), pre_vote)
+            }
+            Message::RequestVoteResponse {
+                term,
+                granted,
+                pre_vote,
+            } => self.handle_vote_response(now, from, term, granted, pre_vote),
+            Message::AppendEntries {
+                term,
+                prev_log_index,
+                prev_log_term,
+                entries,
+                leader_commit,
+            } => self.handle_append_entries(
+                now,
+                from,
+                term,
+                (prev_log_index, prev_log_term),
+                entries,
+                leader_commit,
+            ),
+            Message::AppendEntriesResponse {
+                term,
+                success,
+                match_index,
+            } => self.handle_append_response(from, term, success, match_index),
+        }
+        self.flush_hard_state();
+    }
+
+    /// Fires every timer due at `now`: an election timeout starts an election (PreVote first
+    /// when enabled), a heartbeat broadcasts AppendEntries, and a CheckQuorum check steps a
+    /// leader down unless a majority was heard from since the last check.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let now = self.begin(now);
+        let mut due: Vec<RaftTimer> = Vec::new();
+        while let Some(key) = self.timers.pop_expired(now) {
+            due.push(key);
+        }
+        for key in due {
+            match key {
+                RaftTimer::Start => {}
+                RaftTimer::Election => {
+                    if self.role != Role::Leader {
+                        self.start_election(now);
+                    }
+                }
+                RaftTimer::Heartbeat => {
+                    if self.role == Role::Leader {
+                        self.broadcast_append();
+                        self.timers.set(
+                            RaftTimer::Heartbeat,
+                            now.saturating_add(self.config.heartbeat_interval),
+                        );
+                    }
+                }
+                RaftTimer::CheckQuorum => self.check_quorum(now),
+            }
+        }
+        self.flush_hard_state();
+    }
+
+    /// Appends `command` to the leader's log and starts replicating it. Returns its index.
+    ///
+    /// Errors with [`NotLeader`] on any other role. Acceptance is not commitment: watch for
+    /// [`RaftEvent::Committed`] with an index at or above the returned one.
+    pub fn propose(&mut self, now: Instant, command: u64) -> Result<u64, NotLeader> {
+        let _now = self.begin(now);
+        if self.role != Role::Leader {
+            return Err(NotLeader {
+                term: self.term,
+                leader: self.leader_id,
+            });
+        }
+        let index = self.append_local(EntryData::Command(command));
+        // Peers with nothing unacknowledged get it now; the others get it when they ack.
+        let caught_up: Vec<NodeId> = self
+            .progress
+            .iter()
+            .filter(|(_, p)| p.next_index == index)
+            .map(|(id, _)| *id)
+            .collect();
+        for peer in caught_up {
+            self.send_append(peer);
+        }
+        self.maybe_commit();
+        self.flush_hard_state();
+        Ok(index)
+    }
+
+    /// Starts an election now, as if the election timeout fired: a PreVote round when
+    /// `pre_vote` is on, otherwise a campaign in `term + 1` (Raft §5.2).
+    ///
+    /// Errors with [`CampaignError::AlreadyLeader`] on a leader and
+    /// [`CampaignError::TermExhausted`] at term `u64::MAX`.
+    pub fn campaign(&mut self, now: Instant) -> Result<(), CampaignError> {
+        let now = self.begin(now);
+        if self.role == Role::Leader {
+            return Err(CampaignError::AlreadyLeader { term: self.term });
+        }
+        if self.term == u64::MAX {
+            return Err(CampaignError::TermExhausted { term: self.term });
+        }
+        self.start_election(now);
+        self.flush_hard_state();
+        Ok(())
+    }
+
+    // ----- outputs -----
+
+    /// The next output, `None` when drained. Drain after every input.
+    pub fn poll_output(&mut self) -> Option<RaftOutput> {
+        self.outputs.pop_front()
+    }
+
+    /// The earliest armed deadline: call `handle_timeout` once the caller's clock reaches it.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.timers.next_deadline()
+    }
+
+    // ----- accessors -----
+
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        self.config.id
+    }
+    /// The configuration it runs with.
+    pub fn config(&self) -> &RaftConfig {
+        &self.config
+    }
+    /// Its role.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+    /// Its current term.
+    pub fn term(&self) -> u64 {
+        self.term
+    }
+    /// The vote it cast in the current term.
+    pub fn voted_for(&self) -> Option<NodeId> {
+        self.voted_for
+    }
+    /// The leader it knows for the current term (itself when leader).
+    pub fn leader_id(&self) -> Option<NodeId> {
+        self.leader_id
+    }
+    /// The highest index known committed (volatile: 0 after a restart).
+    pub fn commit_index(&self) -> u64 {
+        self.commit_index
+    }
+    /// The index of its last log entry, 0 if the log is empty.
+    pub fn last_log_index(&self) -> u64 {
+        self.log.last_index()
+    }
+    /// The term of its last log entry, 0 if the log is empty.
+    pub fn last_log_term(&self) -> u64 {
+        self.log.last_term()
+    }
+    /// Its log; `log()[0]` is index 1.
+    pub fn log(&self) -> &[Entry] {
+        self.log.entries()
+    }
+    /// The earliest armed timer and its deadline, to label what the node waits for.
+    pub fn next_timer(&self) -> Option<(RaftTimer, Instant)> {
+        self.timers.next()
+    }
+    /// The deadline of one timer, if armed (the playground draws each as an arc).
+    pub fn timer(&self, key: RaftTimer) -> Option<Instant> {
+        self.timers.get(key)
+    }
+    /// Peers whose (pre-)vote it holds in the current round, itself included; empty unless
+    /// it is a pre-candidate or candidate.
+    pub fn votes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.votes.iter().copied()
+    }
+    /// Leader only: the highest index known replicated on `peer`.
+    pub fn match_index(&self, peer: NodeId) -> Option<u64> {
+        self.progress.get(&peer).map(|p| p.match_index)
+    }
+    /// Its durable state as of now (what a driver applying every `Persist` holds once the
+    /// outputs are drained).
+    pub fn persistent_state(&self) -> PersistentState {
+        PersistentState {
+            term: self.term,
+            voted_for: self.voted_for,
+            log: self.log.entries().to_vec(),
+        }
+    }
+
+    // ----- shared internals -----
+
+    /// Clamps `now` and, on the very first input, arms the first election timeout.
+    fn begin(&mut self, now: Instant) -> Instant {
+        let now = self.clock.observe(now);
+        if !self.started {
+            self.started = true;
+            self.timers.clear(RaftTimer::Start);
+            self.arm_election_timer(now);
+        }
+        now
+    }
+
+    /// Arms the election timer at `now + rand[T, 2T)` (Raft §5.2, DESIGN.md rule 6).
+    pub(crate) fn arm_election_timer(&mut self, now: Instant) {
+        let t = self.config.election_timeout;
+        let timeout = self.rng.uniform_duration(t, t.saturating_mul(2));
+        self.timers
+            .set(RaftTimer::Election, now.saturating_add(timeout));
+    }
+
+    /// Emits a `HardState` persist if the term or vote changed since the last one.
+    pub(crate) fn flush_hard_state(&mut self) {
+        let current = (self.term, self.voted_for);
+        if current != self.persisted_hard_state {
+            self.persisted_hard_state = current;
+            self.outputs
+                .push_back(RaftOutput::Persist(PersistOp::HardState {
+                    term: self.term,
+                    voted_for: self.voted_for,
+                }));
+        }
+    }
+
+    /// Queues a log persist op, after any pending hard state.
+    pub(crate) fn persist_log(&mut self, op: PersistOp) {
+        self.flush_hard_state();
+        self.outputs.push_back(RaftOutput::Persist(op));
+    }
+
+    /// Queues `msg` to `to`, after every persist it may depend on.
+    pub(crate) fn send(&mut self, to: NodeId, msg: Message) {
+        self.flush_hard_state();
+        self.outputs.push_back(RaftOutput::Send { to, msg });
+    }
+
+    /// Queues an event.
+    pub(crate) fn emit(&mut self, event: RaftEvent) {
+        self.outputs.push_back(RaftOutput::Event(event));
+    }
+
+    /// Whether this node heard from a live leader within the minimum election timeout `T`
+    /// (a leader counts itself). PreVote and leader stickiness refuse votes while it holds.
+    pub(crate) fn in_lease(&self, now: Instant) -> bool {
+        if self.role == Role::Leader {
+            return true;
+        }
+        match (self.leader_id, self.last_leader_contact) {
+            (Some(_), Some(at)) => now < at.saturating_add(self.config.election_timeout),
+            _ => false,
+        }
+    }
+
+    /// Becomes a follower of `term` (>= the current term) under `leader`, resetting the
+    /// election timer. A leader leaving for a higher term emits `SteppedDown`.
+    pub(crate) fn become_follower(&mut self, now: Instant, term: u64, leader: Option<NodeId>) {
+        if term > self.term {
+            if self.role == Role::Leader {
+                self.emit(RaftEvent::SteppedDown {
+                    term: self.term,
+                    reason: SteppedDownReason::HigherTerm { new_term: term },
+                });
+            }
+            self.term = term;
+            self.voted_for = None;
+        }
+        self.role = Role::Follower;
+        self.leader_id = leader;
+        self.last_leader_contact = leader.map(|_| now);
+        self.votes.clear();
+        self.progress.clear();
+        self.recent_active.clear();
+        self.timers.clear(RaftTimer::Heartbeat);
+        self.timers.clear(RaftTimer::CheckQuorum);
+        self.arm_election_timer(now);
+    }
+
+    /// CheckQuorum (dissertation §6.2): step down unless a majority was heard from.
+    fn check_quorum(&mut self, now: Instant) {
+        if self.role != Role::Leader || !self.config.check_quorum {
+            return;
+        }
+        let active = self.recent_active.len().saturating_add(1);
+        if active < self.config.quorum() {
+            self.emit(RaftEvent::SteppedDown {
+                term: self.term,
+                reason: SteppedDownReason::CheckQuorumFailed,
+            });
+            self.become_follower(now, self.term, None);
+        } else {
+            self.recent_active.clear();
+            self.timers.set(
+                RaftTimer::CheckQuorum,
+                now.saturating_add(self.config.election_timeout),
+            );
+        }
+    }
+
+    /// Wins the election: append the no-op of the new term (§5.4.2, S13) and announce it.
+    pub(crate) fn become_leader(&mut self, now: Instant) {
+        self.role = Role::Leader;
+        self.leader_id = Some(self.config.id);
+        self.last_leader_contact = Some(now);
+        self.votes.clear();
+        self.recent_active.clear();
+        let next_index = self.log.last_index().saturating_add(1);
+        self.progress = self
+            .config
+            .peers
+            .iter()
+            .map(|p| {
+                (
+                    *p,
+                    Progress {
+                        match_index: 0,
+                        next_index,
+                    },
+                )
+            })
+            .collect();
+        self.timers.clear(RaftTimer::Election);
+        self.timers.set(
+            RaftTimer::Heartbeat,
+            now.saturating_add(self.config.heartbeat_interval),
+        );
+        if self.config.check_quorum {
+            self.timers.set(
+                RaftTimer::CheckQuorum,
+                now.saturating_add(self.config.election_timeout),
+            );
+        }
+        self.emit(RaftEvent::BecameLeader { term: self.term });
+        self.append_local(EntryData::Noop);
+        self.broadcast_append();
+        self.maybe_commit();
+    }
+
+    /// Appends an entry of the current term to the leader's log and persists it.
+    fn append_local(&mut self, data: EntryData) -> u64 {
+        let entry = Entry {
+            term: self.term,
+            data,
+        };
+        let index = self.log.push(entry);
+        self.persist_log(PersistOp::Append {
+            first_index: index,
+            entries: vec![entry],
+        });
+        index
+    }
+}

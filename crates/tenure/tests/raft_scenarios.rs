@@ -1,0 +1,273 @@
+//! Raft scenarios S09, S11, S12 and S13 from `shared/scenarios/README.md` (S10 is a sweep in
+//! `raft_sweep.rs`), plus robustness against peers: unknown ids and terms at `u64::MAX`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod raft_node_support;
+mod raft_support;
+
+use raft_node_support::*;
+use raft_support::Cluster;
+use tenure::raft::{
+    CampaignError, Message, PersistOp, PersistentState, RaftEvent, RaftOutput, Role,
+};
+use tenure::{Duration, Instant, NodeId};
+
+/// Five nodes on a timed network (1-10 ms latency): run until a stable leader, cut off a
+/// follower for 1 s (ten election timeouts) while the majority keeps committing, heal, and
+/// run one more second. Returns the cluster, the first leader and its term.
+fn disruptive_rejoin(pre_vote: bool) -> (Cluster, NodeId, u64) {
+    let mut c = Cluster::new(5, |cfg| cfg.pre_vote = pre_vote).with_net(5, 1, 10, 0);
+    c.run_until(Instant::from_millis(2_000), |c| c.stable_leader().is_some())
+        .expect("a first leader");
+    let leader = c.stable_leader().unwrap();
+    let term = c.node(leader).unwrap().term();
+    let outsider = c.ids().into_iter().find(|id| *id != leader).unwrap();
+    let rest: Vec<NodeId> = c.ids().into_iter().filter(|id| *id != outsider).collect();
+    c.partition(&[rest, vec![outsider]]);
+    let heal_at = c.now + Duration::from_millis(1_000);
+    while c.now < heal_at {
+        let step = c.now + Duration::from_millis(100);
+        c.run_until(step, |_| false);
+        if let Some(l) = c.leader() {
+            let _ = c.with_node(l, |n, now| n.propose(now, 7));
+        }
+    }
+    c.heal();
+    (c, leader, term)
+}
+
+#[test]
+fn s09_disruptive_rejoin_with_prevote_keeps_the_leader() {
+    // S09 (etcd-io/etcd#9333, hashicorp/raft#476): a node cut off long enough to campaign
+    // rejoins. With PreVote (dissertation §9.6) it never raises its term while isolated, and
+    // the nodes hearing from the leader refuse its pre-votes: the leader stays, terms stay.
+    let (mut c, leader, term) = disruptive_rejoin(true);
+    let end = c.now + Duration::from_millis(1_000);
+    c.run_until(end, |_| false);
+    assert_eq!(c.stable_leader(), Some(leader));
+    for id in c.ids() {
+        let n = c.node(id).unwrap();
+        assert_eq!(n.term(), term, "{id}'s term inflated");
+        assert_eq!(
+            n.leader_id(),
+            Some(leader),
+            "{id} does not follow the leader"
+        );
+    }
+    assert_eq!(c.leaders.len(), 1, "only one election ever happened");
+}
+
+#[test]
+fn s09_disruptive_rejoin_without_prevote_disrupts_then_converges() {
+    // S09 with PreVote off: the documented disruption happens (the outsider's term rose
+    // while it was isolated, and its RequestVote deposes the leader), and the cluster still
+    // converges to one leader. The outsider's log is behind, so it cannot win (§5.4.1).
+    let (mut c, leader, term) = disruptive_rejoin(false);
+    let outsider = c
+        .ids()
+        .into_iter()
+        .find(|id| c.node(*id).unwrap().term() > term + 5);
+    let outsider = outsider.expect("the isolated node inflated its term");
+    let end = c.now + Duration::from_millis(2_000);
+    let at = c.run_until(end, |c| {
+        c.stable_leader().is_some() && c.node(leader).unwrap().term() > term
+    });
+    assert!(at.is_some(), "no new stable leader after the disruption");
+    assert!(c.leaders.len() >= 2, "the disruption forced a new election");
+    assert_ne!(
+        c.stable_leader(),
+        Some(outsider),
+        "a stale log cannot win (§5.4.1)"
+    );
+}
+
+#[test]
+fn s11_vote_is_persisted_before_the_reply_and_survives_restart() {
+    // S11 (vesoft-inc/nebula#3415, ktoso/akka-raft#56): n3 votes for n1 in term 4 and
+    // crashes right after emitting the reply. After restart it must refuse n2 in term 4.
+    let mut n3 = node(
+        config(3, 3),
+        PersistentState {
+            term: 3,
+            ..Default::default()
+        },
+    );
+    n3.handle_message(Instant::ZERO, NodeId(1), vote_request(4, 0, 0));
+    let outs = drain(&mut n3);
+    let persist = outs.iter().position(|o| {
+        *o == RaftOutput::Persist(PersistOp::HardState {
+            term: 4,
+            voted_for: Some(NodeId(1)),
+        })
+    });
+    let reply = outs
+        .iter()
+        .position(|o| matches!(o, RaftOutput::Send { .. }));
+    assert!(
+        persist.is_some() && persist < reply,
+        "Persist must precede the vote: {outs:?}"
+    );
+    // Crash: only what was persisted survives.
+    let mut durable = PersistentState::default();
+    for o in &outs {
+        if let RaftOutput::Persist(op) = o {
+            durable.apply(op);
+        }
+    }
+    let mut n3 = node(config(3, 3), durable);
+    assert_eq!(n3.term(), 4, "term never decreases across a restart");
+    n3.handle_message(Instant::ZERO, NodeId(2), vote_request(4, 0, 0));
+    assert_eq!(
+        vote_reply(&drain(&mut n3)),
+        (4, false),
+        "a second vote in term 4"
+    );
+}
+
+#[test]
+fn s12_each_voter_counts_once() {
+    // S12 (xnnyygn/xraft#27, ktoso/akka-raft#45): five nodes; n1 campaigns in term 3. n2's
+    // grant is delivered twice and a grant for n1's term-2 request arrives late: n1 must
+    // not lead with only {n1, n2}.
+    let mut n1 = node(
+        config(1, 5),
+        PersistentState {
+            term: 2,
+            ..Default::default()
+        },
+    );
+    n1.campaign(Instant::ZERO).unwrap();
+    drain(&mut n1);
+    assert_eq!(n1.term(), 3);
+    n1.handle_message(Instant::ZERO, NodeId(2), grant(3));
+    n1.handle_message(Instant::ZERO, NodeId(2), grant(3));
+    n1.handle_message(Instant::ZERO, NodeId(3), grant(2));
+    n1.handle_message(Instant::ZERO, NodeId(4), grant(2));
+    assert_eq!(n1.role(), Role::Candidate);
+    assert_eq!(n1.votes().collect::<Vec<_>>(), vec![NodeId(1), NodeId(2)]);
+    n1.handle_message(Instant::ZERO, NodeId(3), grant(3));
+    assert_eq!(n1.role(), Role::Leader, "three distinct voters of five");
+
+    // A repeated RequestVote from the candidate already voted for is granted again,
+    // harmlessly: same vote, no second persist.
+    let mut n2 = node(config(2, 5), PersistentState::default());
+    n2.handle_message(Instant::ZERO, NodeId(1), vote_request(3, 0, 0));
+    assert_eq!(vote_reply(&drain(&mut n2)), (3, true));
+    n2.handle_message(Instant::ZERO, NodeId(1), vote_request(3, 0, 0));
+    let outs = drain(&mut n2);
+    assert_eq!(vote_reply(&outs), (3, true));
+    assert!(!outs.iter().any(|o| matches!(o, RaftOutput::Persist(_))));
+    assert_eq!(n2.voted_for(), Some(NodeId(1)));
+}
+
+#[test]
+fn s13_leader_never_commits_an_older_term_entry_by_counting_replicas() {
+    // S13 (Raft §5.4.2, Figure 8; logcabin/logcabin#44): n1 holds an entry of term 2 that
+    // only it and n2 store. It becomes leader of term 4 and appends its no-op. n2 acking the
+    // term-2 entry makes it stored on a majority, but it must not commit by counting; only
+    // when the term-4 no-op is on a majority are both committed.
+    let state = PersistentState {
+        term: 3,
+        voted_for: None,
+        log: vec![entry(1), entry(2)],
+    };
+    let mut n1 = node(config(1, 3), state);
+    n1.campaign(Instant::ZERO).unwrap();
+    n1.handle_message(Instant::ZERO, NodeId(3), grant(4));
+    assert_eq!(n1.role(), Role::Leader);
+    assert_eq!(
+        n1.log(),
+        &[entry(1), entry(2), entry(4)],
+        "a no-op of term 4 first"
+    );
+    drain(&mut n1);
+    let ack = |match_index| Message::AppendEntriesResponse {
+        term: 4,
+        success: true,
+        match_index,
+    };
+    n1.handle_message(Instant::ZERO, NodeId(2), ack(2));
+    assert_eq!(
+        n1.commit_index(),
+        0,
+        "index 2 (term 2) is on a majority but not committable"
+    );
+    assert!(events(&drain(&mut n1)).is_empty());
+    n1.handle_message(Instant::ZERO, NodeId(2), ack(3));
+    assert_eq!(n1.commit_index(), 3);
+    assert_eq!(
+        events(&drain(&mut n1)),
+        vec![RaftEvent::Committed { index: 3 }]
+    );
+}
+
+#[test]
+fn messages_from_unknown_ids_are_ignored() {
+    // Issue 4, robustness: a message from an id outside the configuration (or from itself)
+    // changes nothing and produces nothing.
+    let mut n = node(config(1, 3), PersistentState::default());
+    let before = (n.term(), n.role(), n.poll_timeout());
+    for from in [NodeId(1), NodeId(4), NodeId(u64::MAX)] {
+        n.handle_message(Instant::ZERO, from, vote_request(7, 9, 9));
+        n.handle_message(Instant::ZERO, from, grant(7));
+        assert!(drain(&mut n).is_empty());
+    }
+    assert_eq!((n.term(), n.role(), n.poll_timeout()), before);
+}
+
+#[test]
+fn term_at_u64_max_saturates_and_never_campaigns() {
+    // Issue 4, robustness: a term far ahead is adopted per §5.1 without overflow; a node at
+    // u64::MAX follows and votes but cannot campaign (there is no higher term).
+    let mut n = node(config(2, 3), PersistentState::default());
+    n.handle_message(
+        Instant::ZERO,
+        NodeId(1),
+        Message::AppendEntries {
+            term: u64::MAX,
+            prev_log_index: u64::MAX,
+            prev_log_term: u64::MAX,
+            entries: vec![],
+            leader_commit: u64::MAX,
+        },
+    );
+    drain(&mut n);
+    assert_eq!(n.term(), u64::MAX);
+    assert_eq!(n.commit_index(), 0);
+    let at = n.poll_timeout().unwrap();
+    n.handle_timeout(at);
+    assert_eq!(n.role(), Role::Follower);
+    assert!(
+        drain(&mut n)
+            .iter()
+            .all(|o| !matches!(o, RaftOutput::Send { .. }))
+    );
+    assert!(
+        n.poll_timeout().unwrap() > at,
+        "the election timer is re-armed"
+    );
+    assert_eq!(
+        n.campaign(at),
+        Err(CampaignError::TermExhausted { term: u64::MAX })
+    );
+    let mut pre = node(
+        RaftConfigExt::pre_vote(config(3, 3)),
+        PersistentState {
+            term: u64::MAX,
+            ..Default::default()
+        },
+    );
+    let at = pre.poll_timeout().unwrap();
+    pre.handle_timeout(at);
+    assert_eq!(pre.role(), Role::Follower);
+}
+
+trait RaftConfigExt {
+    fn pre_vote(self) -> Self;
+}
+impl RaftConfigExt for tenure::raft::RaftConfig {
+    fn pre_vote(mut self) -> Self {
+        self.pre_vote = true;
+        self
+    }
+}
