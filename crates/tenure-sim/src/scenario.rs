@@ -297,9 +297,8 @@ impl Scenario {
         }
         self.network.params().map_err(ScenarioError::Invalid)?;
         for (i, tf) in self.faults.iter().enumerate() {
-            validate_fault(self, &tf.fault).map_err(|e| {
-                ScenarioError::Invalid(format!("faults[{i}] at {} ms: {e}", tf.at_ms))
-            })?;
+            validate_fault(self, &tf.fault)
+                .map_err(|e| ScenarioError::Invalid(format!("faults[{i}] at {}: {e}", tf.at_ms)))?;
         }
         Ok(())
     }
