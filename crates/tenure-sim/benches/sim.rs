@@ -1,7 +1,7 @@
 //! Simulator throughput: simulated events per second and simulated seconds per wall second,
 //! for 5-node Raft and lease-fencing worlds under chaos. Prints figures; asserts nothing.
 
-#![allow(missing_docs)]
+#![allow(missing_docs, clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;

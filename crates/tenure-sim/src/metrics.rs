@@ -79,13 +79,13 @@ impl Tracker {
                 self.split_start = None;
             }
         }
-        if leaders >= 1 {
-            if let Some(start) = self.failover_start.take() {
-                if m.failover_us.len() >= MAX_FAILOVER_SAMPLES {
-                    m.failover_us.remove(0);
-                }
-                m.failover_us.push(now.saturating_sub(start));
+        if leaders >= 1
+            && let Some(start) = self.failover_start.take()
+        {
+            if m.failover_us.len() >= MAX_FAILOVER_SAMPLES {
+                m.failover_us.remove(0);
             }
+            m.failover_us.push(now.saturating_sub(start));
         }
         m.leaders_now = leaders;
     }

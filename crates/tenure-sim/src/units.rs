@@ -63,7 +63,7 @@ pub fn ms_to_us(ms: f64) -> Option<u64> {
 impl Serialize for Ms {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let us = self.micros();
-        if us % 1000 == 0 {
+        if us.is_multiple_of(1000) {
             s.serialize_u64(us / 1000)
         } else {
             s.serialize_f64(us_to_ms(us))

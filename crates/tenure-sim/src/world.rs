@@ -103,6 +103,9 @@ enum ProcStatus {
     Crashed,
 }
 
+/// Receives every trace event as it is recorded.
+pub type TraceSink = Box<dyn FnMut(&TraceEvent)>;
+
 /// A simulated world built from a [`Scenario`].
 pub struct World {
     scenario: Scenario,
@@ -117,7 +120,7 @@ pub struct World {
     network: Network,
     adapter: Box<dyn Adapter>,
     log: EventLog,
-    sink: Option<Box<dyn FnMut(&TraceEvent)>>,
+    sink: Option<TraceSink>,
     tracker: Tracker,
     promised: &'static [InvariantKind],
     violations: Vec<Violation>,
@@ -245,7 +248,7 @@ impl World {
     }
 
     /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
-    pub fn set_trace_sink(&mut self, sink: Box<dyn FnMut(&TraceEvent)>) {
+    pub fn set_trace_sink(&mut self, sink: TraceSink) {
         self.sink = Some(sink);
     }
 
@@ -401,7 +404,7 @@ impl World {
             if self.tracker.metrics.leaders_now > 0 {
                 return Some(self.now);
             }
-            if !self.queue.peek().is_some_and(|s| s.at <= deadline) {
+            if self.queue.peek().is_none_or(|s| s.at > deadline) {
                 self.now = self.now.max(deadline);
                 self.account();
                 return None;

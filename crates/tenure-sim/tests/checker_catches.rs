@@ -3,6 +3,8 @@
 //! before write" makes an unfenced lease accept a stale write that fencing rejects (S01,
 //! Kleppmann 2016).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use tenure::{Duration, Instant, NodeId};
 use tenure_sim::units::Ms;
 use tenure_sim::{Algorithm, Fault, InvariantKind, Proc, Scenario, World};

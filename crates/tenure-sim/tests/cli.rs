@@ -1,6 +1,8 @@
 //! The `tenure` binary: argument and scenario errors are one line with a non-zero exit code,
 //! never a panic; clean runs exit 0 (issue 5, "CLI").
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use std::process::{Command, Output};
 
 fn tenure(args: &[&str]) -> Output {

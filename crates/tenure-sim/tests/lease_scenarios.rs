@@ -1,6 +1,8 @@
 //! Lease scenarios from /work/shared/scenarios/README.md run in the full simulator, with
 //! the store and the resource as processes behind the network.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use tenure::{Instant, NodeId};
 use tenure_sim::units::Ms;
 use tenure_sim::{Algorithm, Fault, Proc, Scenario, World};

@@ -4,6 +4,8 @@
 //! lease-fencing must break no invariant they promise, and a leader must appear within the
 //! liveness bound after the heal. Every failure names its seed and the replay command.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use tenure_sim::Algorithm;
 use tenure_sim::chaos::{self, ChaosOptions, ChaosReport};
 

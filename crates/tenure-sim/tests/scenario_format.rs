@@ -1,6 +1,8 @@
 //! The scenario format (DESIGN.md "Scenario"): versioned JSON that round-trips, refuses
 //! unknown keys and bad values with one-line errors, and replays to the same trace hash.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use tenure::NodeId;
 use tenure_sim::units::Ms;
 use tenure_sim::{Algorithm, Fault, Proc, Scenario, ScenarioError, World};

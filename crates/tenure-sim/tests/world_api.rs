@@ -1,6 +1,8 @@
 //! The world's driving API, as the playground uses it: step, run_until, inject, snapshot,
 //! the event log with its cursor, and the trace hash.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use tenure::{Instant, NodeId};
 use tenure_sim::snapshot::Status;
 use tenure_sim::trace::DEFAULT_LOG_CAPACITY;

@@ -24,7 +24,7 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("`{s}` is not a duration: `{num}` is not a number"))?;
     let ms = v * scale;
-    if !ms.is_finite() || ms < 0.0 || ms > 1e15 {
+    if !ms.is_finite() || !(0.0..=1e15).contains(&ms) {
         return Err(format!("`{s}` is not a duration between 0 and 10^15 ms"));
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -47,13 +47,11 @@ pub fn parse_timeouts(s: &str) -> Result<u64, String> {
     if lo == 0 {
         return Err(format!("timeouts `{s}`: T must be at least 1 ms"));
     }
-    if let Some(hi) = hi {
-        if hi != lo.saturating_mul(2) {
-            return Err(format!(
-                "timeouts `{s}`: Raft draws from [T, 2T) (rule 6), so give {lo}-{}",
-                lo.saturating_mul(2)
-            ));
-        }
+    if let Some(hi) = hi.filter(|hi| *hi != lo.saturating_mul(2)) {
+        return Err(format!(
+            "timeouts `{s}`: Raft draws from [T, 2T) (rule 6), so give {lo}-{}, not {lo}-{hi}",
+            lo.saturating_mul(2)
+        ));
     }
     Ok(lo)
 }
