@@ -1,1 +1,20 @@
-//! Bindings (to come).
+//! wasm-bindgen bindings for Tenure: conversion and validation only, no logic (DESIGN.md).
+//!
+//! One module per idea, so later bindings slot in beside the first:
+//! - `error`: typed binding errors, turned into real JS `TypeError`/`RangeError`
+//!   objects carrying a stable `code` (STYLE.md item 12).
+//! - `convert`: checked conversions at the boundary: `bigint` <-> `u64`
+//!   (STYLE.md item 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
+//! - `object`: building plain JS result objects.
+//! - `fenced`: the exported [`FencedResource`] class.
+//! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
+//!
+//! Every exported class lives in its own module and is re-exported here.
+
+mod convert;
+mod error;
+mod fenced;
+mod object;
+mod types;
+
+pub use fenced::FencedResource;

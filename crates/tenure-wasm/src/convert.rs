@@ -1,0 +1,150 @@
+//! Checked conversions between JS values and the core's numbers (DESIGN.md, "Time and numbers").
+//!
+//! - `u64` quantities (fencing tokens, later terms and node ids) are `bigint` in JS. wasm-bindgen
+//!   would wrap an out-of-range `bigint` silently, so arguments arrive as `JsValue` and are
+//!   checked here (STYLE.md item 14): not a `bigint` is a `TypeError`, negative or `>= 2^64` a
+//!   `RangeError`.
+//! - Times are milliseconds (`number`) in JS and integer microseconds in Rust: finite, `>= 0`,
+//!   fractions kept down to 1 us (rounded to the nearest microsecond, so `1.005` is 1005 us even
+//!   though `1.005 * 1000` is `1004.999..` in binary floating point).
+
+use tenure::{Duration, Instant};
+use wasm_bindgen::JsValue;
+
+use crate::error::{BindingError, U64Arg, describe};
+
+/// Reads a `u64` from a JS `bigint`, rejecting other types and out-of-range values.
+pub(crate) fn u64_from_bigint(value: &JsValue, arg: U64Arg) -> Result<u64, BindingError> {
+    if !value.is_bigint() {
+        return Err(BindingError::NotBigint {
+            arg,
+            got: describe(value),
+        });
+    }
+    u64::try_from(value.clone()).map_err(|_| BindingError::BigintOutOfRange {
+        arg,
+        value: bigint_digits(value),
+    })
+}
+
+/// A `u64` as a JS `bigint`.
+pub(crate) fn u64_to_bigint(value: u64) -> JsValue {
+    JsValue::from(value)
+}
+
+/// The decimal digits of a JS `bigint` (any size), for error messages.
+fn bigint_digits(value: &JsValue) -> String {
+    let bigint: &js_sys::BigInt = wasm_bindgen::JsCast::unchecked_ref(value);
+    bigint
+        .to_string(10)
+        .map(String::from)
+        .unwrap_or_else(|_| String::from("?"))
+}
+
+/// Microseconds in one millisecond, as a float for the ms -> us conversion.
+const MICROS_PER_MILLI: f64 = 1000.0;
+
+/// Converts milliseconds (a JS `number`) to whole microseconds, checked.
+///
+/// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see [`micros_from_ms_f64`].
+pub(crate) fn micros_from_millis(value: &JsValue, arg: &'static str) -> Result<u64, BindingError> {
+    match value.as_f64() {
+        Some(ms) => micros_from_ms_f64(ms, arg),
+        None => Err(BindingError::NotMillis {
+            arg,
+            got: describe(value),
+        }),
+    }
+}
+
+/// Converts milliseconds to whole microseconds, rounded to the nearest microsecond.
+///
+/// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->
+/// [`BindingError::MillisOutOfRange`]. `-0` is accepted as 0.
+pub(crate) fn micros_from_ms_f64(ms: f64, arg: &'static str) -> Result<u64, BindingError> {
+    // 2^64 as f64 is exact; anything at or above it does not fit in u64.
+    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
+    let us = (ms * MICROS_PER_MILLI).round();
+    if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
+        return Err(BindingError::MillisOutOfRange { arg, value: ms });
+    }
+    // Finite, integral and in 0..2^64: the cast is exact and cannot saturate.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(us as u64)
+}
+
+/// Milliseconds (`number`) to a [`Duration`]; see [`micros_from_millis`].
+#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
+pub(crate) fn duration_from_millis(
+    value: &JsValue,
+    arg: &'static str,
+) -> Result<Duration, BindingError> {
+    micros_from_millis(value, arg).map(Duration::from_micros)
+}
+
+/// Milliseconds (`number`) to an [`Instant`] on the caller's monotonic clock.
+#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
+pub(crate) fn instant_from_millis(
+    value: &JsValue,
+    arg: &'static str,
+) -> Result<Instant, BindingError> {
+    micros_from_millis(value, arg).map(Instant::from_micros)
+}
+
+/// Microseconds to milliseconds as a JS `number` (exact below 2^53 us, about 285 years).
+#[allow(clippy::cast_precision_loss)]
+pub(crate) fn millis_from_micros(us: u64) -> f64 {
+    us as f64 / MICROS_PER_MILLI
+}
+
+/// A [`Duration`] in milliseconds.
+#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
+pub(crate) fn duration_to_millis(d: Duration) -> f64 {
+    millis_from_micros(d.as_micros())
+}
+
+/// An [`Instant`] in milliseconds.
+#[allow(dead_code)] // Used by the lease and Raft bindings that follow.
+pub(crate) fn instant_to_millis(t: Instant) -> f64 {
+    millis_from_micros(t.as_micros())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_of_a_millisecond_keep_whole_microseconds() {
+        // DESIGN.md "Time and numbers": ms in JS, fractions down to 1 us.
+        assert_eq!(micros_from_ms_f64(0.0, "now"), Ok(0));
+        assert_eq!(micros_from_ms_f64(-0.0, "now"), Ok(0));
+        assert_eq!(micros_from_ms_f64(0.001, "now"), Ok(1));
+        assert_eq!(micros_from_ms_f64(1.005, "now"), Ok(1005));
+        assert_eq!(micros_from_ms_f64(250.5, "now"), Ok(250_500));
+        assert_eq!(micros_from_ms_f64(0.0004, "now"), Ok(0));
+    }
+
+    #[test]
+    fn nan_infinite_negative_and_too_large_are_range_errors() {
+        for bad in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.001,
+            -1.0,
+            1.9e16,
+        ] {
+            let err = micros_from_ms_f64(bad, "ttl").unwrap_err();
+            assert_eq!(err.code(), "ERR_MILLIS_RANGE", "{bad}");
+            assert!(err.to_string().starts_with("ttl must be"), "{err}");
+        }
+    }
+
+    #[test]
+    fn largest_representable_millis_round_trip_below_u64_max() {
+        // 1.8e16 ms = 1.8e19 us < 2^64 (about 1.845e19).
+        let us = micros_from_ms_f64(1.8e16, "now").unwrap();
+        assert_eq!(us, 18_000_000_000_000_000_000);
+        assert_eq!(millis_from_micros(us), 1.8e16);
+    }
+}

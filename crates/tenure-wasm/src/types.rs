@@ -1,0 +1,40 @@
+//! TypeScript shapes of the plain objects the bindings return (STYLE.md item 13).
+//!
+//! One `typescript_custom_section` holds every data shape; exported methods point at these
+//! names with `unchecked_return_type`, so the public `.d.ts` has no `any`. Later bindings add
+//! their outputs, events and configs here (discriminated unions keyed by `type`/`accepted`).
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SHAPES: &'static str = r#"
+/** A fencing token: u64 in Rust, so a bigint in 0n ..= 2n ** 64n - 1n. */
+export type FencingToken = bigint;
+
+/** The token was >= the highest seen; the resource now records it as the highest. */
+export interface Accepted {
+  accepted: true;
+  /** The token presented, now the highest. */
+  token: FencingToken;
+}
+
+/** The token was below the highest seen (DESIGN.md rule 1); nothing changed. */
+export interface StaleTokenRejection {
+  accepted: false;
+  reason: "stale fencing token";
+  /** The token presented. */
+  presented: FencingToken;
+  /** The highest token seen; a write needs at least this. */
+  required: FencingToken;
+}
+
+/** Outcome of FencedResource.write / establish / check. */
+export type FenceResult = Accepted | StaleTokenRejection;
+
+/** Codes of the TypeError/RangeError objects that Tenure throws on misuse. */
+export type TenureErrorCode =
+  | "ERR_TOKEN_TYPE"
+  | "ERR_TOKEN_RANGE"
+  | "ERR_MILLIS_TYPE"
+  | "ERR_MILLIS_RANGE";
+"#;

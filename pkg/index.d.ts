@@ -1,0 +1,11 @@
+// Public types of `tenure`: the generated classes and data shapes, plus `init`.
+export * from "./dist/tenure.js";
+import type { InitInput } from "./dist/tenure.js";
+
+/**
+ * Loads the wasm module. Browsers: call (and await) it once before using the exports; later
+ * calls return the same promise. Node: the module is loaded on import and this resolves at once.
+ * @param input where the `.wasm` comes from; defaults to `dist/tenure_bg.wasm` beside the package.
+ */
+export declare function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+export default init;

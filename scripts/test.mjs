@@ -1,0 +1,52 @@
+// `npm test`: everything, from a fresh clone, with no other step (issue 2, item 7).
+// Installs what is missing first (wasm target, rustfmt/clippy, wasm-bindgen CLI, node_modules,
+// Chromium), then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings),
+// the wasm build, the package tests and the browser tests. Stops at the first failure and
+// prints how long each step took.
+import { ensureChromium, ensureNodeModules, ensureRustTools, ensureWasmBindgen } from "./lib/ensure.mjs";
+import { capture, run, step } from "./lib/run.mjs";
+
+const timings = [];
+const start = performance.now();
+
+try {
+  await step("install what is missing", () => {
+    ensureRustTools({ lint: true });
+    ensureWasmBindgen();
+    ensureNodeModules();
+    process.env.CHROMIUM_PATH = ensureChromium();
+  }, timings);
+  await step("cargo fmt --check", () => run("cargo", ["fmt", "--all", "--check"]), timings);
+  await step("cargo clippy", () => run("cargo", ["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]), timings);
+  // The bindings have wasm32-only code paths that the host clippy run does not see.
+  await step("cargo clippy (wasm32 bindings)", () =>
+    run("cargo", ["clippy", "-p", "tenure-wasm", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]), timings);
+  await step("cargo test", () => run("cargo", ["test", "--workspace"]), timings);
+  await step("cargo doc", () =>
+    run("cargo", ["doc", "--workspace", "--no-deps"], { env: { ...process.env, RUSTDOCFLAGS: "-D warnings" } }), timings);
+  await step("core has no wasm-bindgen dependency", coreIsPlainRust, timings);
+  await step("build wasm package", async () => (await import("./build.mjs")).build(), timings);
+  await step("package tests", () => run(process.execPath, ["--test", "tests/pkg/"]), timings);
+  await step("browser tests", () => run(process.execPath, ["--test", "tests/web/"]), timings);
+} catch (err) {
+  report();
+  console.error(`\nnpm test FAILED: ${err.message}`);
+  process.exit(1);
+}
+report();
+console.log("\nnpm test passed");
+
+/** Issue 2 item 1: the core builds for wasm32 without wasm-bindgen (no JS types in the core). */
+function coreIsPlainRust() {
+  const tree = capture("cargo", ["tree", "-p", "tenure", "--target", "wasm32-unknown-unknown", "-e", "normal", "--prefix", "none"]);
+  if (tree === null) throw new Error("cargo tree -p tenure failed");
+  const js = tree.split("\n").filter((line) => /^(wasm-bindgen|js-sys|web-sys)\b/.test(line));
+  if (js.length > 0) throw new Error(`crates/tenure depends on JS bindings: ${js.join(", ")}`);
+  console.log("crates/tenure's wasm32 dependency tree has no wasm-bindgen/js-sys/web-sys");
+}
+
+function report() {
+  console.log("\nstep timings:");
+  for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+  console.log(`  ${((performance.now() - start) / 1000).toFixed(1).padStart(7)} s  total`);
+}

@@ -1,0 +1,89 @@
+// Packaging test (STYLE.md item 11, after automerge's packaging_tests): `npm pack` pkg/,
+// install the tarball into a fresh project offline, and use it from plain Node ESM.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { root } from "../../scripts/lib/run.mjs";
+
+const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+let work;
+let project;
+let packed;
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), "tenure-pack-"));
+  const [info] = JSON.parse(npm(["pack", join(root, "pkg"), "--pack-destination", work, "--json"], work));
+  packed = info;
+  project = join(work, "project");
+  execFileSync("mkdir", [project]);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { tenure: `file:${join(work, info.filename)}` } }),
+  );
+  npm(["install", "--offline", "--no-audit", "--no-fund"], project);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test("tarball_holds_exactly_the_declared_files", () => {
+  const files = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(files, [
+    "README.md",
+    "browser.js",
+    "dist/tenure.d.ts",
+    "dist/tenure.js",
+    "dist/tenure_bg.wasm",
+    "index.d.ts",
+    "node.js",
+    "package.json",
+  ]);
+});
+
+test("installed_package_needs_nothing_else", () => {
+  const modules = readdirSync(join(project, "node_modules")).filter((n) => !n.startsWith("."));
+  assert.deepEqual(modules, ["tenure"]);
+});
+
+test("plain_node_esm_import_works_without_top_level_await", () => {
+  const script = join(project, "use.mjs");
+  writeFileSync(
+    script,
+    `import { FencedResource } from "tenure";
+const r = new FencedResource();
+const out = [r.write(33n, "from C1"), r.establish(34n), r.write(33n, "late")];
+let code;
+try { r.write(-1n, "bad"); } catch (err) { code = err.code; }
+console.log(JSON.stringify({ out, code, highest: r.highestToken, value: r.value }, (k, v) => typeof v === "bigint" ? v.toString() + "n" : v));
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(result, {
+    out: [
+      { accepted: true, token: "33n" },
+      { accepted: true, token: "34n" },
+      { accepted: false, reason: "stale fencing token", presented: "33n", required: "34n" },
+    ],
+    code: "ERR_TOKEN_RANGE",
+    highest: "34n",
+    value: "from C1",
+  });
+});
+
+test("default_export_init_resolves_under_node", () => {
+  const script = join(project, "init.mjs");
+  writeFileSync(script, `import init, { FencedResource } from "tenure";\nawait init();\nconsole.log(String(new FencedResource().highestToken));\n`);
+  assert.equal(execFileSync(process.execPath, [script], { cwd: project, encoding: "utf8" }).trim(), "0");
+});
+
+test("public_type_declarations_contain_no_any", () => {
+  for (const file of ["index.d.ts", "dist/tenure.d.ts"]) {
+    const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "");
+    assert.doesNotMatch(text, /\bany\b/, file);
+  }
+});

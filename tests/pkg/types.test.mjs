@@ -1,0 +1,12 @@
+// The published types are precise: a usage file type-checks with tsc --noEmit (STYLE.md 13).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { root } from "../../scripts/lib/run.mjs";
+
+test("usage_file_type_checks_against_the_public_declarations", () => {
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tests", "pkg", "types", "tsconfig.json")], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});
