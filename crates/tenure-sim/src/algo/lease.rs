@@ -33,6 +33,8 @@ pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
 pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 /// Default leader write interval, ms.
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+/// Default bound on a request's round trip, ms (rule 5).
+pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
 /// Writes a snapshot shows.
 const RECENT_WRITES: usize = 32;
 
@@ -84,7 +86,10 @@ impl LeaseAdapter {
             ttl: ms(c.ttl_ms, DEFAULT_TTL_MS),
             safety_margin: ms(c.safety_margin_ms, DEFAULT_MARGIN_MS),
             renew_interval: c.renew_interval_ms.map(|m| m.duration()),
-            max_round_trip: Duration::from_millis(500),
+            max_round_trip: ms(c.max_round_trip_ms, DEFAULT_ROUND_TRIP_MS),
+            max_drift_ppm: c
+                .max_drift_ppm
+                .unwrap_or(LeaseConfig::default().max_drift_ppm),
             retry_interval: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
             retry_jitter: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
             request_timeout: Duration::from_millis(400),
