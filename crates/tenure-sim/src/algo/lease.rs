@@ -9,7 +9,7 @@
 //! check" pauses the node between a passing check and the write leaving (S01).
 
 use super::seed::split;
-use super::{Adapter, Env, NodeInfo, Note};
+use super::{Adapter, Env, NodeInfo, Note, id_of};
 use crate::checker::{Finding, LeaseChecker};
 use crate::clock::SimClock;
 use crate::fault::Fault;
@@ -23,7 +23,7 @@ use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseCandidate, LeaseConfig,
     LeaseStore, StepDownReason, StoreResult,
 };
-use tenure::{Duration, FencedResource, FencingToken, Instant, NodeId, StaleToken};
+use tenure::{Duration, FencedResource, FencingToken, Instant, StaleToken};
 
 /// Simulator defaults, shorter than the core's so a two-minute run sees many terms.
 pub(crate) const DEFAULT_TTL_MS: u64 = 2_000;
@@ -59,10 +59,6 @@ pub(crate) struct LeaseAdapter {
     writes: VecDeque<WriteRecord>,
     checker: LeaseChecker,
     found: Vec<Finding>,
-}
-
-fn id_of(p: usize) -> NodeId {
-    NodeId((p as u64).saturating_add(1))
 }
 
 fn reason_label(r: StepDownReason) -> &'static str {
