@@ -226,3 +226,20 @@ test("times_keep_whole_microseconds_through_float_noise", () => {
   c.handleTimeout(-0);
   assert.equal(c.now, 0.3);
 });
+
+test("a_throwing_or_reentrant_getter_in_an_input_leaves_the_instance_usable", () => {
+  // The binding reads input objects through JS property access: a getter that throws, or that
+  // calls back into the same instance mid-call, surfaces as a thrown error, never a panic, and
+  // the instance keeps working.
+  const c = new LeaseCandidate({ seed: 1n });
+  const boom = new Error("getter failed");
+  const throwing = { type: "Granted", id: 1n, key: "leader", token: 1n, get ttl_ms() { throw boom; } };
+  assert.throws(() => c.handleResponse(0, throwing), (err) => err === boom);
+  const reentrant = { type: "Granted", id: 1n, key: "leader", token: 1n, get ttl_ms() { c.campaign(0); return 1; } };
+  assert.throws(() => c.handleResponse(0, reentrant), Error);
+  candidateWorks(c);
+  const store = new LeaseStore();
+  assert.throws(() => store.handle(0, { ...acquire(), get holder() { store.setAvailable(false); return 1n; } }), Error);
+  assert.equal(store.available, true);
+  storeWorks(store);
+});
