@@ -1,0 +1,209 @@
+//! Drives [`BullyNode`]s; the highest epoch each node persisted survives its crashes.
+
+use super::seed::split;
+use super::{Adapter, Env, NodeInfo};
+use crate::message::Payload;
+use crate::scenario::{Scenario, ScenarioError};
+use tenure::bully::{
+    BullyConfig, BullyEvent, BullyNode, BullyOutput, BullyPersisted, BullyTimer, Role,
+};
+use tenure::{Instant, NodeId};
+
+struct Slot {
+    node: Option<BullyNode>,
+    durable: BullyPersisted,
+    incarnation: u64,
+}
+
+/// The Bully world's machines.
+pub(crate) struct BullyAdapter {
+    base: BullyConfig,
+    seed: u64,
+    slots: Vec<Slot>,
+}
+
+fn id_of(p: usize) -> NodeId {
+    NodeId((p as u64).saturating_add(1))
+}
+
+fn index_of(id: NodeId) -> usize {
+    usize::try_from(id.0.saturating_sub(1)).unwrap_or(usize::MAX)
+}
+
+impl BullyAdapter {
+    pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
+        let mut base = BullyConfig::default();
+        let c = &s.config;
+        if let Some(v) = c.heartbeat_ms {
+            base.heartbeat_interval = v.duration();
+        }
+        if let Some(v) = c.failure_timeout_ms {
+            base.failure_timeout = v.duration();
+        }
+        if let Some(v) = c.answer_timeout_ms {
+            base.answer_timeout = v.duration();
+        }
+        if let Some(v) = c.coordinator_timeout_ms {
+            base.coordinator_timeout = v.duration();
+        }
+        let n = usize::try_from(s.nodes).unwrap_or(0);
+        let adapter = BullyAdapter {
+            base,
+            seed: s.seed,
+            slots: (0..n)
+                .map(|_| Slot {
+                    node: None,
+                    durable: BullyPersisted::default(),
+                    incarnation: 0,
+                })
+                .collect(),
+        };
+        adapter
+            .config(0, 0)
+            .validate()
+            .map_err(|e| ScenarioError::Invalid(format!("bully config: {e}")))?;
+        Ok(adapter)
+    }
+
+    fn config(&self, p: usize, incarnation: u64) -> BullyConfig {
+        let mut c = self.base.clone();
+        c.id = id_of(p);
+        c.peers = (0..self.slots.len().max(1))
+            .filter(|&q| q != p)
+            .map(id_of)
+            .collect();
+        c.seed = split(self.seed, p, incarnation);
+        c
+    }
+
+    fn boot(&mut self, p: usize) {
+        let Some(inc) = self.slots.get(p).map(|s| s.incarnation) else {
+            return;
+        };
+        let config = self.config(p, inc);
+        if let Some(slot) = self.slots.get_mut(p) {
+            slot.node = BullyNode::restart(config, slot.durable).ok();
+        }
+    }
+
+    fn drain(&mut self, env: &mut Env<'_>, p: usize, was_leader: bool) {
+        let Some(slot) = self.slots.get_mut(p) else {
+            return;
+        };
+        let Some(node) = slot.node.as_mut() else {
+            return;
+        };
+        let mut leader = was_leader;
+        while let Some(out) = node.poll_output() {
+            match out {
+                BullyOutput::Persist(state) => slot.durable = state,
+                BullyOutput::Send { to, msg } => env.send(p, index_of(to), Payload::Bully(msg)),
+                BullyOutput::Event(ev) => match ev {
+                    BullyEvent::BecameCoordinator { epoch } => {
+                        // A sitting coordinator re-announces with fresh epochs; count a
+                        // leadership once.
+                        if !leader {
+                            env.node(p, "became-leader", Some(epoch), None);
+                        }
+                        leader = true;
+                    }
+                    BullyEvent::SteppedDown { epoch, .. } => {
+                        leader = false;
+                        env.node(p, "stepped-down", Some(epoch), Some("higher-coordinator"));
+                    }
+                    BullyEvent::CoordinatorChanged { coordinator, .. } => {
+                        env.node(p, "coordinator-changed", Some(coordinator.0), None);
+                    }
+                    BullyEvent::ElectionStarted { epoch } => {
+                        env.node(p, "election-started", Some(epoch), None);
+                    }
+                },
+            }
+        }
+    }
+}
+
+impl Adapter for BullyAdapter {
+    fn start(&mut self, env: &mut Env<'_>, p: usize) {
+        self.boot(p);
+        self.drain(env, p, false);
+    }
+
+    fn deliver(&mut self, env: &mut Env<'_>, p: usize, from: usize, payload: Payload) {
+        let Payload::Bully(msg) = payload else {
+            return;
+        };
+        let now = env.local(p);
+        let was = self.is_leader(p);
+        if let Some(node) = self.slots.get_mut(p).and_then(|s| s.node.as_mut()) {
+            node.handle_message(now, id_of(from), msg);
+        }
+        self.drain(env, p, was);
+    }
+
+    fn timeout(&mut self, env: &mut Env<'_>, p: usize) {
+        let now = env.local(p);
+        let was = self.is_leader(p);
+        if let Some(node) = self.slots.get_mut(p).and_then(|s| s.node.as_mut()) {
+            node.handle_timeout(now);
+        }
+        self.drain(env, p, was);
+    }
+
+    fn deadline(&self, p: usize) -> Option<Instant> {
+        self.slots.get(p)?.node.as_ref()?.poll_timeout()
+    }
+
+    fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
+        if let Some(slot) = self.slots.get_mut(p) {
+            slot.node = None;
+        }
+    }
+
+    fn restart(&mut self, env: &mut Env<'_>, p: usize) {
+        if let Some(slot) = self.slots.get_mut(p) {
+            slot.incarnation = slot.incarnation.saturating_add(1);
+        }
+        self.boot(p);
+        self.drain(env, p, false);
+    }
+
+    fn is_leader(&self, p: usize) -> bool {
+        self.slots
+            .get(p)
+            .and_then(|s| s.node.as_ref())
+            .is_some_and(|n| n.role() == Role::Coordinator)
+    }
+
+    fn info(&self, p: usize) -> NodeInfo {
+        let Some(slot) = self.slots.get(p) else {
+            return NodeInfo::default();
+        };
+        let Some(node) = slot.node.as_ref() else {
+            return NodeInfo {
+                role: "Crashed",
+                term: Some(slot.durable.epoch),
+                ..NodeInfo::default()
+            };
+        };
+        NodeInfo {
+            role: match node.role() {
+                Role::Follower => "Follower",
+                Role::Candidate => "Candidate",
+                Role::Coordinator => "Coordinator",
+            },
+            term: Some(node.epoch()),
+            leader: node.coordinator().map(|c| c.0),
+            next_timer: node.next_timer().map(|(k, at)| {
+                let label = match k {
+                    BullyTimer::Heartbeat => "Heartbeat",
+                    BullyTimer::FailureDetector => "FailureDetector",
+                    BullyTimer::AwaitAnswer => "AwaitAnswer",
+                    BullyTimer::AwaitCoordinator => "AwaitCoordinator",
+                };
+                (label, at)
+            }),
+            ..NodeInfo::default()
+        }
+    }
+}

@@ -1,0 +1,504 @@
+//! Drives the lease world: N [`LeaseCandidate`]s, the [`LeaseStore`] and a
+//! [`FencedResource`], each a process with its own clock, all reached over the network.
+//!
+//! The leader does the seed's `LeaderWorker` work: every `write_interval` on its clock it
+//! calls `assert_leadership(now)` and, if that passes, sends a write to the resource with
+//! its token (presented only with fencing). A rejection comes back and is reported with
+//! `report_fenced`. With fencing, a new leader first installs its token with `establish`
+//! and writes only after the resource confirms (rule 1, S16). The fault "pause after
+//! check" pauses the node between a passing check and the write leaving (S01).
+
+use super::seed::split;
+use super::{Adapter, Env, NodeInfo, Note};
+use crate::checker::{Finding, LeaseChecker};
+use crate::clock::SimClock;
+use crate::fault::Fault;
+use crate::message::Payload;
+use crate::process::Proc;
+use crate::scenario::{Algorithm, Scenario, ScenarioError};
+use crate::snapshot::{ResourceView, StoreView};
+use crate::trace::WriteRecord;
+use std::collections::VecDeque;
+use tenure::lease::{
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseCandidate, LeaseConfig,
+    LeaseStore, StepDownReason, StoreResult,
+};
+use tenure::{Duration, FencedResource, FencingToken, Instant, NodeId, StaleToken};
+
+/// Simulator defaults, shorter than the core's so a two-minute run sees many terms.
+pub(crate) const DEFAULT_TTL_MS: u64 = 2_000;
+/// Default safety margin, ms.
+pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
+/// Default retry interval, ms.
+pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
+/// Default leader write interval, ms.
+pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+/// Writes a snapshot shows.
+const RECENT_WRITES: usize = 32;
+
+#[derive(Default)]
+struct Cand {
+    m: Option<LeaseCandidate>,
+    incarnation: u64,
+    /// Next write on the candidate's clock, while leading and established.
+    next_write: Option<Instant>,
+    pause_after_check: Option<Duration>,
+}
+
+/// The lease world's machines and checker.
+pub(crate) struct LeaseAdapter {
+    fencing: bool,
+    base: LeaseConfig,
+    seed: u64,
+    write_every: Duration,
+    cands: Vec<Cand>,
+    store: LeaseStore,
+    resource: FencedResource<u64>,
+    writes: VecDeque<WriteRecord>,
+    checker: LeaseChecker,
+    found: Vec<Finding>,
+}
+
+fn id_of(p: usize) -> NodeId {
+    NodeId((p as u64).saturating_add(1))
+}
+
+fn reason_label(r: StepDownReason) -> &'static str {
+    match r {
+        StepDownReason::LeaseExpired => "lease-expired",
+        StepDownReason::RenewalRejected => "renewal-rejected",
+        StepDownReason::Fenced => "fenced",
+        StepDownReason::Released => "released",
+        StepDownReason::StoreUnreachable => "store-unreachable",
+        _ => "other",
+    }
+}
+
+impl LeaseAdapter {
+    pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
+        let c = &s.config;
+        let ms = |v: Option<crate::units::Ms>, d: u64| {
+            v.map_or(Duration::from_millis(d), |m| m.duration())
+        };
+        let base = LeaseConfig {
+            ttl: ms(c.ttl_ms, DEFAULT_TTL_MS),
+            safety_margin: ms(c.safety_margin_ms, DEFAULT_MARGIN_MS),
+            renew_interval: c.renew_interval_ms.map(|m| m.duration()),
+            max_round_trip: Duration::from_millis(500),
+            retry_interval: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
+            retry_jitter: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
+            request_timeout: Duration::from_millis(400),
+            fencing: s.algorithm == Algorithm::LeaseFencing,
+            ..LeaseConfig::default()
+        };
+        base.validate()
+            .map_err(|e| ScenarioError::Invalid(format!("lease config: {e}")))?;
+        let n = usize::try_from(s.nodes).unwrap_or(0);
+        Ok(LeaseAdapter {
+            fencing: base.fencing,
+            base,
+            seed: s.seed,
+            write_every: ms(c.write_interval_ms, DEFAULT_WRITE_MS).max(Duration::from_micros(1)),
+            cands: (0..n).map(|_| Cand::default()).collect(),
+            store: LeaseStore::new(),
+            resource: FencedResource::new(),
+            writes: VecDeque::new(),
+            checker: LeaseChecker::new(),
+            found: Vec::new(),
+        })
+    }
+
+    fn store_idx(&self) -> usize {
+        self.cands.len()
+    }
+
+    fn resource_idx(&self) -> usize {
+        self.cands.len().saturating_add(1)
+    }
+
+    fn boot(&mut self, env: &mut Env<'_>, p: usize) {
+        let now = env.local(p);
+        let mut config = self.base.clone();
+        config.holder = id_of(p);
+        let Some(c) = self.cands.get_mut(p) else {
+            return;
+        };
+        config.seed = split(self.seed, p, c.incarnation);
+        c.m = LeaseCandidate::new(config).ok();
+        c.next_write = None;
+        if let Some(m) = c.m.as_mut() {
+            m.campaign(now);
+        }
+        self.drain(env, p);
+    }
+
+    fn drain(&mut self, env: &mut Env<'_>, p: usize) {
+        let (store, resource, fencing) = (self.store_idx(), self.resource_idx(), self.fencing);
+        let now = env.local(p);
+        let every = self.write_every;
+        let Some(c) = self.cands.get_mut(p) else {
+            return;
+        };
+        let Some(m) = c.m.as_mut() else {
+            return;
+        };
+        while let Some(out) = m.poll_output() {
+            match out {
+                CandidateOutput::Send(req) => env.send(p, store, Payload::StoreRequest(req)),
+                CandidateOutput::Event(CandidateEvent::Elected { token, .. }) => {
+                    env.node(p, "became-leader", Some(token.0), None);
+                    if fencing {
+                        // Install the generation first; write once it is confirmed (S16).
+                        c.next_write = None;
+                        env.send(p, resource, Payload::Establish { token: token.0 });
+                    } else {
+                        c.next_write = Some(now);
+                    }
+                }
+                CandidateOutput::Event(CandidateEvent::SteppedDown { token, reason }) => {
+                    c.next_write = None;
+                    env.node(p, "stepped-down", Some(token.0), Some(reason_label(reason)));
+                }
+            }
+        }
+        if m.state() != CandidateState::Leader {
+            c.next_write = None;
+        }
+        let _ = every;
+    }
+
+    fn deliver_to_store(&mut self, env: &mut Env<'_>, from: usize, payload: Payload) {
+        let Payload::StoreRequest(req) = payload else {
+            return;
+        };
+        let store = self.store_idx();
+        let now = env.local(store);
+        let Some(resp) = self.store.handle(now, &req) else {
+            env.node(store, "request-swallowed", Some(req.id.0), Some("outage"));
+            return;
+        };
+        match resp.result {
+            StoreResult::Granted { token, ttl } => {
+                self.checker
+                    .on_grant(now, req.holder, token.0, ttl, &mut self.found);
+            }
+            StoreResult::Renewed { token, ttl } => {
+                self.checker
+                    .on_renew(now, req.holder, token.0, ttl, &mut self.found);
+            }
+            StoreResult::Released => self.checker.on_release(now, req.holder),
+            _ => {}
+        }
+        env.findings(std::mem::take(&mut self.found));
+        env.send(store, from, Payload::StoreResponse(resp));
+    }
+
+    fn deliver_to_resource(&mut self, env: &mut Env<'_>, from: usize, payload: Payload) {
+        let resource = self.resource_idx();
+        match payload {
+            Payload::Establish { token } => {
+                let result = self.resource.establish(FencingToken(token));
+                let required = self.resource.highest_token().0;
+                self.checker.on_resource(required, &mut self.found);
+                env.findings(std::mem::take(&mut self.found));
+                env.send(
+                    resource,
+                    from,
+                    Payload::Established {
+                        token,
+                        accepted: result.is_ok(),
+                        required,
+                    },
+                );
+            }
+            Payload::Write {
+                token,
+                fenced,
+                issued_us,
+                late,
+            } => {
+                let before = if self.fencing {
+                    self.resource.highest_token().0
+                } else {
+                    self.checker.highest_seen()
+                };
+                let accepted = if fenced {
+                    self.resource
+                        .write(FencingToken(token), from as u64)
+                        .is_ok()
+                } else {
+                    // Unfenced: the resource checks nothing and accepts every write.
+                    true
+                };
+                let highest = self.resource.highest_token().0;
+                let stale =
+                    self.checker
+                        .on_write(id_of(from), token, accepted, highest, &mut self.found);
+                env.findings(std::mem::take(&mut self.found));
+                let record = WriteRecord {
+                    time_us: env.now.as_micros(),
+                    issued_us,
+                    from: Proc::Node(id_of(from)),
+                    token,
+                    accepted,
+                    stale,
+                    late,
+                    presented: fenced.then_some(token),
+                    required: before,
+                };
+                if self.writes.len() >= RECENT_WRITES {
+                    self.writes.pop_front();
+                }
+                self.writes.push_back(record);
+                env.notes.push(Note::Write(record));
+                env.send(
+                    resource,
+                    from,
+                    Payload::WriteResult {
+                        token,
+                        accepted,
+                        required: before.max(highest),
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn deliver_to_candidate(&mut self, env: &mut Env<'_>, p: usize, payload: Payload) {
+        let now = env.local(p);
+        let Some(c) = self.cands.get_mut(p) else {
+            return;
+        };
+        let Some(m) = c.m.as_mut() else {
+            return;
+        };
+        let stale = |token: u64, required: u64| StaleToken {
+            presented: FencingToken(token),
+            required: FencingToken(required),
+        };
+        match payload {
+            Payload::StoreResponse(resp) => m.handle_response(now, &resp),
+            Payload::Established {
+                token,
+                accepted,
+                required,
+            } => {
+                if accepted && m.token() == Some(FencingToken(token)) {
+                    c.next_write = Some(now);
+                } else if !accepted {
+                    m.report_fenced(now, stale(token, required));
+                }
+            }
+            Payload::WriteResult {
+                token,
+                accepted: false,
+                required,
+            } => m.report_fenced(now, stale(token, required)),
+            _ => {}
+        }
+        self.drain(env, p);
+    }
+}
+
+fn timer_label(t: CandidateTimer) -> &'static str {
+    match t {
+        CandidateTimer::Retry => "Retry",
+        CandidateTimer::Renew => "Renew",
+        CandidateTimer::RequestTimeout => "RequestTimeout",
+        CandidateTimer::LeaseDeadline => "LeaseDeadline",
+    }
+}
+
+impl Adapter for LeaseAdapter {
+    fn start(&mut self, env: &mut Env<'_>, p: usize) {
+        if p < self.cands.len() {
+            self.boot(env, p);
+        }
+    }
+
+    fn deliver(&mut self, env: &mut Env<'_>, p: usize, from: usize, payload: Payload) {
+        if p == self.store_idx() {
+            self.deliver_to_store(env, from, payload);
+        } else if p == self.resource_idx() {
+            self.deliver_to_resource(env, from, payload);
+        } else {
+            self.deliver_to_candidate(env, p, payload);
+        }
+    }
+
+    fn timeout(&mut self, env: &mut Env<'_>, p: usize) {
+        let now = env.local(p);
+        let (resource, fencing, every) = (self.resource_idx(), self.fencing, self.write_every);
+        let Some(c) = self.cands.get_mut(p) else {
+            return;
+        };
+        let Some(m) = c.m.as_mut() else {
+            return;
+        };
+        if c.next_write.is_some_and(|t| t <= now) {
+            // The seed's LeaderWorker: check, then write with the token.
+            match m.assert_leadership(now) {
+                Ok(token) => {
+                    if let Some(d) = c.pause_after_check.take() {
+                        *env.pause = Some((p, d));
+                    }
+                    env.send(
+                        p,
+                        resource,
+                        Payload::Write {
+                            token: token.0,
+                            fenced: fencing,
+                            issued_us: 0,
+                            late: false,
+                        },
+                    );
+                    c.next_write = Some(now.saturating_add(every));
+                }
+                Err(_) => c.next_write = None,
+            }
+        }
+        if m.poll_timeout().is_some_and(|t| t <= now) {
+            m.handle_timeout(now);
+        }
+        self.drain(env, p);
+    }
+
+    fn deadline(&self, p: usize) -> Option<Instant> {
+        let c = self.cands.get(p)?;
+        let m = c.m.as_ref()?;
+        match (m.poll_timeout(), c.next_write) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
+        if let Some(c) = self.cands.get_mut(p) {
+            c.m = None;
+            c.next_write = None;
+        }
+    }
+
+    fn restart(&mut self, env: &mut Env<'_>, p: usize) {
+        if let Some(c) = self.cands.get_mut(p) {
+            c.incarnation = c.incarnation.saturating_add(1);
+        }
+        self.boot(env, p);
+    }
+
+    fn on_leave(&mut self, now: Instant, clocks: &[SimClock], _from: usize, payload: &mut Payload) {
+        if let Payload::Write {
+            token,
+            issued_us,
+            late,
+            ..
+        } = payload
+        {
+            let store_now = clocks.get(self.store_idx()).map_or(now, |c| c.read(now));
+            *issued_us = now.as_micros();
+            *late = self.checker.is_late(*token, store_now);
+        }
+    }
+
+    fn fault(&mut self, env: &mut Env<'_>, fault: &Fault) -> bool {
+        match fault {
+            Fault::PauseAfterCheck { node, duration_ms } => {
+                let p = usize::try_from(node.0.saturating_sub(1)).unwrap_or(usize::MAX);
+                match self.cands.get_mut(p) {
+                    Some(c) => {
+                        c.pause_after_check = Some(duration_ms.duration());
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Fault::StoreOutage { .. } => {
+                self.store.set_available(false);
+                env.node(self.store_idx(), "outage-started", None, None);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn end_store_outage(&mut self) {
+        self.store.set_available(true);
+    }
+
+    fn is_leader(&self, p: usize) -> bool {
+        self.cands
+            .get(p)
+            .and_then(|c| c.m.as_ref())
+            .is_some_and(|m| m.state() == CandidateState::Leader)
+    }
+
+    fn info(&self, p: usize) -> NodeInfo {
+        if p == self.store_idx() {
+            return NodeInfo {
+                role: "store",
+                token: self.store.last_token(&self.base.key).map(|t| t.0),
+                ..NodeInfo::default()
+            };
+        }
+        if p == self.resource_idx() {
+            return NodeInfo {
+                role: "resource",
+                token: Some(self.resource.highest_token().0),
+                ..NodeInfo::default()
+            };
+        }
+        let Some(m) = self.cands.get(p).and_then(|c| c.m.as_ref()) else {
+            return NodeInfo {
+                role: "Crashed",
+                ..NodeInfo::default()
+            };
+        };
+        NodeInfo {
+            role: match m.state() {
+                CandidateState::Follower => "Follower",
+                CandidateState::Campaigning => "Campaigning",
+                CandidateState::Leader => "Leader",
+                CandidateState::Stopped => "Stopped",
+            },
+            token: m.token().map(|t| t.0),
+            lease_deadline: m.lease_deadline(),
+            next_timer: m.next_timer().map(|(k, at)| (timer_label(k), at)),
+            ..NodeInfo::default()
+        }
+    }
+
+    fn store_view(&self, env: &Env<'_>) -> Option<StoreView> {
+        let store_now = env.local(self.store_idx());
+        let held = self.store.holder(&self.base.key, store_now);
+        let clock = env
+            .clocks
+            .get(self.store_idx())
+            .copied()
+            .unwrap_or_default();
+        Some(StoreView {
+            holder: held.map(|h| h.0.0),
+            token: held.map(|h| h.1.0),
+            expiry_us: held.map(|h| h.2.as_micros()),
+            expiry_true_us: held.map(|h| clock.true_time_of(env.now, h.2).as_micros()),
+            last_token: self.store.last_token(&self.base.key).map(|t| t.0),
+            available: self.store.is_available(),
+        })
+    }
+
+    fn resource_view(&self) -> Option<ResourceView> {
+        Some(ResourceView {
+            highest_token: if self.fencing {
+                self.resource.highest_token().0
+            } else {
+                self.checker.highest_seen()
+            },
+            fenced: self.fencing,
+            recent_writes: self.writes.iter().copied().collect(),
+        })
+    }
+
+    fn fencing_token(&self) -> Option<u64> {
+        self.store.last_token(&self.base.key).map(|t| t.0)
+    }
+}

@@ -1,0 +1,290 @@
+//! Drives [`RaftNode`]s: persisted state survives crashes, and the leader proposes commands
+//! periodically so Log Matching and Leader Completeness have entries to check.
+
+use super::seed::split;
+use super::{Adapter, Env, NodeInfo};
+use crate::checker::{EntryCode, Finding, RaftChecker};
+use crate::message::Payload;
+use crate::scenario::{Scenario, ScenarioError};
+use tenure::raft::{
+    Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
+    RaftTimer, Role, SteppedDownReason,
+};
+use tenure::{Duration, Instant, NodeId};
+
+/// Default interval between the leader's proposals, ms.
+pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
+
+struct Slot {
+    node: Option<RaftNode>,
+    durable: PersistentState,
+    incarnation: u64,
+    next_propose: Option<Instant>,
+}
+
+/// The Raft world's machines and checker.
+pub(crate) struct RaftAdapter {
+    base: RaftConfig,
+    seed: u64,
+    propose_every: Duration,
+    slots: Vec<Slot>,
+    checker: RaftChecker,
+    next_command: u64,
+    found: Vec<Finding>,
+}
+
+fn code(e: &Entry) -> EntryCode {
+    match e.data {
+        EntryData::Noop => (e.term, 0),
+        EntryData::Command(c) => (e.term, c.saturating_add(1)),
+    }
+}
+
+fn id_of(p: usize) -> NodeId {
+    NodeId((p as u64).saturating_add(1))
+}
+
+fn index_of(id: NodeId) -> usize {
+    usize::try_from(id.0.saturating_sub(1)).unwrap_or(usize::MAX)
+}
+
+impl RaftAdapter {
+    pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
+        let mut base = RaftConfig::default();
+        let c = &s.config;
+        if let Some(t) = c.election_timeout_ms {
+            base.election_timeout = t.duration();
+        }
+        if let Some(h) = c.heartbeat_ms {
+            base.heartbeat_interval = h.duration();
+        }
+        if let Some(v) = c.pre_vote {
+            base.pre_vote = v;
+        }
+        if let Some(v) = c.check_quorum {
+            base.check_quorum = v;
+        }
+        let n = usize::try_from(s.nodes).unwrap_or(0);
+        let mut adapter = RaftAdapter {
+            base,
+            seed: s.seed,
+            propose_every: c
+                .propose_interval_ms
+                .map_or(Duration::from_millis(DEFAULT_PROPOSE_MS), |m| m.duration()),
+            slots: Vec::with_capacity(n),
+            checker: RaftChecker::new(),
+            next_command: 0,
+            found: Vec::new(),
+        };
+        // Validate the config once, up front, with the first node's view.
+        adapter
+            .config(0, n, 0)
+            .validate()
+            .map_err(|e| ScenarioError::Invalid(format!("raft config: {e}")))?;
+        for _ in 0..n {
+            adapter.slots.push(Slot {
+                node: None,
+                durable: PersistentState::default(),
+                incarnation: 0,
+                next_propose: None,
+            });
+        }
+        Ok(adapter)
+    }
+
+    fn config(&self, p: usize, n: usize, incarnation: u64) -> RaftConfig {
+        let mut c = self.base.clone();
+        c.id = id_of(p);
+        c.peers = (0..n).filter(|&q| q != p).map(id_of).collect();
+        c.seed = split(self.seed, p, incarnation);
+        c
+    }
+
+    fn boot(&mut self, p: usize) {
+        let n = self.slots.len();
+        let Some(inc) = self.slots.get(p).map(|s| s.incarnation) else {
+            return;
+        };
+        let config = self.config(p, n, inc);
+        let Some(slot) = self.slots.get_mut(p) else {
+            return;
+        };
+        // The config was validated in `new`; only the id, peers and seed differ here.
+        slot.node = RaftNode::restart(config, slot.durable.clone()).ok();
+        slot.next_propose = None;
+    }
+
+    fn drain(&mut self, env: &mut Env<'_>, p: usize) {
+        let id = id_of(p);
+        let Some(slot) = self.slots.get_mut(p) else {
+            return;
+        };
+        let Some(node) = slot.node.as_mut() else {
+            return;
+        };
+        let now = env.local(p);
+        while let Some(out) = node.poll_output() {
+            match out {
+                RaftOutput::Persist(op) => {
+                    // Durable before any later Send leaves (rule 6, S11).
+                    slot.durable.apply(&op);
+                    if let PersistOp::Append {
+                        first_index,
+                        entries,
+                    }
+                    | PersistOp::TruncateAndAppend {
+                        first_index,
+                        entries,
+                    } = &op
+                    {
+                        let codes: Vec<EntryCode> = entries.iter().map(code).collect();
+                        self.checker
+                            .log_replaced(id, *first_index, &codes, &mut self.found);
+                    }
+                }
+                RaftOutput::Send { to, msg } => env.send(p, index_of(to), Payload::Raft(msg)),
+                RaftOutput::Event(ev) => match ev {
+                    RaftEvent::BecameLeader { term } => {
+                        self.checker.observe_leader(id, term, &mut self.found);
+                        slot.next_propose = Some(now.saturating_add(self.propose_every));
+                        env.node(p, "became-leader", Some(term), None);
+                    }
+                    RaftEvent::SteppedDown { term, reason } => {
+                        slot.next_propose = None;
+                        let why = match reason {
+                            SteppedDownReason::HigherTerm { .. } => "higher-term",
+                            SteppedDownReason::CheckQuorumFailed => "check-quorum-failed",
+                            _ => "other",
+                        };
+                        env.node(p, "stepped-down", Some(term), Some(why));
+                    }
+                    RaftEvent::Committed { index } => {
+                        self.checker.observe_commit(id, index, &mut self.found);
+                    }
+                    RaftEvent::BecameCandidate { term } => {
+                        env.node(p, "became-candidate", Some(term), None);
+                    }
+                    RaftEvent::BecamePreCandidate { term } => {
+                        env.node(p, "became-pre-candidate", Some(term), None);
+                    }
+                },
+            }
+        }
+        self.checker.observe_term(id, node.term(), &mut self.found);
+        if node.role() != Role::Leader {
+            slot.next_propose = None;
+        }
+        env.findings(std::mem::take(&mut self.found));
+    }
+}
+
+fn role_label(r: Role) -> &'static str {
+    match r {
+        Role::Follower => "Follower",
+        Role::PreCandidate => "PreCandidate",
+        Role::Candidate => "Candidate",
+        Role::Leader => "Leader",
+    }
+}
+
+fn timer_label(t: RaftTimer) -> &'static str {
+    match t {
+        RaftTimer::Start => "Start",
+        RaftTimer::Election => "Election",
+        RaftTimer::Heartbeat => "Heartbeat",
+        RaftTimer::CheckQuorum => "CheckQuorum",
+    }
+}
+
+impl Adapter for RaftAdapter {
+    fn start(&mut self, env: &mut Env<'_>, p: usize) {
+        self.boot(p);
+        self.drain(env, p);
+    }
+
+    fn deliver(&mut self, env: &mut Env<'_>, p: usize, from: usize, payload: Payload) {
+        let Payload::Raft(msg) = payload else {
+            return;
+        };
+        let now = env.local(p);
+        if let Some(node) = self.slots.get_mut(p).and_then(|s| s.node.as_mut()) {
+            node.handle_message(now, id_of(from), msg);
+        }
+        self.drain(env, p);
+    }
+
+    fn timeout(&mut self, env: &mut Env<'_>, p: usize) {
+        let now = env.local(p);
+        let every = self.propose_every;
+        let Some(slot) = self.slots.get_mut(p) else {
+            return;
+        };
+        let Some(node) = slot.node.as_mut() else {
+            return;
+        };
+        if slot.next_propose.is_some_and(|t| t <= now) {
+            self.next_command = self.next_command.saturating_add(1);
+            let _ = node.propose(now, self.next_command);
+            slot.next_propose = Some(now.saturating_add(every));
+        }
+        if node.poll_timeout().is_some_and(|t| t <= now) {
+            node.handle_timeout(now);
+        }
+        self.drain(env, p);
+    }
+
+    fn deadline(&self, p: usize) -> Option<Instant> {
+        let slot = self.slots.get(p)?;
+        let node = slot.node.as_ref()?;
+        match (node.poll_timeout(), slot.next_propose) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
+        if let Some(slot) = self.slots.get_mut(p) {
+            slot.node = None;
+            slot.next_propose = None;
+        }
+    }
+
+    fn restart(&mut self, env: &mut Env<'_>, p: usize) {
+        if let Some(slot) = self.slots.get_mut(p) {
+            slot.incarnation = slot.incarnation.saturating_add(1);
+        }
+        self.checker.observe_restart(id_of(p));
+        self.boot(p);
+        self.drain(env, p);
+    }
+
+    fn is_leader(&self, p: usize) -> bool {
+        self.slots
+            .get(p)
+            .and_then(|s| s.node.as_ref())
+            .is_some_and(|n| n.role() == Role::Leader)
+    }
+
+    fn info(&self, p: usize) -> NodeInfo {
+        let Some(slot) = self.slots.get(p) else {
+            return NodeInfo::default();
+        };
+        let Some(node) = slot.node.as_ref() else {
+            return NodeInfo {
+                role: "Crashed",
+                term: Some(slot.durable.term),
+                log_len: Some(slot.durable.log.len() as u64),
+                ..NodeInfo::default()
+            };
+        };
+        NodeInfo {
+            role: role_label(node.role()),
+            term: Some(node.term()),
+            leader: node.leader_id().map(|l| l.0),
+            next_timer: node.next_timer().map(|(k, at)| (timer_label(k), at)),
+            log_len: Some(node.last_log_index()),
+            commit: Some(node.commit_index()),
+            ..NodeInfo::default()
+        }
+    }
+}

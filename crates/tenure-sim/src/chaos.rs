@@ -1,0 +1,494 @@
+//! The chaos runner: random fault schedules from Jepsen-style families, a heal period, and a
+//! liveness check.
+//!
+//! Run `i` of a campaign with base seed `S` uses seed `S + i` for everything: the fault
+//! schedule and the world. So a failing run replays with one command:
+//! `tenure chaos --algorithm A --nodes N --duration D --runs 1 --seed S+i`.
+
+use crate::checker::InvariantKind;
+use crate::fault::Fault;
+use crate::process::Proc;
+use crate::scenario::{Algorithm, Scenario, ScenarioError};
+use crate::units::Ms;
+use crate::world::World;
+use core::fmt;
+use core::str::FromStr;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use tenure::{Duration, Instant, NodeId, Rng};
+
+/// A family of faults (after Jepsen's nemeses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// Crash a random node, restart it later.
+    Kill,
+    /// Pause a random process (a node, or in lease worlds the store or the resource).
+    Pause,
+    /// Isolate one random process.
+    PartitionOne,
+    /// Isolate a random minority of the nodes.
+    PartitionMinority,
+    /// Split the nodes into two random halves.
+    PartitionMajority,
+    /// Each node hears only its two ring neighbours (every node sees a majority of 5).
+    PartitionRing,
+    /// Two halves joined only through one bridge node.
+    PartitionBridge,
+    /// A random process's clock jumps forward.
+    ClockBump,
+    /// A random process's clock runs fast or slow for a while.
+    ClockDrift,
+    /// The lease store answers nothing for a while (lease worlds only).
+    StoreOutage,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 10] = [
+        Family::Kill,
+        Family::Pause,
+        Family::PartitionOne,
+        Family::PartitionMinority,
+        Family::PartitionMajority,
+        Family::PartitionRing,
+        Family::PartitionBridge,
+        Family::ClockBump,
+        Family::ClockDrift,
+        Family::StoreOutage,
+    ];
+
+    /// The kebab-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Kill => "kill",
+            Family::Pause => "pause",
+            Family::PartitionOne => "partition-one",
+            Family::PartitionMinority => "partition-minority",
+            Family::PartitionMajority => "partition-majority",
+            Family::PartitionRing => "partition-ring",
+            Family::PartitionBridge => "partition-bridge",
+            Family::ClockBump => "clock-bump",
+            Family::ClockDrift => "clock-drift",
+            Family::StoreOutage => "store-outage",
+        }
+    }
+
+    /// The families that make sense for `algorithm`.
+    pub fn defaults(algorithm: Algorithm) -> Vec<Family> {
+        Family::ALL
+            .into_iter()
+            .filter(|f| algorithm.is_lease() || *f != Family::StoreOutage)
+            .collect()
+    }
+}
+
+impl fmt::Display for Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Family {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Family::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "unknown fault family `{s}` (expected one of {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// What a campaign runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChaosOptions {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Cluster size.
+    pub nodes: u64,
+    /// Faulty period per run, ms of true time.
+    pub duration_ms: u64,
+    /// Quiet period after the last fault heals, ms; liveness must hold within it.
+    pub heal_ms: u64,
+    /// Seed of run 0; run `i` uses `seed + i`.
+    pub seed: u64,
+    /// Number of runs.
+    pub runs: u64,
+    /// Families to draw from.
+    pub families: Vec<Family>,
+    /// Raft: PreVote (None = the core default).
+    pub pre_vote: Option<bool>,
+    /// Raft: CheckQuorum (None = the core default).
+    pub check_quorum: Option<bool>,
+}
+
+impl ChaosOptions {
+    /// Defaults: 5 nodes, 120 s of faults, 10 s heal, seed 0, 100 runs, every family.
+    pub fn new(algorithm: Algorithm) -> Self {
+        ChaosOptions {
+            algorithm,
+            nodes: 5,
+            duration_ms: 120_000,
+            heal_ms: 10_000,
+            seed: 0,
+            runs: 100,
+            families: Family::defaults(algorithm),
+            pre_vote: None,
+            check_quorum: None,
+        }
+    }
+
+    /// The one command that replays run seed `seed`.
+    pub fn replay_command(&self, seed: u64) -> String {
+        let mut cmd = format!(
+            "tenure chaos --algorithm {} --nodes {} --duration {}ms --heal {}ms --runs 1 --seed {seed}",
+            self.algorithm, self.nodes, self.duration_ms, self.heal_ms
+        );
+        if self.families != Family::defaults(self.algorithm) {
+            let names: Vec<&str> = self.families.iter().map(|f| f.name()).collect();
+            cmd.push_str(&format!(" --families {}", names.join(",")));
+        }
+        if let Some(v) = self.pre_vote {
+            cmd.push_str(if v { " --pre-vote" } else { " --no-pre-vote" });
+        }
+        if let Some(v) = self.check_quorum {
+            cmd.push_str(if v {
+                " --check-quorum"
+            } else {
+                " --no-check-quorum"
+            });
+        }
+        cmd
+    }
+}
+
+fn ms(rng: &mut Rng, lo: u64, hi: u64) -> u64 {
+    rng.uniform_duration(Duration::from_millis(lo), Duration::from_millis(hi))
+        .as_millis()
+}
+
+fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> Option<T> {
+    let i = usize::try_from(rng.below(items.len() as u64)).ok()?;
+    items.get(i).copied()
+}
+
+fn shuffled(rng: &mut Rng, mut v: Vec<Proc>) -> Vec<Proc> {
+    for i in (1..v.len()).rev() {
+        let j = usize::try_from(rng.below((i as u64).saturating_add(1))).unwrap_or(0);
+        v.swap(i, j);
+    }
+    v
+}
+
+fn cut(a: &[Proc], b: &[Proc]) -> Vec<Fault> {
+    vec![
+        Fault::PartitionOneWay {
+            from: a.to_vec(),
+            to: b.to_vec(),
+        },
+        Fault::PartitionOneWay {
+            from: b.to_vec(),
+            to: a.to_vec(),
+        },
+    ]
+}
+
+/// The scenario of one chaos run: faults drawn with `seed`, then everything healed and
+/// restarted at `duration_ms`, running on for `heal_ms`.
+pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
+    let total = opts.duration_ms.saturating_add(opts.heal_ms);
+    let mut s = Scenario::new(opts.algorithm, opts.nodes, seed, total);
+    s.config.pre_vote = opts.pre_vote.filter(|_| opts.algorithm == Algorithm::Raft);
+    s.config.check_quorum = opts
+        .check_quorum
+        .filter(|_| opts.algorithm == Algorithm::Raft);
+    let mut rng = Rng::from_seed(seed ^ 0xC4A0_5C4A_05C4_A05C);
+    let nodes: Vec<Proc> = (1..=opts.nodes).map(|i| Proc::Node(NodeId(i))).collect();
+    let mut all = nodes.clone();
+    if opts.algorithm.is_lease() {
+        all.push(Proc::Store);
+        all.push(Proc::Resource);
+    }
+    let families: Vec<Family> = opts
+        .families
+        .iter()
+        .copied()
+        .filter(|f| opts.algorithm.is_lease() || *f != Family::StoreOutage)
+        .collect();
+    let n = nodes.len();
+    let mut t = ms(&mut rng, 500, 2_000);
+    while !families.is_empty() {
+        let d = ms(&mut rng, 300, 6_000);
+        let end = t.saturating_add(d);
+        if end >= opts.duration_ms {
+            break;
+        }
+        let Some(family) = pick(&mut rng, &families) else {
+            break;
+        };
+        let mut at_start: Vec<Fault> = Vec::new();
+        let mut at_end: Vec<Fault> = vec![Fault::Heal];
+        match family {
+            Family::Kill => {
+                if let Some(Proc::Node(node)) = pick(&mut rng, &nodes) {
+                    at_start.push(Fault::Crash { node });
+                    at_end = vec![Fault::Restart { node }];
+                }
+            }
+            Family::Pause => {
+                if let Some(target) = pick(&mut rng, &all) {
+                    at_start.push(Fault::Pause {
+                        target,
+                        duration_ms: Ms::from_millis(d),
+                    });
+                    at_end.clear();
+                }
+            }
+            Family::PartitionOne => {
+                let candidates = if opts.algorithm.is_lease() {
+                    all.clone()
+                } else {
+                    nodes.clone()
+                };
+                if let Some(p) = pick(&mut rng, &candidates) {
+                    at_start.push(Fault::Isolate { nodes: vec![p] });
+                }
+            }
+            Family::PartitionMinority => {
+                let order = shuffled(&mut rng, nodes.clone());
+                let k = n.saturating_sub(1) / 2;
+                at_start.push(Fault::Isolate {
+                    nodes: order.into_iter().take(k.max(1)).collect(),
+                });
+            }
+            Family::PartitionMajority => {
+                let mut order = shuffled(&mut rng, all.clone());
+                let half = order.len() / 2;
+                let other = order.split_off(half);
+                at_start.push(Fault::Partition {
+                    groups: vec![order, other],
+                });
+            }
+            Family::PartitionRing => {
+                let order = shuffled(&mut rng, nodes.clone());
+                for (i, a) in order.iter().enumerate() {
+                    for (j, b) in order.iter().enumerate() {
+                        let dist = i.abs_diff(j).min(n.saturating_sub(i.abs_diff(j)));
+                        if dist > 1 {
+                            at_start.push(Fault::PartitionOneWay {
+                                from: vec![*a],
+                                to: vec![*b],
+                            });
+                        }
+                    }
+                }
+            }
+            Family::PartitionBridge => {
+                let mut order = shuffled(&mut rng, nodes.clone());
+                if let Some(_bridge) = order.pop() {
+                    let half = order.len() / 2;
+                    let other = order.split_off(half);
+                    at_start.extend(cut(&order, &other));
+                }
+            }
+            Family::ClockBump => {
+                if let Some(target) = pick(&mut rng, &all) {
+                    at_start.push(Fault::ClockJump {
+                        target,
+                        by_ms: Ms::from_millis(ms(&mut rng, 100, 5_000)),
+                    });
+                    at_end.clear();
+                }
+            }
+            Family::ClockDrift => {
+                if let Some(target) = pick(&mut rng, &all) {
+                    let magnitude = i32::try_from(rng.below(50_000)).unwrap_or(0);
+                    let ppm = if rng.below(2) == 0 {
+                        magnitude
+                    } else {
+                        -magnitude
+                    };
+                    at_start.push(Fault::ClockDrift { target, ppm });
+                    at_end = vec![Fault::ClockDrift { target, ppm: 0 }];
+                }
+            }
+            Family::StoreOutage => {
+                at_start.push(Fault::StoreOutage {
+                    duration_ms: Ms::from_millis(d),
+                });
+                at_end.clear();
+            }
+        }
+        for f in at_start {
+            s = s.with_fault(t, f);
+        }
+        for f in at_end {
+            s = s.with_fault(end, f);
+        }
+        t = end.saturating_add(ms(&mut rng, 200, 3_000));
+    }
+    // The heal: every link restored, every node up, every clock back to true speed.
+    s = s.with_fault(opts.duration_ms, Fault::Heal);
+    for p in &all {
+        if let Proc::Node(node) = p {
+            s = s.with_fault(opts.duration_ms, Fault::Restart { node: *node });
+        }
+        s = s.with_fault(opts.duration_ms, Fault::ClockDrift { target: *p, ppm: 0 });
+    }
+    s
+}
+
+/// How long after the heal a leader must exist, ms.
+pub fn liveness_bound_ms(s: &Scenario) -> u64 {
+    let c = &s.config;
+    match s.algorithm {
+        Algorithm::Raft => {
+            let t = c
+                .election_timeout_ms
+                .map_or(150, |m| m.duration().as_millis());
+            t.saturating_mul(20).max(3_000)
+        }
+        Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
+            let ttl = c
+                .ttl_ms
+                .map_or(crate::algo::DEFAULT_TTL_MS, |m| m.duration().as_millis());
+            ttl.saturating_mul(3).saturating_add(2_000)
+        }
+        Algorithm::Bully => 3_000,
+    }
+}
+
+/// The outcome of one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunOutcome {
+    /// The run's seed.
+    pub seed: u64,
+    /// Violations by kind, promised or not.
+    pub violations: BTreeMap<InvariantKind, u64>,
+    /// Whether a promised invariant broke.
+    pub failed: bool,
+    /// Longest split-brain stretch, us.
+    pub worst_split_brain_us: u64,
+    /// Time from the heal to a leader, us (`None`: no leader within the bound).
+    pub leader_after_heal_us: Option<u64>,
+    /// Events processed.
+    pub events: u64,
+    /// Stale writes accepted (lease worlds).
+    pub stale_writes_accepted: u64,
+    /// The first violation's detail, if any.
+    pub first_violation: Option<String>,
+}
+
+/// Runs one chaos run with `seed`.
+pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioError> {
+    let s = scenario(opts, seed);
+    let mut world = World::new(&s)?;
+    let heal = Instant::from_millis(opts.duration_ms);
+    world.run_until(heal);
+    let bound = liveness_bound_ms(&s);
+    let found = world.run_until_leader(heal.saturating_add(Duration::from_millis(bound)));
+    if found.is_none() {
+        world.report_liveness(format!(
+            "no leader within {bound} ms after the heal at {} ms",
+            opts.duration_ms
+        ));
+    }
+    world.run();
+    let m = world.metrics();
+    Ok(RunOutcome {
+        seed,
+        violations: world.violation_counts().clone(),
+        failed: world.failed(),
+        worst_split_brain_us: m.worst_split_brain_us,
+        leader_after_heal_us: found.map(|t| t.saturating_since(heal).as_micros()),
+        events: m.events,
+        stale_writes_accepted: m.stale_writes_accepted,
+        first_violation: world
+            .violations()
+            .first()
+            .map(|v| format!("{} at {} us: {}", v.kind.name(), v.time_us, v.detail)),
+    })
+}
+
+/// A campaign's summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ChaosReport {
+    /// The algorithm.
+    pub algorithm: String,
+    /// Runs done.
+    pub runs: u64,
+    /// Runs that broke a promised invariant.
+    pub failed_runs: u64,
+    /// Violations by kind over all runs, promised or not.
+    pub violations: BTreeMap<InvariantKind, u64>,
+    /// Runs with any split brain.
+    pub runs_with_split_brain: u64,
+    /// The longest split-brain stretch over all runs, us.
+    pub worst_split_brain_us: u64,
+    /// Stale writes accepted over all runs.
+    pub stale_writes_accepted: u64,
+    /// Events over all runs.
+    pub events: u64,
+    /// Failing runs: seed, first violation and the command that replays it.
+    pub failures: Vec<Failure>,
+}
+
+/// One failing run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// The run's seed.
+    pub seed: u64,
+    /// What broke first.
+    pub violation: String,
+    /// The one command that replays it.
+    pub replay: String,
+}
+
+impl ChaosReport {
+    /// Adds one run.
+    pub fn add(&mut self, opts: &ChaosOptions, r: &RunOutcome) {
+        self.runs = self.runs.saturating_add(1);
+        for (k, v) in &r.violations {
+            *self.violations.entry(*k).or_insert(0) += v;
+        }
+        if r.worst_split_brain_us > 0 {
+            self.runs_with_split_brain = self.runs_with_split_brain.saturating_add(1);
+        }
+        self.worst_split_brain_us = self.worst_split_brain_us.max(r.worst_split_brain_us);
+        self.stale_writes_accepted = self
+            .stale_writes_accepted
+            .saturating_add(r.stale_writes_accepted);
+        self.events = self.events.saturating_add(r.events);
+        if r.failed {
+            self.failed_runs = self.failed_runs.saturating_add(1);
+            self.failures.push(Failure {
+                seed: r.seed,
+                violation: r.first_violation.clone().unwrap_or_default(),
+                replay: opts.replay_command(r.seed),
+            });
+        }
+    }
+}
+
+/// Runs a whole campaign, calling `progress` after each run.
+pub fn run(
+    opts: &ChaosOptions,
+    mut progress: impl FnMut(&RunOutcome),
+) -> Result<ChaosReport, ScenarioError> {
+    let mut report = ChaosReport {
+        algorithm: opts.algorithm.name().to_string(),
+        ..ChaosReport::default()
+    };
+    for i in 0..opts.runs {
+        let r = run_one(opts, opts.seed.wrapping_add(i))?;
+        progress(&r);
+        report.add(opts, &r);
+    }
+    Ok(report)
+}

@@ -1,0 +1,188 @@
+//! `tenure chaos`: a campaign of random fault schedules, on every core.
+
+use super::CliError;
+use super::args::{RaftFlags, ms, parse_duration_ms};
+use crate::chaos::{self, ChaosOptions, ChaosReport, Family, RunOutcome};
+use crate::scenario::Algorithm;
+use clap::Args;
+
+#[derive(Debug, Args)]
+pub(crate) struct ChaosArgs {
+    /// lease-fencing, lease-unfenced, raft or bully.
+    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    algorithm: Algorithm,
+    /// Number of nodes.
+    #[arg(long, default_value_t = 5)]
+    nodes: u64,
+    /// Number of runs.
+    #[arg(long, default_value_t = 100)]
+    runs: u64,
+    /// Faulty period of each run: 120s, 2m, ...
+    #[arg(long, default_value = "120s", value_parser = parse_duration_ms)]
+    duration: u64,
+    /// Quiet period after the heal; a leader must appear within the liveness bound.
+    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
+    heal: u64,
+    /// Seed of the first run; run i uses seed + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Comma-separated fault families (default: all that apply).
+    #[arg(long, value_delimiter = ',', value_parser = Family::from_str_arg)]
+    families: Vec<Family>,
+    #[command(flatten)]
+    raft: RaftFlags,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Print the scenario JSON of each run instead of running it (use with --runs 1).
+    #[arg(long)]
+    emit_scenario: bool,
+}
+
+impl Family {
+    pub(crate) fn from_str_arg(s: &str) -> Result<Family, String> {
+        s.parse()
+    }
+}
+
+fn outcomes(opts: &ChaosOptions, jobs: usize) -> Result<Vec<RunOutcome>, CliError> {
+    let seeds: Vec<u64> = (0..opts.runs).map(|i| opts.seed.wrapping_add(i)).collect();
+    let jobs = jobs.clamp(1, 64);
+    let chunks: Vec<Vec<u64>> = (0..jobs)
+        .map(|j| seeds.iter().skip(j).step_by(jobs).copied().collect())
+        .collect();
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|seed| chaos::run_one(opts, seed))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())))
+            .collect::<Vec<_>>()
+    });
+    let mut all = Vec::new();
+    for r in results {
+        all.extend(r.map_err(|e| CliError::usage(e.to_string()))?);
+    }
+    all.sort_by_key(|r| r.seed);
+    Ok(all)
+}
+
+pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
+    a.raft.check(a.algorithm).map_err(CliError::usage)?;
+    if a.runs == 0 {
+        return Err(CliError::usage("--runs must be at least 1"));
+    }
+    if a.families.contains(&Family::StoreOutage) && !a.algorithm.is_lease() {
+        return Err(CliError::usage(format!(
+            "fault family store-outage applies to lease worlds, not {}",
+            a.algorithm
+        )));
+    }
+    let mut opts = ChaosOptions::new(a.algorithm);
+    opts.nodes = a.nodes;
+    opts.runs = a.runs;
+    opts.duration_ms = a.duration;
+    opts.heal_ms = a.heal;
+    opts.seed = a.seed;
+    opts.pre_vote = a.raft.pre_vote();
+    opts.check_quorum = a.raft.check_quorum();
+    if !a.families.is_empty() {
+        opts.families = a.families.clone();
+    }
+    let probe = chaos::scenario(&opts, opts.seed);
+    probe
+        .validate()
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    if a.emit_scenario {
+        for i in 0..opts.runs {
+            println!(
+                "{}",
+                chaos::scenario(&opts, opts.seed.wrapping_add(i)).to_json()
+            );
+        }
+        return Ok(false);
+    }
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let start = std::time::Instant::now();
+    let mut report = ChaosReport {
+        algorithm: opts.algorithm.name().to_string(),
+        ..ChaosReport::default()
+    };
+    for r in outcomes(&opts, jobs)? {
+        report.add(&opts, &r);
+    }
+    let wall = start.elapsed();
+    if a.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print(&opts, &report, wall);
+    }
+    Ok(report.failed_runs > 0)
+}
+
+fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
+    println!(
+        "tenure chaos: {}, {} nodes, {} runs x {} of faults + {} heal, seeds {}..={}",
+        opts.algorithm,
+        opts.nodes,
+        r.runs,
+        ms(opts.duration_ms.saturating_mul(1000)),
+        ms(opts.heal_ms.saturating_mul(1000)),
+        opts.seed,
+        opts.seed.wrapping_add(r.runs.saturating_sub(1)),
+    );
+    let row = |k: &str, v: String| println!("  {k:<24}{v}");
+    row("runs", r.runs.to_string());
+    row("failed runs", r.failed_runs.to_string());
+    if r.violations.is_empty() {
+        row("violations", "none".into());
+    }
+    for (k, n) in &r.violations {
+        let promised = crate::checker::promises(opts.algorithm).contains(k);
+        row(
+            "violations",
+            format!(
+                "{}: {n}{}",
+                k.name(),
+                if promised {
+                    " (promised)"
+                } else {
+                    " (not promised)"
+                }
+            ),
+        );
+    }
+    row(
+        "split brain",
+        format!(
+            "in {} runs, worst window {}",
+            r.runs_with_split_brain,
+            ms(r.worst_split_brain_us)
+        ),
+    );
+    if opts.algorithm.is_lease() {
+        row("stale writes accepted", r.stale_writes_accepted.to_string());
+    }
+    row(
+        "events",
+        format!("{} in {:.1} s wall", r.events, wall.as_secs_f64()),
+    );
+    for f in &r.failures {
+        println!("FAIL seed {}: {}", f.seed, f.violation);
+        println!("  replay: {}", f.replay);
+    }
+}

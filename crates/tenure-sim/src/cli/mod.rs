@@ -1,0 +1,108 @@
+//! The `tenure` command line: `run`, `chaos` and `failover` (clap; native builds only).
+//!
+//! Exit codes: 0 when no invariant the algorithm promises was violated, 1 when one was, 2 for
+//! argument or scenario errors, which are printed as one line on stderr.
+
+mod args;
+mod chaos;
+mod failover;
+mod run;
+
+pub use args::{parse_duration_ms, parse_timeouts};
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Tenure: leader election you can watch, test and ship.
+#[derive(Debug, Parser)]
+#[command(name = "tenure", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run one scenario (a JSON file, or built from flags) and print a summary.
+    Run(run::RunArgs),
+    /// Run a chaos campaign: random fault schedules, a heal, a liveness check.
+    Chaos(chaos::ChaosArgs),
+    /// Measure the time to elect a new leader after the leader crashes (Raft Figure 16).
+    Failover(failover::FailoverArgs),
+}
+
+/// A CLI failure: a one-line message and its exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// The message, one line.
+    pub message: String,
+    /// The exit code.
+    pub code: u8,
+}
+
+impl CliError {
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            message: message.into(),
+            code: 2,
+        }
+    }
+}
+
+/// Parses `args` (program name first) and runs the command; returns the exit code.
+pub fn main_with<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line: clap's first line, without the usage block that follows it.
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error: invalid arguments");
+            eprintln!("{} (see `tenure --help`)", line.trim_end());
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Chaos(a) => chaos::run(a),
+        Command::Failover(a) => failover::run(a),
+    };
+    match result {
+        Ok(failed) => {
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+/// Runs the CLI on the process's arguments.
+pub fn main() -> ExitCode {
+    main_with(std::env::args_os())
+}

@@ -1,0 +1,217 @@
+//! `tenure run`: one scenario, a summary, optionally every event as JSON lines.
+
+use super::CliError;
+use super::args::{RaftFlags, ms, parse_duration_ms};
+use crate::scenario::{Algorithm, Scenario};
+use crate::world::World;
+use clap::Args;
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// A scenario JSON file (instead of --algorithm and friends).
+    #[arg(conflicts_with_all = ["algorithm", "nodes", "seed", "duration"])]
+    scenario: Option<PathBuf>,
+    /// lease-fencing, lease-unfenced, raft or bully.
+    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    algorithm: Option<Algorithm>,
+    /// Number of nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Seed for every random choice.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Simulated time to run: 60s, 1500ms, 2m.
+    #[arg(long, value_parser = parse_duration_ms)]
+    duration: Option<u64>,
+    #[command(flatten)]
+    raft: RaftFlags,
+    /// Write every event to this file as JSON lines.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Algorithm {
+    pub(crate) fn from_str_arg(s: &str) -> Result<Algorithm, String> {
+        s.parse()
+    }
+}
+
+fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            CliError::usage(format!("cannot read scenario {}: {e}", path.display()))
+        })?;
+        let s = Scenario::from_json(&text)
+            .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        a.raft.check(s.algorithm).map_err(CliError::usage)?;
+        let mut s = s;
+        if s.algorithm == Algorithm::Raft {
+            s.config.pre_vote = a.raft.pre_vote().or(s.config.pre_vote);
+            s.config.check_quorum = a.raft.check_quorum().or(s.config.check_quorum);
+        }
+        return Ok(s);
+    }
+    let Some(algorithm) = a.algorithm else {
+        return Err(CliError::usage(
+            "give a scenario file or --algorithm (lease-fencing, lease-unfenced, raft, bully)",
+        ));
+    };
+    a.raft.check(algorithm).map_err(CliError::usage)?;
+    let mut s = Scenario::new(
+        algorithm,
+        a.nodes.unwrap_or(5),
+        a.seed.unwrap_or(0),
+        a.duration.unwrap_or(60_000),
+    );
+    s.config.pre_vote = a.raft.pre_vote();
+    s.config.check_quorum = a.raft.check_quorum();
+    s.validate().map_err(|e| CliError::usage(e.to_string()))?;
+    Ok(s)
+}
+
+type Sink = Rc<RefCell<(std::io::BufWriter<std::fs::File>, Option<std::io::Error>)>>;
+
+pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
+    let s = scenario(&a)?;
+    let mut world = World::new(&s).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut sink: Option<Sink> = None;
+    if let Some(path) = &a.trace {
+        let file = std::fs::File::create(path).map_err(|e| {
+            CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
+        })?;
+        let shared: Sink = Rc::new(RefCell::new((std::io::BufWriter::new(file), None)));
+        let writer = Rc::clone(&shared);
+        world.set_trace_sink(Box::new(move |ev| {
+            let mut w = writer.borrow_mut();
+            if w.1.is_none() {
+                let line = serde_json::to_string(ev).unwrap_or_default();
+                if let Err(e) = writeln!(w.0, "{line}") {
+                    w.1 = Some(e);
+                }
+            }
+        }));
+        sink = Some(shared);
+    }
+    world.run();
+    if let Some(shared) = sink {
+        let mut w = shared.borrow_mut();
+        let flushed = w.0.flush();
+        if let Some(e) = w.1.take().or(flushed.err()) {
+            return Err(CliError {
+                message: format!("writing the trace failed: {e}"),
+                code: 2,
+            });
+        }
+    }
+    print_summary(&world, a.json);
+    Ok(world.failed())
+}
+
+fn print_summary(world: &World, json: bool) {
+    let s = world.scenario();
+    let m = world.metrics();
+    let leaders: Vec<String> = world.leaders().iter().map(|l| l.to_string()).collect();
+    if json {
+        let out = serde_json::json!({
+            "algorithm": s.algorithm,
+            "nodes": s.nodes,
+            "seed": s.seed,
+            "duration_ms": s.duration_ms,
+            "leaders": world.leaders(),
+            "metrics": m,
+            "violations": world.violations(),
+            "failed": world.failed(),
+            "trace_hash": format!("{:016x}", world.trace_hash()),
+        });
+        println!("{out}");
+        return;
+    }
+    println!(
+        "tenure run: {}, {} nodes, seed {}, {} of simulated time",
+        s.algorithm,
+        s.nodes,
+        s.seed,
+        ms(s.duration_ms.micros())
+    );
+    let row = |k: &str, v: String| println!("  {k:<24}{v}");
+    row(
+        "leaders at the end",
+        if leaders.is_empty() {
+            "none".into()
+        } else {
+            leaders.join(", ")
+        },
+    );
+    row("elections_total", m.elections_total.to_string());
+    row("leadership_lost_total", m.leadership_lost_total.to_string());
+    if let Some(t) = m.fencing_token {
+        row("fencing token", t.to_string());
+    }
+    row(
+        "split-brain window",
+        format!(
+            "{} (longest {})",
+            ms(m.split_brain_us),
+            ms(m.worst_split_brain_us)
+        ),
+    );
+    row("time without a leader", ms(m.leaderless_us));
+    if !m.failover_us.is_empty() {
+        let v: Vec<String> = m.failover_us.iter().map(|u| ms(*u)).collect();
+        row("failover after crash", v.join(", "));
+    }
+    if s.algorithm.is_lease() {
+        row(
+            "writes",
+            format!(
+                "{} accepted, {} rejected; stale accepted {}, stale rejected {}, late {}",
+                m.writes_accepted,
+                m.writes_rejected,
+                m.stale_writes_accepted,
+                m.stale_writes_rejected,
+                m.late_writes
+            ),
+        );
+    }
+    row(
+        "messages",
+        format!(
+            "{} sent, {} delivered, {} dropped",
+            m.messages_sent, m.messages_delivered, m.messages_dropped
+        ),
+    );
+    row("events", m.events.to_string());
+    row("trace hash", format!("{:016x}", world.trace_hash()));
+    if world.violation_counts().is_empty() {
+        row("violations", "none".into());
+    } else {
+        for (k, n) in world.violation_counts() {
+            let promised = crate::checker::promises(s.algorithm).contains(k);
+            row(
+                "violations",
+                format!(
+                    "{}: {n}{}",
+                    k.name(),
+                    if promised {
+                        " (PROMISED: run fails)"
+                    } else {
+                        " (not promised)"
+                    }
+                ),
+            );
+        }
+        if let Some(v) = world.violations().first() {
+            row(
+                "first violation",
+                format!("{} at {}: {}", v.kind.name(), ms(v.time_us), v.detail),
+            );
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Faults: what a scenario schedules and what `World::inject` applies at the current time.
+//!
+//! In JSON a fault is an object tagged by `"type"` (kebab-case), for example
+//! `{"type": "crash", "node": 3}` or `{"type": "partition", "groups": [[1, 2], [3, 4, "store"]]}`.
+//! Durations are milliseconds; processes are node ids or `"store"` / `"resource"`
+//! ([`Proc`]).
+
+use crate::process::Proc;
+use crate::units::{Ms, Probability, SignedMs};
+use serde::{Deserialize, Serialize};
+use tenure::NodeId;
+
+/// One fault (DESIGN.md "The simulator", Faults).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+#[non_exhaustive]
+pub enum Fault {
+    /// The node stops; its volatile state is lost, what it persisted survives.
+    Crash {
+        /// The node to crash.
+        node: NodeId,
+    },
+    /// A crashed node starts again from its persisted state (no-op if it is up).
+    Restart {
+        /// The node to restart.
+        node: NodeId,
+    },
+    /// The process does nothing for `duration_ms`: messages to it queue, its timers fire late
+    /// on resume, and it wakes with stale beliefs.
+    Pause {
+        /// The process to pause (a node, the store or the resource).
+        target: Proc,
+        /// How long, in ms.
+        duration_ms: Ms,
+    },
+    /// Lease worlds: the node pauses for `duration_ms` right after its next successful
+    /// leadership check, before the write it checked for leaves (S01).
+    PauseAfterCheck {
+        /// The lease contender.
+        node: NodeId,
+        /// How long, in ms.
+        duration_ms: Ms,
+    },
+    /// Symmetric partition: links between different groups are cut both ways; processes in
+    /// no group keep their links.
+    Partition {
+        /// Disjoint groups of processes.
+        groups: Vec<Vec<Proc>>,
+    },
+    /// One-way cut: messages from every process in `from` to every process in `to` are lost.
+    PartitionOneWay {
+        /// Senders whose messages are cut.
+        from: Vec<Proc>,
+        /// Receivers that no longer hear them.
+        to: Vec<Proc>,
+    },
+    /// Cuts every link between each listed process and every process not listed.
+    Isolate {
+        /// The processes to cut off from the rest.
+        nodes: Vec<Proc>,
+    },
+    /// Unblocks every link and restores default link behaviour (loss, duplication, latency).
+    Heal,
+    /// Sets the loss probability on every link from `from` to `to`.
+    LinkLoss {
+        /// Senders.
+        from: Vec<Proc>,
+        /// Receivers.
+        to: Vec<Proc>,
+        /// Probability in `[0, 1]`.
+        probability: Probability,
+    },
+    /// Sets the duplication probability on every link from `from` to `to`.
+    LinkDuplicate {
+        /// Senders.
+        from: Vec<Proc>,
+        /// Receivers.
+        to: Vec<Proc>,
+        /// Probability in `[0, 1]`.
+        probability: Probability,
+    },
+    /// Sets the latency range on every link from `from` to `to`.
+    LinkLatency {
+        /// Senders.
+        from: Vec<Proc>,
+        /// Receivers.
+        to: Vec<Proc>,
+        /// Shortest delay in ms.
+        min_ms: Ms,
+        /// Longest delay in ms.
+        max_ms: Ms,
+    },
+    /// Steps the process's clock by `offset_ms` (may be negative; a backward step holds the
+    /// reading, the clock stays monotone).
+    ClockOffset {
+        /// Whose clock.
+        target: Proc,
+        /// Signed step in ms.
+        offset_ms: SignedMs,
+    },
+    /// From now on the process's clock runs at `1 + ppm / 10^6` times true speed.
+    ClockDrift {
+        /// Whose clock.
+        target: Proc,
+        /// Rate error in parts per million, within ±500000.
+        ppm: i32,
+    },
+    /// The process's clock jumps forward by `by_ms` (S08 setup 2 when aimed at the store).
+    ClockJump {
+        /// Whose clock.
+        target: Proc,
+        /// Jump in ms.
+        by_ms: Ms,
+    },
+    /// Lease worlds: the store answers nothing for `duration_ms` (requests are swallowed).
+    StoreOutage {
+        /// How long, in ms.
+        duration_ms: Ms,
+    },
+}
+
+impl Fault {
+    /// The fault's `type` tag, for labels.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Fault::Crash { .. } => "crash",
+            Fault::Restart { .. } => "restart",
+            Fault::Pause { .. } => "pause",
+            Fault::PauseAfterCheck { .. } => "pause-after-check",
+            Fault::Partition { .. } => "partition",
+            Fault::PartitionOneWay { .. } => "partition-one-way",
+            Fault::Isolate { .. } => "isolate",
+            Fault::Heal => "heal",
+            Fault::LinkLoss { .. } => "link-loss",
+            Fault::LinkDuplicate { .. } => "link-duplicate",
+            Fault::LinkLatency { .. } => "link-latency",
+            Fault::ClockOffset { .. } => "clock-offset",
+            Fault::ClockDrift { .. } => "clock-drift",
+            Fault::ClockJump { .. } => "clock-jump",
+            Fault::StoreOutage { .. } => "store-outage",
+        }
+    }
+
+    /// Every process the fault names.
+    pub fn procs(&self) -> Vec<Proc> {
+        match self {
+            Fault::Crash { node }
+            | Fault::Restart { node }
+            | Fault::PauseAfterCheck { node, .. } => {
+                vec![Proc::Node(*node)]
+            }
+            Fault::Pause { target, .. }
+            | Fault::ClockOffset { target, .. }
+            | Fault::ClockDrift { target, .. }
+            | Fault::ClockJump { target, .. } => vec![*target],
+            Fault::Partition { groups } => groups.iter().flatten().copied().collect(),
+            Fault::PartitionOneWay { from, to }
+            | Fault::LinkLoss { from, to, .. }
+            | Fault::LinkDuplicate { from, to, .. }
+            | Fault::LinkLatency { from, to, .. } => from.iter().chain(to).copied().collect(),
+            Fault::Isolate { nodes } => nodes.clone(),
+            Fault::Heal | Fault::StoreOutage { .. } => Vec::new(),
+        }
+    }
+}
+
+/// A fault scheduled at a true time (ms since the start of the run).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimedFault {
+    /// When, in ms of true time.
+    pub at_ms: Ms,
+    /// What.
+    pub fault: Fault,
+}

@@ -1,0 +1,169 @@
+//! The simulated network: per-link latency range, loss, duplication and blocked links.
+//!
+//! Links are directed (`from -> to`), so a one-way cut is a set of blocked links. Every
+//! directed link draws from its own seeded [`Rng`], so changing one link's faults does not
+//! change what happens on the others. Latency is drawn uniformly from `[min, max]`, so messages
+//! on one link can overtake each other (reordering by jitter). A message is dropped if its
+//! link is blocked when it is sent or when it would be delivered (DESIGN.md "Network").
+
+use crate::units::{Ms, Probability};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use tenure::{Duration, Instant, Rng};
+
+/// One in a million: probabilities are held as integer parts per million.
+pub const PPM: u32 = 1_000_000;
+
+/// Behaviour of one directed link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkParams {
+    /// Shortest one-way delay.
+    pub latency_min: Duration,
+    /// Longest one-way delay (inclusive).
+    pub latency_max: Duration,
+    /// Probability a message is lost, in parts per million.
+    pub loss_ppm: u32,
+    /// Probability a delivered message is delivered twice, in parts per million.
+    pub duplicate_ppm: u32,
+}
+
+/// The scenario's `network` section: defaults for every link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkConfig {
+    /// One-way latency range `[min, max]` in ms. Default `[1, 10]`.
+    pub latency_ms: [Ms; 2],
+    /// Loss probability in `[0, 1]`. Default 0.
+    pub loss: Probability,
+    /// Duplication probability in `[0, 1]`. Default 0.
+    pub duplicate: Probability,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig {
+            latency_ms: [Ms::from_millis(1), Ms::from_millis(10)],
+            loss: Probability::default(),
+            duplicate: Probability::default(),
+        }
+    }
+}
+
+impl NetworkConfig {
+    /// The link parameters, or a message naming the bad value.
+    pub fn params(&self) -> Result<LinkParams, String> {
+        let [lo, hi] = self.latency_ms;
+        if lo > hi {
+            return Err(format!(
+                "network.latency_ms [{lo}, {hi}]: min is greater than max"
+            ));
+        }
+        Ok(LinkParams {
+            latency_min: lo.duration(),
+            latency_max: hi.duration(),
+            loss_ppm: self.loss.ppm(),
+            duplicate_ppm: self.duplicate.ppm(),
+        })
+    }
+}
+
+/// What became of one send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendFate {
+    /// Delivered at the first instant, and again at the second if duplicated.
+    Deliver(Instant, Option<Instant>),
+    /// The link is blocked by a partition.
+    Blocked,
+    /// Lost by the link's loss probability.
+    Lost,
+}
+
+/// The network between `n` processes, indexed `0..n`.
+#[derive(Clone, Debug)]
+pub struct Network {
+    seed: u64,
+    default: LinkParams,
+    overrides: BTreeMap<(usize, usize), LinkParams>,
+    blocked: BTreeSet<(usize, usize)>,
+    rngs: BTreeMap<(usize, usize), Rng>,
+}
+
+fn mix(seed: u64, from: usize, to: usize) -> u64 {
+    // SplitMix64-style finaliser over the link's coordinates.
+    let mut z = seed
+        ^ (from as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (to as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Network {
+    /// A network where every link has `default` behaviour and nothing is blocked.
+    pub fn new(seed: u64, default: LinkParams) -> Self {
+        Network {
+            seed,
+            default,
+            overrides: BTreeMap::new(),
+            blocked: BTreeSet::new(),
+            rngs: BTreeMap::new(),
+        }
+    }
+
+    /// The behaviour of link `from -> to`.
+    pub fn link(&self, from: usize, to: usize) -> LinkParams {
+        self.overrides
+            .get(&(from, to))
+            .copied()
+            .unwrap_or(self.default)
+    }
+
+    /// Changes the behaviour of link `from -> to`.
+    pub fn set_link(&mut self, from: usize, to: usize, params: LinkParams) {
+        self.overrides.insert((from, to), params);
+    }
+
+    /// Blocks link `from -> to` (one direction).
+    pub fn block(&mut self, from: usize, to: usize) {
+        if from != to {
+            self.blocked.insert((from, to));
+        }
+    }
+
+    /// Whether link `from -> to` is blocked.
+    pub fn is_blocked(&self, from: usize, to: usize) -> bool {
+        self.blocked.contains(&(from, to))
+    }
+
+    /// Every blocked directed link.
+    pub fn blocked(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.blocked.iter().copied()
+    }
+
+    /// Unblocks every link and restores every link's default behaviour.
+    pub fn heal(&mut self) {
+        self.blocked.clear();
+        self.overrides.clear();
+    }
+
+    /// Decides the fate of a message sent at true time `now` on `from -> to`.
+    pub fn send(&mut self, now: Instant, from: usize, to: usize) -> SendFate {
+        if self.is_blocked(from, to) {
+            return SendFate::Blocked;
+        }
+        let p = self.link(from, to);
+        let seed = self.seed;
+        let rng = self
+            .rngs
+            .entry((from, to))
+            .or_insert_with(|| Rng::from_seed(mix(seed, from, to)));
+        if p.loss_ppm > 0 && rng.below(u64::from(PPM)) < u64::from(p.loss_ppm) {
+            return SendFate::Lost;
+        }
+        let hi = p.latency_max.saturating_add(Duration::from_micros(1));
+        let first = now.saturating_add(rng.uniform_duration(p.latency_min, hi));
+        let dup = p.duplicate_ppm > 0 && rng.below(u64::from(PPM)) < u64::from(p.duplicate_ppm);
+        let second = dup.then(|| now.saturating_add(rng.uniform_duration(p.latency_min, hi)));
+        SendFate::Deliver(first, second)
+    }
+}

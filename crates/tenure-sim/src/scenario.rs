@@ -1,0 +1,348 @@
+//! The scenario: versioned JSON that fixes a whole run (DESIGN.md "Scenario").
+//!
+//! ```json
+//! {
+//!   "version": 1,
+//!   "algorithm": "raft",
+//!   "nodes": 5,
+//!   "config": { "election_timeout_ms": 150, "pre_vote": true },
+//!   "network": { "latency_ms": [1, 10], "loss": 0.01 },
+//!   "seed": 7,
+//!   "duration_ms": 60000,
+//!   "faults": [ { "at_ms": 5000, "fault": { "type": "crash", "node": 1 } } ]
+//! }
+//! ```
+//!
+//! Unknown keys are rejected everywhere, times are milliseconds as JSON numbers, and every
+//! error is one line that names the offending value. A scenario plus its seed replays to the
+//! same trace, natively and in wasm.
+
+use crate::fault::{Fault, TimedFault};
+use crate::network::NetworkConfig;
+use crate::process::Proc;
+use crate::units::Ms;
+use core::fmt;
+use core::str::FromStr;
+use serde::{Deserialize, Serialize};
+use tenure::NodeId;
+
+/// The only scenario format version this build reads.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// Most nodes a scenario may have (the playground draws them all).
+pub const MAX_NODES: u64 = 64;
+
+/// Which election algorithm a world runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// Lease-based election; the leader presents its fencing token to the resource.
+    LeaseFencing,
+    /// The same leases, but writes carry no token and the resource accepts everything.
+    LeaseUnfenced,
+    /// Raft-style election (options `pre_vote`, `check_quorum`).
+    Raft,
+    /// The Bully algorithm.
+    Bully,
+}
+
+impl Algorithm {
+    /// Every algorithm, in CLI order.
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::LeaseFencing,
+        Algorithm::LeaseUnfenced,
+        Algorithm::Raft,
+        Algorithm::Bully,
+    ];
+
+    /// The kebab-case name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::LeaseFencing => "lease-fencing",
+            Algorithm::LeaseUnfenced => "lease-unfenced",
+            Algorithm::Raft => "raft",
+            Algorithm::Bully => "bully",
+        }
+    }
+
+    /// Whether the world contains the lease store and the fenced resource.
+    pub fn is_lease(self) -> bool {
+        matches!(self, Algorithm::LeaseFencing | Algorithm::LeaseUnfenced)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                format!("unknown algorithm `{s}` (expected lease-fencing, lease-unfenced, raft or bully)")
+            })
+    }
+}
+
+/// The scenario's `config` section: algorithm parameters, all optional (omitted = the core
+/// machine's default). Keys that do not apply to the scenario's algorithm are rejected.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AlgoConfig {
+    // --- raft ---
+    /// Raft: election timeout T in ms; each wait is drawn from `[T, 2T)` (rule 6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub election_timeout_ms: Option<Ms>,
+    /// Raft and Bully: heartbeat interval in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heartbeat_ms: Option<Ms>,
+    /// Raft: PreVote (Ongaro §9.6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pre_vote: Option<bool>,
+    /// Raft: CheckQuorum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_quorum: Option<bool>,
+    /// Raft: the leader proposes a command this often, in ms (default 200).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub propose_interval_ms: Option<Ms>,
+    // --- lease ---
+    /// Lease: time to live in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<Ms>,
+    /// Lease: safety margin in ms (rule 4/5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub safety_margin_ms: Option<Ms>,
+    /// Lease: renewal interval in ms (default ttl/3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renew_interval_ms: Option<Ms>,
+    /// Lease: retry interval in ms while not leader.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_interval_ms: Option<Ms>,
+    /// Lease: the leader writes to the resource this often, in ms (default 100).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_interval_ms: Option<Ms>,
+    // --- bully ---
+    /// Bully: no heartbeat from the coordinator for this long (ms) starts an election.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure_timeout_ms: Option<Ms>,
+    /// Bully: wait this long (ms) for an Answer from a higher id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer_timeout_ms: Option<Ms>,
+    /// Bully: after an Answer, wait this long (ms) for the Coordinator announcement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coordinator_timeout_ms: Option<Ms>,
+}
+
+impl AlgoConfig {
+    fn keys_set(&self) -> Vec<(&'static str, &'static [Algorithm])> {
+        use Algorithm::*;
+        const RAFT: &[Algorithm] = &[Raft];
+        const LEASE: &[Algorithm] = &[LeaseFencing, LeaseUnfenced];
+        const BULLY: &[Algorithm] = &[Bully];
+        const HEARTBEAT: &[Algorithm] = &[Raft, Bully];
+        let mut v = Vec::new();
+        let mut add = |set: bool, k, a| {
+            if set {
+                v.push((k, a));
+            }
+        };
+        add(
+            self.election_timeout_ms.is_some(),
+            "election_timeout_ms",
+            RAFT,
+        );
+        add(self.heartbeat_ms.is_some(), "heartbeat_ms", HEARTBEAT);
+        add(self.pre_vote.is_some(), "pre_vote", RAFT);
+        add(self.check_quorum.is_some(), "check_quorum", RAFT);
+        add(
+            self.propose_interval_ms.is_some(),
+            "propose_interval_ms",
+            RAFT,
+        );
+        add(self.ttl_ms.is_some(), "ttl_ms", LEASE);
+        add(self.safety_margin_ms.is_some(), "safety_margin_ms", LEASE);
+        add(self.renew_interval_ms.is_some(), "renew_interval_ms", LEASE);
+        add(self.retry_interval_ms.is_some(), "retry_interval_ms", LEASE);
+        add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
+        add(
+            self.failure_timeout_ms.is_some(),
+            "failure_timeout_ms",
+            BULLY,
+        );
+        add(self.answer_timeout_ms.is_some(), "answer_timeout_ms", BULLY);
+        add(
+            self.coordinator_timeout_ms.is_some(),
+            "coordinator_timeout_ms",
+            BULLY,
+        );
+        v
+    }
+}
+
+/// A whole run: algorithm, cluster size, parameters, network, seed, length and faults.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Format version; must be [`SCENARIO_VERSION`].
+    pub version: u32,
+    /// The algorithm every node runs.
+    pub algorithm: Algorithm,
+    /// Number of election nodes, ids `1..=nodes` (lease worlds add the store and resource).
+    pub nodes: u64,
+    /// Algorithm parameters.
+    #[serde(default)]
+    pub config: AlgoConfig,
+    /// Default link behaviour.
+    #[serde(default)]
+    pub network: NetworkConfig,
+    /// The seed every random choice of the run derives from.
+    pub seed: u64,
+    /// Length of the run in ms of true time.
+    pub duration_ms: Ms,
+    /// Scheduled faults.
+    #[serde(default)]
+    pub faults: Vec<TimedFault>,
+}
+
+/// Why a scenario was refused. Messages are one line and name the offending value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScenarioError {
+    /// The JSON did not parse or did not match the format.
+    #[error("scenario: {0}")]
+    Json(String),
+    /// The `version` is not one this build reads.
+    #[error(
+        "scenario: version {found} is not supported (this build reads version {SCENARIO_VERSION})"
+    )]
+    Version {
+        /// The version found.
+        found: u32,
+    },
+    /// A value is out of range or inconsistent.
+    #[error("scenario: {0}")]
+    Invalid(String),
+}
+
+impl Scenario {
+    /// A scenario with no faults and default parameters.
+    pub fn new(algorithm: Algorithm, nodes: u64, seed: u64, duration_ms: u64) -> Scenario {
+        Scenario {
+            version: SCENARIO_VERSION,
+            algorithm,
+            nodes,
+            config: AlgoConfig::default(),
+            network: NetworkConfig::default(),
+            seed,
+            duration_ms: Ms::from_millis(duration_ms),
+            faults: Vec::new(),
+        }
+    }
+
+    /// Parses and validates scenario JSON.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let s: Scenario =
+            serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Pretty JSON for this scenario.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Adds a fault at `at_ms`.
+    pub fn with_fault(mut self, at_ms: u64, fault: Fault) -> Scenario {
+        self.faults.push(TimedFault {
+            at_ms: Ms::from_millis(at_ms),
+            fault,
+        });
+        self
+    }
+
+    /// Whether `p` exists in a world built from this scenario.
+    pub fn has_proc(&self, p: Proc) -> bool {
+        match p {
+            Proc::Node(NodeId(id)) => id >= 1 && id <= self.nodes,
+            Proc::Store | Proc::Resource => self.algorithm.is_lease(),
+        }
+    }
+
+    /// Checks version, sizes, config keys, the network and that faults name real processes.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.version != SCENARIO_VERSION {
+            return Err(ScenarioError::Version {
+                found: self.version,
+            });
+        }
+        if self.nodes == 0 || self.nodes > MAX_NODES {
+            return Err(ScenarioError::Invalid(format!(
+                "nodes {} is out of range 1..={MAX_NODES}",
+                self.nodes
+            )));
+        }
+        for (key, algos) in self.config.keys_set() {
+            if !algos.contains(&self.algorithm) {
+                return Err(ScenarioError::Invalid(format!(
+                    "config key `{key}` does not apply to algorithm {}",
+                    self.algorithm
+                )));
+            }
+        }
+        self.network.params().map_err(ScenarioError::Invalid)?;
+        for (i, tf) in self.faults.iter().enumerate() {
+            validate_fault(self, &tf.fault)
+                .map_err(|e| ScenarioError::Invalid(format!("faults[{i}] at {}: {e}", tf.at_ms)))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks that `fault` fits a world built from `scenario`; the error is one line.
+pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> {
+    for p in fault.procs() {
+        if !scenario.has_proc(p) {
+            return Err(format!(
+                "{} names process {p}, which is not in this {}-node {} world",
+                fault.label(),
+                scenario.nodes,
+                scenario.algorithm
+            ));
+        }
+    }
+    let lease_only = matches!(
+        fault,
+        Fault::PauseAfterCheck { .. } | Fault::StoreOutage { .. }
+    );
+    if lease_only && !scenario.algorithm.is_lease() {
+        return Err(format!(
+            "{} applies only to lease worlds, not {}",
+            fault.label(),
+            scenario.algorithm
+        ));
+    }
+    match fault {
+        Fault::LinkLatency { min_ms, max_ms, .. } if min_ms > max_ms => Err(format!(
+            "link-latency min_ms {min_ms} is greater than max_ms {max_ms}"
+        )),
+        Fault::ClockDrift { ppm, .. } if ppm.unsigned_abs() > 500_000 => {
+            Err(format!("clock-drift ppm {ppm} is outside ±500000"))
+        }
+        Fault::Partition { groups } => {
+            let mut seen = std::collections::BTreeSet::new();
+            for p in groups.iter().flatten() {
+                if !seen.insert(*p) {
+                    return Err(format!("partition lists process {p} in two groups"));
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,145 @@
+//! A serde picture of the world at one instant, cheap to build, for the playground.
+
+use crate::checker::Violation;
+use crate::metrics::Metrics;
+use crate::process::Proc;
+use crate::scenario::Algorithm;
+use crate::trace::{DropReason, WriteRecord};
+use serde::Serialize;
+
+/// Whether a process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Running.
+    Up,
+    /// Paused: does nothing until it resumes.
+    Paused,
+    /// Crashed: waits for a restart.
+    Crashed,
+}
+
+/// A timer a process waits on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimerView {
+    /// What it waits for (`Election`, `Heartbeat`, `Renew`, `LeaseDeadline`, `Write`, ...).
+    pub kind: &'static str,
+    /// When it fires, in true time (us; an estimate through the process's clock).
+    pub deadline_us: u64,
+}
+
+/// One process.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    /// The process.
+    pub id: Proc,
+    /// Role label (`Leader`, `Follower`, `Candidate`, `Coordinator`, `store`, ...).
+    pub role: &'static str,
+    /// Raft term or Bully epoch.
+    pub term: Option<u64>,
+    /// Lease fencing token held.
+    pub token: Option<u64>,
+    /// The node it believes leads.
+    pub leader: Option<u64>,
+    /// Up, paused or crashed.
+    pub status: Status,
+    /// Its clock reading, us.
+    pub clock_us: u64,
+    /// Its lease deadline converted to true time (us), lease contenders that lead.
+    pub lease_deadline_us: Option<u64>,
+    /// Its next timer.
+    pub next_timer: Option<TimerView>,
+    /// Raft: log length.
+    pub log_len: Option<u64>,
+    /// Raft: commit index.
+    pub commit: Option<u64>,
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InFlight {
+    /// Message id.
+    pub id: u64,
+    /// Sender.
+    pub from: Proc,
+    /// Receiver.
+    pub to: Proc,
+    /// Kind label.
+    pub kind: &'static str,
+    /// Term, epoch or token carried.
+    pub value: Option<u64>,
+    /// True send time, us.
+    pub send_us: u64,
+    /// True arrival time, us.
+    pub arrival_us: u64,
+}
+
+/// A recently dropped message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Dropped {
+    /// Message id.
+    pub id: u64,
+    /// Sender.
+    pub from: Proc,
+    /// Receiver.
+    pub to: Proc,
+    /// Kind label.
+    pub kind: &'static str,
+    /// True time of the drop, us.
+    pub time_us: u64,
+    /// Why.
+    pub reason: DropReason,
+}
+
+/// The lease store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoreView {
+    /// The valid holder on the store's clock, if any.
+    pub holder: Option<u64>,
+    /// Its token.
+    pub token: Option<u64>,
+    /// Its expiry on the store's clock, us.
+    pub expiry_us: Option<u64>,
+    /// That expiry in true time, us (an estimate through the store's clock).
+    pub expiry_true_us: Option<u64>,
+    /// The last token issued.
+    pub last_token: Option<u64>,
+    /// False during an outage.
+    pub available: bool,
+}
+
+/// The fenced resource.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceView {
+    /// Highest token seen (rule 1).
+    pub highest_token: u64,
+    /// Whether it checks tokens (lease-fencing) or accepts everything (lease-unfenced).
+    pub fenced: bool,
+    /// The latest writes, oldest first.
+    pub recent_writes: Vec<WriteRecord>,
+}
+
+/// The world at one instant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Snapshot {
+    /// True time, us.
+    pub time_us: u64,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Every process, nodes first, then store and resource.
+    pub nodes: Vec<NodeView>,
+    /// Messages in flight.
+    pub in_flight: Vec<InFlight>,
+    /// Recently dropped messages, oldest first.
+    pub dropped: Vec<Dropped>,
+    /// Blocked directed links `(from, to)`.
+    pub blocked: Vec<(Proc, Proc)>,
+    /// The store, lease worlds.
+    pub store: Option<StoreView>,
+    /// The resource, lease worlds.
+    pub resource: Option<ResourceView>,
+    /// Metrics so far.
+    pub metrics: Metrics,
+    /// Violations so far (the first ones, up to a cap).
+    pub violations: Vec<Violation>,
+}

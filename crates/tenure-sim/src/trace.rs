@@ -1,0 +1,259 @@
+//! The trace: every event of a run as a serde record, a bounded log of recent ones with a
+//! cursor, and a stable 64-bit hash over all of them.
+//!
+//! The hash is FNV-1a over the events' `Hash` encoding, with every integer fed as
+//! little-endian `u64`/`i64` bytes (including lengths and enum discriminants), so a 32-bit
+//! wasm build and a 64-bit native build of the same source agree on it.
+
+use crate::checker::Violation;
+use crate::fault::Fault;
+use crate::process::Proc;
+use core::hash::{Hash, Hasher};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Why a message was not delivered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DropReason {
+    /// The link was blocked by a partition (at send or at delivery).
+    Partition,
+    /// Lost by the link's loss probability.
+    Loss,
+    /// The receiver had crashed.
+    Crashed,
+    /// The store was in an outage and swallowed the request.
+    Outage,
+}
+
+/// What happened, one variant per kind of event.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum TraceKind {
+    /// A message left `from`; it arrives at `arrival_us` (and again at `duplicate_us`).
+    Send {
+        /// Message id, unique in the run.
+        id: u64,
+        /// Sender.
+        from: Proc,
+        /// Receiver.
+        to: Proc,
+        /// Message kind (`RequestVote`, `AppendEntries`, `Acquire`, `Write`, ...).
+        msg: &'static str,
+        /// Term, epoch or token the message carries, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<u64>,
+        /// True arrival time in us.
+        arrival_us: u64,
+        /// True arrival time of a duplicate, if the link duplicated it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        duplicate_us: Option<u64>,
+    },
+    /// A message reached its receiver.
+    Deliver {
+        /// Message id.
+        id: u64,
+        /// Sender.
+        from: Proc,
+        /// Receiver.
+        to: Proc,
+        /// Message kind.
+        msg: &'static str,
+    },
+    /// A message was dropped.
+    Drop {
+        /// Message id.
+        id: u64,
+        /// Sender.
+        from: Proc,
+        /// Receiver.
+        to: Proc,
+        /// Message kind.
+        msg: &'static str,
+        /// Why.
+        reason: DropReason,
+    },
+    /// A process's timer fired.
+    Timeout {
+        /// The process.
+        proc: Proc,
+    },
+    /// A state change of a process: `became-leader`, `stepped-down`, `crashed`, `paused`, ...
+    Node {
+        /// The process.
+        proc: Proc,
+        /// What happened (kebab-case).
+        what: &'static str,
+        /// Term, token, epoch or index, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<u64>,
+        /// A reason label, if any (`lease-expired`, `higher-term`, ...).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<&'static str>,
+    },
+    /// The resource judged a write (lease worlds).
+    Write(WriteRecord),
+    /// A fault was applied.
+    Fault {
+        /// The fault.
+        fault: Fault,
+    },
+    /// An invariant was violated.
+    Violation(Violation),
+}
+
+/// One write judged by the fenced resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct WriteRecord {
+    /// True time the resource judged it, in us.
+    pub time_us: u64,
+    /// True time the write left its node, in us.
+    pub issued_us: u64,
+    /// The writer.
+    pub from: Proc,
+    /// The writer's fencing token (presented only with fencing; always recorded here).
+    pub token: u64,
+    /// Whether the resource accepted it.
+    pub accepted: bool,
+    /// Stale: its token is below one the resource had already seen (with fencing this is
+    /// exactly what gets rejected; without, the simulator keeps the count on the side).
+    pub stale: bool,
+    /// Late: it left its node after its lease had ended in true time (judged on the store's
+    /// clock from the store's grant and renew records).
+    pub late: bool,
+    /// The token presented, `None` in unfenced mode.
+    pub presented: Option<u64>,
+    /// The highest token the resource had seen before this write.
+    pub required: u64,
+}
+
+/// One event: a sequence number, the true time in us, and what happened.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TraceEvent {
+    /// Position in the run, from 0.
+    pub seq: u64,
+    /// True time in us.
+    pub time_us: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: TraceKind,
+}
+
+/// FNV-1a, fed integers as fixed-width little-endian bytes on every target.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceHasher(u64);
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+impl Default for TraceHasher {
+    fn default() -> Self {
+        TraceHasher(FNV_OFFSET)
+    }
+}
+
+impl Hasher for TraceHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_i8(&mut self, i: i8) {
+        self.write_i64(i64::from(i));
+    }
+    fn write_i16(&mut self, i: i16) {
+        self.write_i64(i64::from(i));
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.write_i64(i64::from(i));
+    }
+    fn write_i64(&mut self, i: i64) {
+        self.write(&i.to_le_bytes());
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_i64(i as i64);
+    }
+}
+
+/// Default number of recent events the log keeps.
+pub const DEFAULT_LOG_CAPACITY: usize = 4096;
+
+/// Recent events in a ring buffer, plus the running hash of all events.
+#[derive(Clone, Debug)]
+pub struct EventLog {
+    events: VecDeque<TraceEvent>,
+    capacity: usize,
+    next_seq: u64,
+    hasher: TraceHasher,
+}
+
+impl EventLog {
+    /// A log keeping the last `capacity` events (at least 1).
+    pub fn new(capacity: usize) -> Self {
+        EventLog {
+            events: VecDeque::with_capacity(capacity.clamp(1, 1 << 16)),
+            capacity: capacity.max(1),
+            next_seq: 0,
+            hasher: TraceHasher::default(),
+        }
+    }
+
+    /// Records an event at true time `time_us`; returns it.
+    pub fn push(&mut self, time_us: u64, kind: TraceKind) -> Option<&TraceEvent> {
+        let ev = TraceEvent {
+            seq: self.next_seq,
+            time_us,
+            kind,
+        };
+        self.next_seq = self.next_seq.saturating_add(1);
+        ev.hash(&mut self.hasher);
+        if self.events.len() >= self.capacity {
+            self.events.pop_front();
+        }
+        self.events.push_back(ev);
+        self.events.back()
+    }
+
+    /// Events with `seq >= cursor` still held, and the cursor to pass next time. Events older
+    /// than the buffer are gone; a caller notices by the first `seq` being above `cursor`.
+    pub fn since(&self, cursor: u64) -> (Vec<TraceEvent>, u64) {
+        let oldest = self.events.front().map_or(self.next_seq, |e| e.seq);
+        let skip = usize::try_from(cursor.saturating_sub(oldest)).unwrap_or(usize::MAX);
+        let out: Vec<TraceEvent> = self.events.iter().skip(skip).cloned().collect();
+        (out, self.next_seq)
+    }
+
+    /// The hash of every event recorded so far.
+    pub fn hash(&self) -> u64 {
+        self.hasher.finish()
+    }
+
+    /// How many events have been recorded.
+    pub fn len(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Whether nothing has been recorded.
+    pub fn is_empty(&self) -> bool {
+        self.next_seq == 0
+    }
+}

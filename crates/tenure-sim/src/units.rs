@@ -1,0 +1,158 @@
+//! Milliseconds at the JSON boundary, microseconds inside.
+//!
+//! Scenarios and snapshots give times in milliseconds as JSON numbers (fractions down to 1 us
+//! allowed), as DESIGN.md "Time and numbers" asks; the simulator works in integer
+//! microseconds ([`tenure::Duration`], [`tenure::Instant`]).
+
+use core::fmt;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use tenure::{Duration, Instant};
+
+/// A non-negative span given in milliseconds in JSON, held as whole microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Ms(pub Duration);
+
+impl Ms {
+    /// `ms` whole milliseconds.
+    pub const fn from_millis(ms: u64) -> Ms {
+        Ms(Duration::from_millis(ms))
+    }
+    /// The span in microseconds.
+    pub const fn micros(self) -> u64 {
+        self.0.as_micros()
+    }
+    /// The span as a [`Duration`].
+    pub const fn duration(self) -> Duration {
+        self.0
+    }
+    /// The same span measured from the origin of true time.
+    pub const fn instant(self) -> Instant {
+        Instant::from_micros(self.0.as_micros())
+    }
+}
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// Microseconds to fractional milliseconds, for JSON output.
+pub fn us_to_ms(us: u64) -> f64 {
+    // Precision loss only beyond 2^53 us (285 years of simulated time).
+    #[allow(clippy::cast_precision_loss)]
+    let v = us as f64;
+    v / 1000.0
+}
+
+/// Fractional milliseconds from JSON to whole microseconds; `None` if negative, not finite,
+/// or too large.
+pub fn ms_to_us(ms: f64) -> Option<u64> {
+    if !ms.is_finite() || ms < 0.0 {
+        return None;
+    }
+    let us = (ms * 1000.0).round();
+    // 2^63 us is far beyond any simulated run; refusing it keeps the cast exact.
+    if us >= 9.2e18 {
+        return None;
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some(us as u64)
+}
+
+impl Serialize for Ms {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let us = self.micros();
+        if us.is_multiple_of(1000) {
+            s.serialize_u64(us / 1000)
+        } else {
+            s.serialize_f64(us_to_ms(us))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Ms {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ms, D::Error> {
+        let v = f64::deserialize(d)?;
+        ms_to_us(v)
+            .map(|us| Ms(Duration::from_micros(us)))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "{v} is not a time in milliseconds (finite, >= 0)"
+                ))
+            })
+    }
+}
+
+/// A signed span given in milliseconds in JSON, held as whole microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct SignedMs(pub i64);
+
+impl Serialize for SignedMs {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 1000 == 0 {
+            s.serialize_i64(self.0 / 1000)
+        } else {
+            #[allow(clippy::cast_precision_loss)]
+            let v = self.0 as f64 / 1000.0;
+            s.serialize_f64(v)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SignedMs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SignedMs, D::Error> {
+        let v = f64::deserialize(d)?;
+        let us = ms_to_us(v.abs()).and_then(|us| i64::try_from(us).ok());
+        match us {
+            Some(us) if v < 0.0 => Ok(SignedMs(us.saturating_neg())),
+            Some(us) => Ok(SignedMs(us)),
+            None => Err(serde::de::Error::custom(format!(
+                "{v} is not a time in milliseconds (finite)"
+            ))),
+        }
+    }
+}
+
+/// A probability in `[0, 1]`, checked when read from JSON; hashed by its bits.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Probability(f64);
+
+impl Probability {
+    /// `p`, or `None` outside `[0, 1]` (or NaN).
+    pub fn new(p: f64) -> Option<Probability> {
+        (0.0..=1.0).contains(&p).then_some(Probability(p))
+    }
+    /// The value in `[0, 1]`.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+    /// The value in parts per million.
+    pub fn ppm(self) -> u32 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let v = (self.0 * 1_000_000.0).round() as u32;
+        v
+    }
+}
+
+impl Eq for Probability {}
+
+impl core::hash::Hash for Probability {
+    fn hash<H: core::hash::Hasher>(&self, h: &mut H) {
+        self.0.to_bits().hash(h);
+    }
+}
+
+impl Serialize for Probability {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Probability {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Probability, D::Error> {
+        let v = f64::deserialize(d)?;
+        Probability::new(v)
+            .ok_or_else(|| serde::de::Error::custom(format!("{v} is not a probability in [0, 1]")))
+    }
+}

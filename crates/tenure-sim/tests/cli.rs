@@ -1,0 +1,97 @@
+//! The `tenure` binary: argument and scenario errors are one line with a non-zero exit code,
+//! never a panic; clean runs exit 0 (issue 5, "CLI").
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+use std::process::{Command, Output};
+
+fn tenure(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn one_line_error(args: &[&str]) -> String {
+    let out = tenure(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn argument_errors_are_one_line_and_exit_2() {
+    assert!(one_line_error(&["run", "--algorithm", "paxos"]).contains("paxos"));
+    assert!(one_line_error(&["run", "--algorithm", "raft", "--duration", "60"]).contains("unit"));
+    assert!(one_line_error(&["run", "--algorithm", "raft", "--nodes", "0"]).contains("nodes 0"));
+    assert!(one_line_error(&["run", "--algorithm", "bully", "--pre-vote"]).contains("raft"));
+    assert!(
+        one_line_error(&["failover", "--algorithm", "raft", "--timeouts", "150-200"])
+            .contains("[T, 2T)")
+    );
+    assert!(
+        one_line_error(&["chaos", "--algorithm", "raft", "--families", "meteor"])
+            .contains("meteor")
+    );
+    assert!(one_line_error(&["frobnicate"]).contains("frobnicate"));
+    assert!(one_line_error(&["run"]).contains("--algorithm"));
+}
+
+#[test]
+fn scenario_file_errors_are_one_line_and_exit_2() {
+    let dir = std::env::temp_dir().join(format!("tenure-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 1, "duration_ms": 10, "extra": 1}"#).unwrap();
+    let err = one_line_error(&["run", bad.to_str().unwrap()]);
+    assert!(err.contains("unknown field `extra`"), "{err}");
+    let err = one_line_error(&["run", dir.join("missing.json").to_str().unwrap()]);
+    assert!(err.contains("cannot read scenario"), "{err}");
+}
+
+#[test]
+fn clean_runs_exit_0_and_write_the_trace() {
+    let dir = std::env::temp_dir().join(format!("tenure-cli-ok-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("out.jsonl");
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--nodes",
+        "5",
+        "--seed",
+        "7",
+        "--duration",
+        "5s",
+        "--pre-vote",
+        "--check-quorum",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(summary.contains("elections_total"), "{summary}");
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    assert!(lines.lines().count() > 100);
+    for line in lines.lines().take(50) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v.get("event").is_some() && v.get("time_us").is_some());
+    }
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "lease-fencing",
+        "--runs",
+        "3",
+        "--duration",
+        "20s",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["runs"], 3);
+    assert_eq!(report["failed_runs"], 0);
+}

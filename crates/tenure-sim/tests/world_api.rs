@@ -1,0 +1,101 @@
+//! The world's driving API, as the playground uses it: step, run_until, inject, snapshot,
+//! the event log with its cursor, and the trace hash.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+use tenure::{Instant, NodeId};
+use tenure_sim::snapshot::Status;
+use tenure_sim::trace::DEFAULT_LOG_CAPACITY;
+use tenure_sim::units::Ms;
+use tenure_sim::{Algorithm, Fault, Proc, Scenario, World};
+
+#[test]
+fn events_since_pages_through_the_log_with_a_cursor() {
+    let mut w = World::new(&Scenario::new(Algorithm::Raft, 3, 1, 10_000)).unwrap();
+    w.run_until(Instant::from_millis(500));
+    let (first, cursor) = w.events_since(0);
+    assert_eq!(first.first().map(|e| e.seq), Some(0));
+    assert_eq!(first.last().map(|e| e.seq + 1), Some(cursor));
+    let (none, same) = w.events_since(cursor);
+    assert!(none.is_empty());
+    assert_eq!(same, cursor);
+    assert!(w.step());
+    let (next, _) = w.events_since(cursor);
+    assert!(next.iter().all(|e| e.seq >= cursor));
+    assert!(first.windows(2).all(|p| p[0].time_us <= p[1].time_us));
+}
+
+#[test]
+fn the_event_log_stays_bounded_in_long_runs() {
+    let mut w = World::new(&Scenario::new(Algorithm::Raft, 5, 2, 120_000)).unwrap();
+    w.run();
+    let (events, cursor) = w.events_since(0);
+    assert!(cursor > DEFAULT_LOG_CAPACITY as u64);
+    assert_eq!(events.len(), DEFAULT_LOG_CAPACITY);
+    assert_eq!(events.last().map(|e| e.seq + 1), Some(cursor));
+}
+
+#[test]
+fn snapshot_shows_nodes_messages_and_injected_faults() {
+    let mut w = World::new(&Scenario::new(Algorithm::LeaseFencing, 3, 4, 10_000)).unwrap();
+    w.run_until(Instant::from_millis(2_000));
+    let snap = w.snapshot();
+    assert_eq!(
+        snap.nodes.len(),
+        5,
+        "3 contenders, the store and the resource"
+    );
+    let leader = w.leaders()[0];
+    let view = snap
+        .nodes
+        .iter()
+        .find(|n| n.id == Proc::Node(leader))
+        .unwrap();
+    assert_eq!(view.role, "Leader");
+    assert!(view.lease_deadline_us.unwrap() > snap.time_us);
+    assert!(view.next_timer.is_some());
+    let store = snap.store.clone().unwrap();
+    assert_eq!(store.holder, Some(leader.0));
+    assert!(snap.in_flight.iter().all(|m| m.send_us <= m.arrival_us));
+    w.inject(Fault::Crash { node: leader }).unwrap();
+    w.inject(Fault::Pause {
+        target: Proc::Store,
+        duration_ms: Ms::from_millis(100),
+    })
+    .unwrap();
+    let snap = w.snapshot();
+    let crashed = snap
+        .nodes
+        .iter()
+        .find(|n| n.id == Proc::Node(leader))
+        .unwrap();
+    assert_eq!(crashed.status, Status::Crashed);
+    let store = snap.nodes.iter().find(|n| n.id == Proc::Store).unwrap();
+    assert_eq!(store.status, Status::Paused);
+    assert!(w.inject(Fault::Crash { node: NodeId(9) }).is_err());
+    assert!(
+        w.inject(Fault::StoreOutage {
+            duration_ms: Ms::from_millis(1)
+        })
+        .is_ok()
+    );
+    w.run();
+    assert!(w.metrics().failover_us.len() == 1, "{:?}", w.metrics());
+}
+
+#[test]
+fn raft_restart_keeps_persisted_terms() {
+    // Rule 6 / S11: what was persisted survives a crash; terms never go back.
+    let mut w = World::new(&Scenario::new(Algorithm::Raft, 3, 9, 20_000)).unwrap();
+    w.run_until(Instant::from_millis(2_000));
+    let leader = w.leaders()[0];
+    let term = w.snapshot().nodes[(leader.0 - 1) as usize].term;
+    w.inject(Fault::Crash { node: leader }).unwrap();
+    w.run_until(Instant::from_millis(4_000));
+    w.inject(Fault::Restart { node: leader }).unwrap();
+    let after = w.snapshot().nodes[(leader.0 - 1) as usize].term;
+    assert!(after >= term);
+    w.run();
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+    assert_eq!(w.leaders().len(), 1);
+}
