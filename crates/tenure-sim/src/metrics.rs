@@ -43,7 +43,7 @@ pub struct Metrics {
     pub messages_delivered: u64,
     /// Messages dropped: partitions, loss, crashed receivers, store outages.
     pub messages_dropped: u64,
-    /// Events processed.
+    /// Trace events recorded (sends, deliveries, drops, timeouts, state changes, faults).
     pub events: u64,
 }
 

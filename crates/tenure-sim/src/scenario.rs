@@ -126,6 +126,15 @@ pub struct AlgoConfig {
     /// Lease: the leader writes to the resource this often, in ms (default 100).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_interval_ms: Option<Ms>,
+    /// Lease: the clock-rate difference the safety margin must cover, in parts per million
+    /// (rule 5; default: the core's `LeaseConfig` default). Drift faults within this bound
+    /// keep the lease's promise of no split brain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_drift_ppm: Option<u32>,
+    /// Lease: the round trip that renew interval + round trip must fit in `ttl - margin`,
+    /// in ms (rule 5; default 500).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_round_trip_ms: Option<Ms>,
     // --- bully ---
     /// Bully: no heartbeat from the coordinator for this long (ms) starts an election.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -169,6 +178,8 @@ impl AlgoConfig {
         add(self.renew_interval_ms.is_some(), "renew_interval_ms", LEASE);
         add(self.retry_interval_ms.is_some(), "retry_interval_ms", LEASE);
         add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
+        add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
+        add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
         add(
             self.failure_timeout_ms.is_some(),
             "failure_timeout_ms",

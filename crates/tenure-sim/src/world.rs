@@ -13,7 +13,7 @@
 //! order events were scheduled, so a scenario replays identically.
 
 use crate::algo::{Adapter, BullyAdapter, Env, LeaseAdapter, Note, RaftAdapter};
-use crate::checker::{InvariantKind, Violation, promises};
+use crate::checker::{InvariantKind, Violation, keeps_lease_premise, promises};
 use crate::clock::SimClock;
 use crate::fault::{Fault, TimedFault};
 use crate::message::Payload;
@@ -146,7 +146,8 @@ pub struct World {
     log: EventLog,
     sink: SinkSlot,
     tracker: Tracker,
-    promised: &'static [InvariantKind],
+    /// What the algorithm promises; `SplitBrain` leaves once a fault breaks the lease premise.
+    promised: Vec<InvariantKind>,
     violations: Vec<Violation>,
     violation_counts: BTreeMap<InvariantKind, u64>,
     dropped: VecDeque<Dropped>,
@@ -203,7 +204,7 @@ impl World {
             log: EventLog::new(DEFAULT_LOG_CAPACITY),
             sink: SinkSlot::default(),
             tracker: Tracker::default(),
-            promised: promises(scenario.algorithm),
+            promised: promises(scenario.algorithm).to_vec(),
             violations: Vec::new(),
             violation_counts: BTreeMap::new(),
             dropped: VecDeque::new(),
@@ -504,7 +505,16 @@ impl World {
 
     fn account(&mut self) {
         let leaders = (0..self.nodes).filter(|&p| self.acting_leader(p)).count() as u64;
+        let before = self.tracker.metrics.leaders_now;
         self.tracker.advance(self.now, leaders);
+        if leaders >= 2 && before < 2 && self.promised.contains(&InvariantKind::SplitBrain) {
+            let nodes = self.leaders().into_iter().map(Proc::Node).collect();
+            self.violate(
+                InvariantKind::SplitBrain,
+                nodes,
+                format!("{leaders} nodes act as leader at once with no pause or clock fault"),
+            );
+        }
     }
 
     fn violate(&mut self, kind: InvariantKind, nodes: Vec<Proc>, detail: String) {
@@ -825,6 +835,14 @@ impl World {
     }
 
     fn apply(&mut self, fault: Fault) -> Result<(), FaultError> {
+        let drift_bound = self
+            .scenario
+            .config
+            .max_drift_ppm
+            .unwrap_or(tenure::LeaseConfig::default().max_drift_ppm);
+        if !keeps_lease_premise(&fault, drift_bound) {
+            self.promised.retain(|k| *k != InvariantKind::SplitBrain);
+        }
         self.trace(TraceKind::Fault {
             fault: fault.clone(),
         });

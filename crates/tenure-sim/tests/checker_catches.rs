@@ -84,3 +84,30 @@ fn s01_fencing_rejects_the_same_stale_write() {
     )));
     assert!(m.leadership_lost_total >= 1);
 }
+
+/// The shipped demonstration scenarios (`crates/tenure-sim/scenarios/`) show what they claim.
+#[test]
+fn shipped_demonstration_scenarios_show_their_hazards() {
+    let run = |text: &str| {
+        let mut w = World::new(&Scenario::from_json(text).unwrap()).unwrap();
+        w.run();
+        w
+    };
+    let unfenced = run(include_str!(
+        "../scenarios/pause-after-check-lease-unfenced.json"
+    ));
+    assert_eq!(unfenced.metrics().stale_writes_accepted, 1);
+    let fenced = run(include_str!(
+        "../scenarios/pause-after-check-lease-fencing.json"
+    ));
+    assert_eq!(fenced.metrics().stale_writes_accepted, 0);
+    assert_eq!(fenced.metrics().stale_writes_rejected, 1);
+    let jump = run(include_str!("../scenarios/s08-store-clock-jump.json"));
+    assert_eq!(jump.metrics().stale_writes_accepted, 0);
+    assert!(jump.metrics().stale_writes_rejected >= 1);
+    let bully = run(include_str!("../scenarios/bully-partition.json"));
+    assert!(bully.metrics().split_brain_us > 0);
+    for w in [unfenced, fenced, jump, bully] {
+        assert!(!w.failed());
+    }
+}

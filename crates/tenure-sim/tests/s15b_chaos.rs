@@ -40,3 +40,30 @@ fn s15b_lease_fencing_accepts_no_stale_write_under_chaos() {
     assert!(r.violations.is_empty(), "{:?}", r.violations);
     assert_eq!(r.stale_writes_accepted, 0);
 }
+
+/// S15b's "never two simultaneous leaders", where the lease can promise it: kills, every
+/// partition shape and store outages, but no pauses, no clock steps and no drift beyond the
+/// bound (DESIGN.md, "Invariants": the split-brain window is a violation only within the
+/// drift bound and without pauses). The checker records `split-brain` on the first instant
+/// two nodes act as leader, so any overlap fails this sweep.
+#[test]
+fn s15b_lease_never_has_two_leaders_while_its_premise_holds() {
+    use tenure_sim::chaos::Family;
+    for algorithm in [Algorithm::LeaseFencing, Algorithm::LeaseUnfenced] {
+        let mut opts = ChaosOptions::new(algorithm);
+        opts.runs = SEEDS;
+        opts.duration_ms = 120_000;
+        opts.heal_ms = 10_000;
+        opts.seed = 0x5150_1000;
+        opts.families = Family::ALL
+            .into_iter()
+            .filter(|f| !matches!(f, Family::Pause | Family::ClockBump | Family::ClockDrift))
+            .collect();
+        let r = chaos::run(&opts, |_| {}).expect("chaos scenarios are valid");
+        assert_eq!(r.failed_runs, 0, "{algorithm}: {:?}", r.violations);
+        assert_eq!(
+            r.worst_split_brain_us, 0,
+            "{algorithm}: two leaders at once"
+        );
+    }
+}

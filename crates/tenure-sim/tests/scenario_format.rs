@@ -89,6 +89,13 @@ fn malformed_scenarios_give_clear_one_line_errors() {
         "{m}"
     );
     let m = err(&format!(
+        "{{{base}, \"config\": {{\"max_drift_ppm\": 100}}}}"
+    ));
+    assert!(
+        m.contains("`max_drift_ppm` does not apply to algorithm raft"),
+        "{m}"
+    );
+    let m = err(&format!(
         "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"crash\", \"node\": 9}}}}]}}"
     ));
     assert!(m.contains("faults[0]") && m.contains("process n9"), "{m}");

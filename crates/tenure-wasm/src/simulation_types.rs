@@ -47,6 +47,10 @@ export interface ScenarioConfig {
   retry_interval_ms?: number;
   /** Lease: the leader writes to the fenced resource this often, ms (default 100). */
   write_interval_ms?: number;
+  /** Lease: the clock-rate difference the safety margin must cover, ppm (DESIGN.md rule 5). */
+  max_drift_ppm?: number;
+  /** Lease: the round trip that renew interval + round trip must fit in ttl - margin, ms (rule 5; default 500). */
+  max_round_trip_ms?: number;
   /** Bully: no heartbeat from the coordinator for this long (ms) starts an election. */
   failure_timeout_ms?: number;
   /** Bully: wait this long (ms) for an Answer from a higher id. */
@@ -317,6 +321,7 @@ export type InvariantKind =
   | "token-monotonic"
   | "resource-token-monotonic"
   | "stale-write-accepted"
+  | "split-brain"
   | "liveness";
 
 /** A broken invariant. */

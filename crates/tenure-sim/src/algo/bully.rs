@@ -1,13 +1,13 @@
 //! Drives [`BullyNode`]s; the highest epoch each node persisted survives its crashes.
 
 use super::seed::split;
-use super::{Adapter, Env, NodeInfo};
+use super::{Adapter, Env, NodeInfo, id_of, index_of};
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
+use tenure::Instant;
 use tenure::bully::{
     BullyConfig, BullyEvent, BullyNode, BullyOutput, BullyPersisted, BullyTimer, Role,
 };
-use tenure::{Instant, NodeId};
 
 #[derive(Clone)]
 struct Slot {
@@ -22,14 +22,6 @@ pub(crate) struct BullyAdapter {
     base: BullyConfig,
     seed: u64,
     slots: Vec<Slot>,
-}
-
-fn id_of(p: usize) -> NodeId {
-    NodeId((p as u64).saturating_add(1))
-}
-
-fn index_of(id: NodeId) -> usize {
-    usize::try_from(id.0.saturating_sub(1)).unwrap_or(usize::MAX)
 }
 
 impl BullyAdapter {

@@ -9,7 +9,7 @@
 //! check" pauses the node between a passing check and the write leaving (S01).
 
 use super::seed::split;
-use super::{Adapter, Env, NodeInfo, Note};
+use super::{Adapter, Env, NodeInfo, Note, id_of};
 use crate::checker::{Finding, LeaseChecker};
 use crate::clock::SimClock;
 use crate::fault::Fault;
@@ -23,7 +23,7 @@ use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseCandidate, LeaseConfig,
     LeaseStore, StepDownReason, StoreResult,
 };
-use tenure::{Duration, FencedResource, FencingToken, Instant, NodeId, StaleToken};
+use tenure::{Duration, FencedResource, FencingToken, Instant, StaleToken};
 
 /// Simulator defaults, shorter than the core's so a two-minute run sees many terms.
 pub(crate) const DEFAULT_TTL_MS: u64 = 2_000;
@@ -33,6 +33,8 @@ pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
 pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 /// Default leader write interval, ms.
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+/// Default bound on a request's round trip, ms (rule 5).
+pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
 /// Writes a snapshot shows.
 const RECENT_WRITES: usize = 32;
 
@@ -60,10 +62,6 @@ pub(crate) struct LeaseAdapter {
     found: Vec<Finding>,
 }
 
-fn id_of(p: usize) -> NodeId {
-    NodeId((p as u64).saturating_add(1))
-}
-
 fn reason_label(r: StepDownReason) -> &'static str {
     match r {
         StepDownReason::LeaseExpired => "lease-expired",
@@ -85,7 +83,10 @@ impl LeaseAdapter {
             ttl: ms(c.ttl_ms, DEFAULT_TTL_MS),
             safety_margin: ms(c.safety_margin_ms, DEFAULT_MARGIN_MS),
             renew_interval: c.renew_interval_ms.map(|m| m.duration()),
-            max_round_trip: Duration::from_millis(500),
+            max_round_trip: ms(c.max_round_trip_ms, DEFAULT_ROUND_TRIP_MS),
+            max_drift_ppm: c
+                .max_drift_ppm
+                .unwrap_or(LeaseConfig::default().max_drift_ppm),
             retry_interval: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
             retry_jitter: ms(c.retry_interval_ms, DEFAULT_RETRY_MS),
             request_timeout: Duration::from_millis(400),

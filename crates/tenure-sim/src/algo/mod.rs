@@ -22,6 +22,7 @@ use crate::fault::Fault;
 use crate::message::Payload;
 use crate::snapshot::{ResourceView, StoreView};
 use crate::trace::WriteRecord;
+use tenure::NodeId;
 use tenure::{Duration, Instant};
 
 /// Something an adapter reports for the trace and the metrics.
@@ -154,4 +155,14 @@ impl Clone for Box<dyn Adapter> {
     fn clone(&self) -> Self {
         self.clone_box()
     }
+}
+
+/// The node id of process index `p` (nodes are `n1..=nN` at indexes `0..N`).
+pub(crate) fn id_of(p: usize) -> NodeId {
+    NodeId((p as u64).saturating_add(1))
+}
+
+/// The process index of node `id`; `usize::MAX` (no process) for id 0.
+pub(crate) fn index_of(id: NodeId) -> usize {
+    usize::try_from(id.0.saturating_sub(1)).unwrap_or(usize::MAX)
 }

@@ -2,7 +2,7 @@
 //! periodically so Log Matching and Leader Completeness have entries to check.
 
 use super::seed::split;
-use super::{Adapter, Env, NodeInfo};
+use super::{Adapter, Env, NodeInfo, id_of, index_of};
 use crate::checker::{EntryCode, Finding, RaftChecker};
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
@@ -10,7 +10,7 @@ use tenure::raft::{
     Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
     RaftTimer, Role, SteppedDownReason,
 };
-use tenure::{Duration, Instant, NodeId};
+use tenure::{Duration, Instant};
 
 /// Default interval between the leader's proposals, ms.
 pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
@@ -40,14 +40,6 @@ fn code(e: &Entry) -> EntryCode {
         EntryData::Noop => (e.term, 0),
         EntryData::Command(c) => (e.term, c.saturating_add(1)),
     }
-}
-
-fn id_of(p: usize) -> NodeId {
-    NodeId((p as u64).saturating_add(1))
-}
-
-fn index_of(id: NodeId) -> usize {
-    usize::try_from(id.0.saturating_sub(1)).unwrap_or(usize::MAX)
 }
 
 impl RaftAdapter {

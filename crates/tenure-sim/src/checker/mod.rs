@@ -11,6 +11,7 @@ mod raft;
 pub use lease::LeaseChecker;
 pub use raft::{EntryCode, RaftChecker};
 
+use crate::fault::Fault;
 use crate::process::Proc;
 use crate::scenario::Algorithm;
 use serde::Serialize;
@@ -37,6 +38,10 @@ pub enum InvariantKind {
     ResourceTokenMonotonic,
     /// Lease with fencing: no stale write is accepted (S01, S08, S15b).
     StaleWriteAccepted,
+    /// Lease: never two nodes acting as leader at once, in true time. Promised only while
+    /// the lease's premise holds (DESIGN.md, "Invariants"): no process pause and every clock
+    /// within the configured drift bound; see [`keeps_lease_premise`].
+    SplitBrain,
     /// Some leader exists within the stated bound after the last fault heals.
     Liveness,
 }
@@ -53,6 +58,7 @@ impl InvariantKind {
             InvariantKind::TokenMonotonic => "token-monotonic",
             InvariantKind::ResourceTokenMonotonic => "resource-token-monotonic",
             InvariantKind::StaleWriteAccepted => "stale-write-accepted",
+            InvariantKind::SplitBrain => "split-brain",
             InvariantKind::Liveness => "liveness",
         }
     }
@@ -79,15 +85,35 @@ pub fn promises(algorithm: Algorithm) -> &'static [InvariantKind] {
             TokenMonotonic,
             ResourceTokenMonotonic,
             StaleWriteAccepted,
+            SplitBrain,
             Liveness,
         ],
         Algorithm::LeaseUnfenced => &[
             SingleValidHolder,
             TokenMonotonic,
             ResourceTokenMonotonic,
+            SplitBrain,
             Liveness,
         ],
         Algorithm::Bully => &[Liveness],
+    }
+}
+
+/// Whether a lease world still promises [`InvariantKind::SplitBrain`] after `fault`.
+///
+/// A lease bounds leadership in time only if clocks measure time (DESIGN.md: the split-brain
+/// window is a violation "within the drift bound and without pauses"; rule 5). Pauses, clock
+/// steps (an offset, or a jump such as S08's store clock) and a drift beyond half the bound
+/// (two clocks drifting apart at it add up to the bound) break that premise for the rest of
+/// the run; every other fault keeps it, since the deadline counts from send time (rule 4).
+pub fn keeps_lease_premise(fault: &Fault, max_drift_ppm: u32) -> bool {
+    match fault {
+        Fault::Pause { .. }
+        | Fault::PauseAfterCheck { .. }
+        | Fault::ClockOffset { .. }
+        | Fault::ClockJump { .. } => false,
+        Fault::ClockDrift { ppm, .. } => ppm.unsigned_abs().saturating_mul(2) <= max_drift_ppm,
+        _ => true,
     }
 }
 
@@ -115,4 +141,51 @@ pub struct Finding {
     pub nodes: Vec<Proc>,
     /// One line naming the values.
     pub detail: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Ms;
+    use tenure::NodeId;
+
+    #[test]
+    fn pauses_and_clock_steps_break_the_lease_premise() {
+        let pause = Fault::Pause {
+            target: Proc::Node(NodeId(1)),
+            duration_ms: Ms::from_millis(100),
+        };
+        let jump = Fault::ClockJump {
+            target: Proc::Store,
+            by_ms: Ms::from_millis(4_000),
+        };
+        assert!(!keeps_lease_premise(&pause, 10_000));
+        assert!(!keeps_lease_premise(&jump, 10_000));
+        assert!(keeps_lease_premise(&Fault::Heal, 10_000));
+        assert!(keeps_lease_premise(
+            &Fault::Crash { node: NodeId(1) },
+            10_000
+        ));
+    }
+
+    #[test]
+    fn drift_keeps_the_premise_up_to_half_the_bound() {
+        // Two clocks drifting apart at bound/2 each differ in rate by the whole bound.
+        let drift = |ppm| Fault::ClockDrift {
+            target: Proc::Node(NodeId(1)),
+            ppm,
+        };
+        assert!(keeps_lease_premise(&drift(5_000), 10_000));
+        assert!(keeps_lease_premise(&drift(-5_000), 10_000));
+        assert!(!keeps_lease_premise(&drift(5_001), 10_000));
+        assert!(!keeps_lease_premise(&drift(i32::MIN), 10_000));
+    }
+
+    #[test]
+    fn lease_worlds_promise_no_split_brain_and_bully_does_not() {
+        assert!(promises(Algorithm::LeaseFencing).contains(&InvariantKind::SplitBrain));
+        assert!(promises(Algorithm::LeaseUnfenced).contains(&InvariantKind::SplitBrain));
+        assert!(!promises(Algorithm::Bully).contains(&InvariantKind::SplitBrain));
+        assert!(!promises(Algorithm::Raft).contains(&InvariantKind::SplitBrain));
+    }
 }

@@ -152,19 +152,7 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
         row("violations", "none".into());
     }
     for (k, n) in &r.violations {
-        let promised = crate::checker::promises(opts.algorithm).contains(k);
-        row(
-            "violations",
-            format!(
-                "{}: {n}{}",
-                k.name(),
-                if promised {
-                    " (promised)"
-                } else {
-                    " (not promised)"
-                }
-            ),
-        );
+        row("violations", super::violation_count(opts.algorithm, *k, *n));
     }
     row(
         "split brain",

@@ -106,3 +106,19 @@ where
 pub fn main() -> ExitCode {
     main_with(std::env::args_os())
 }
+
+/// One summary line for `n` violations of `kind`: its name, the count, and whether
+/// `algorithm` promises it (only promised kinds fail a run).
+fn violation_count(
+    algorithm: crate::Algorithm,
+    kind: crate::checker::InvariantKind,
+    n: u64,
+) -> String {
+    let promised = crate::checker::promises(algorithm).contains(&kind);
+    let note = if promised {
+        "promised: run fails"
+    } else {
+        "not promised"
+    };
+    format!("{}: {n} ({note})", kind.name())
+}

@@ -193,19 +193,7 @@ fn print_summary(world: &World, json: bool) {
         row("violations", "none".into());
     } else {
         for (k, n) in world.violation_counts() {
-            let promised = crate::checker::promises(s.algorithm).contains(k);
-            row(
-                "violations",
-                format!(
-                    "{}: {n}{}",
-                    k.name(),
-                    if promised {
-                        " (PROMISED: run fails)"
-                    } else {
-                        " (not promised)"
-                    }
-                ),
-            );
+            row("violations", super::violation_count(s.algorithm, *k, *n));
         }
         if let Some(v) = world.violations().first() {
             row(
