@@ -186,6 +186,7 @@ test("toJSON_is_json_data_that_replays_the_run_with_injected_faults", () => {
   assert.deepEqual(Object.keys(json), ["version", "algorithm", "nodes", "config", "network", "seed", "duration_ms", "faults"]);
   assert.equal(json.seed, 7);
   const text = JSON.stringify(json);
+  assert.equal(JSON.stringify(sim), text, "JSON.stringify(sim) calls toJSON()");
   for (const replay of [new Simulation(JSON.parse(text)), Simulation.fromJSON(text), Simulation.fromJSON(json)]) {
     replay.runUntil(replay.endMs);
     assert.equal(replay.traceHash(), sim.traceHash());
