@@ -8,6 +8,9 @@
 //! - `object`: building plain JS result objects.
 //! - `fenced`: the exported [`FencedResource`] class.
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
+//! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
+//!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
+//!   events, metrics out), `simulation_error` and `simulation_types` (its TypeScript shapes).
 //!
 //! Every exported class lives in its own module and is re-exported here.
 
@@ -15,6 +18,12 @@ mod convert;
 mod error;
 mod fenced;
 mod object;
+mod simulation;
+mod simulation_error;
+mod simulation_input;
+mod simulation_types;
+mod simulation_view;
 mod types;
 
 pub use fenced::FencedResource;
+pub use simulation::Simulation;

@@ -36,7 +36,7 @@ pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
 /// Writes a snapshot shows.
 const RECENT_WRITES: usize = 32;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Cand {
     m: Option<LeaseCandidate>,
     incarnation: u64,
@@ -46,6 +46,7 @@ struct Cand {
 }
 
 /// The lease world's machines and checker.
+#[derive(Clone)]
 pub(crate) struct LeaseAdapter {
     fencing: bool,
     base: LeaseConfig,
@@ -311,6 +312,10 @@ fn timer_label(t: CandidateTimer) -> &'static str {
 }
 
 impl Adapter for LeaseAdapter {
+    fn clone_box(&self) -> Box<dyn Adapter> {
+        Box::new(self.clone())
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         if p < self.cands.len() {
             self.boot(env, p);
