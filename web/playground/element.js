@@ -406,7 +406,7 @@ export class TenurePlayground extends HTMLElement {
     this.speedLabel = html("output", { class: "speed-label", "data-testid": "speed-label" });
     this.timeEl = html("span", { class: "time", "data-testid": "time" });
     const restart = html("button", { type: "button", "data-testid": "restart", onclick: () => this.restart(), text: "↺ Restart", title: "Restart with the same seed" });
-    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "🔗 Copy link" });
+    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "Copy link" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
       this.playBtn, stepBtn, html("label", { class: "speed" }, "speed", this.speedInput, this.speedLabel), this.timeEl, restart, copy, this.linkOut);
@@ -535,7 +535,7 @@ function legend() {
   const item = (cls, text) => html("li", { class: cls }, html("span", { class: "swatch", "aria-hidden": "true" }), text);
   return html("ul", { class: "legend", "aria-label": "legend" },
     item("l-leader", "★ leader"), item("l-candidate", "candidate (dashed)"), item("l-follower", "follower"),
-    item("l-paused", "⏸ paused"), item("l-crashed", "✕ crashed"),
+    item("l-paused", "paused (pink, ❚❚)"), item("l-crashed", "✕ crashed"),
     item("l-vote", "vote"), item("l-beat", "heartbeat"), item("l-store", "lease"), item("l-write", "write"),
     item("l-resp", "reply (hollow)"), item("l-cut", "cut link"));
 }

@@ -18,7 +18,7 @@ export class Model {
   /** @param {object} scenario the versioned scenario object (CLI JSON). Throws on bad input. */
   constructor(scenario) {
     this.sim = new Simulation(scenario);
-    this.cursor = 0n;
+    this.cursor = 0;
   }
 
   /** A model around an existing `Simulation` (a checkpoint's clone) and its event cursor. */
@@ -41,7 +41,7 @@ export class Model {
 
   /** The scenario's end, ms. */
   get endMs() {
-    return this.sim.toJSON().duration_ms;
+    return this.sim.endMs;
   }
 
   /**
@@ -72,10 +72,9 @@ export class Model {
 
   /** New trace events since the last call. */
   drain() {
-    const got = this.sim.eventsSince(this.cursor);
-    const events = got.events ?? got[0] ?? [];
-    this.cursor = got.cursor ?? got[1] ?? this.cursor;
-    return events;
+    const page = this.sim.eventsSince(this.cursor);
+    this.cursor = page.cursor;
+    return page.events;
   }
 
   /** The world now: see the package's `Snapshot` type. */

@@ -40,6 +40,29 @@ export function messageFamily(kind) {
 }
 const RESPONSES = /Response|Answer|Granted|Held|Renewed|Released|Rejected|Established|WriteResult/;
 
+/**
+ * The full wait of a timer kind, ms, from the scenario's config (the simulator's defaults
+ * when unset), so an arc shows how much of it is left. Election waits are drawn from
+ * [T, 2T), so their arc is scaled to 2T.
+ */
+export function timerSpan(kind, c) {
+  const ttl = c.ttl_ms ?? 2000;
+  const spans = {
+    Start: c.election_timeout_ms ?? 150,
+    Election: 2 * (c.election_timeout_ms ?? 150),
+    CheckQuorum: c.election_timeout_ms ?? 150,
+    Heartbeat: c.heartbeat_ms ?? 50,
+    FailureDetector: c.failure_timeout_ms ?? 200,
+    AwaitAnswer: c.answer_timeout_ms ?? 50,
+    AwaitCoordinator: c.coordinator_timeout_ms ?? 150,
+    Retry: c.retry_interval_ms ?? 250,
+    Renew: c.renew_interval_ms ?? ttl / 3,
+    RequestTimeout: c.renew_interval_ms ?? ttl / 3,
+    LeaseDeadline: ttl - (c.safety_margin_ms ?? 300),
+  };
+  return spans[kind] ?? 1000;
+}
+
 /** Positions of every process for a snapshot's process list. */
 export function layout(keys, isLease) {
   const nodes = keys.filter((k) => k.startsWith("n"));
@@ -67,7 +90,6 @@ export class ClusterView {
   constructor(root, handlers = {}) {
     this.root = root;
     this.handlers = handlers;
-    this.timerMemory = new Map();
     setAttrs(root, { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, role: "img", "data-testid": "cluster" });
     root.append(defs());
     this.gLinks = svg("g", { class: "links" });
@@ -82,9 +104,8 @@ export class ClusterView {
     this.bindDrawing();
   }
 
-  /** Forgets per-run memory (timer start times): call after a restart or a seek. */
+  /** Forgets the layout: call after a restart or a seek. */
   reset() {
-    this.timerMemory.clear();
     this.layoutKey = "";
   }
 
@@ -253,15 +274,12 @@ export class ClusterView {
     setAttrs(parts.name, { y: role === "leader" ? 13 : 5 });
     const skew = n.clock_ms - now;
     setText(parts.clock, Math.abs(skew) >= 1 ? `clock ${skew > 0 ? "+" : "−"}${fmtMs(Math.abs(skew))}` : "");
-    // Timer arc: the time left until the next timer, as a fraction of the wait since it was set.
+    // Timer arc: the time left until the next timer, as a fraction of that timer's full wait.
     const t = n.next_timer;
     let timerD = "";
     if (t && n.status !== "crashed") {
-      const mem = this.timerMemory.get(key);
-      const start = mem && mem.kind === t.kind && mem.deadline === t.deadline_ms ? mem.start : now;
-      if (!mem || mem.start !== start) this.timerMemory.set(key, { kind: t.kind, deadline: t.deadline_ms, start });
-      const span = t.deadline_ms - start;
-      timerD = span > 0 ? arcPath(0, 0, r + 5, (t.deadline_ms - now) / span) : "";
+      const span = timerSpan(t.kind, config);
+      timerD = arcPath(0, 0, r + 5, (t.deadline_ms - now) / span);
     }
     setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
     let leaseD = "";
