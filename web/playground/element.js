@@ -534,10 +534,10 @@ export class TenurePlayground extends HTMLElement {
 function legend() {
   const item = (cls, text) => html("li", { class: cls }, html("span", { class: "swatch", "aria-hidden": "true" }), text);
   return html("ul", { class: "legend", "aria-label": "legend" },
-    item("l-leader", "★ leader"), item("l-candidate", "candidate (dashed)"), item("l-follower", "follower"),
-    item("l-paused", "paused (pink, ❚❚)"), item("l-crashed", "✕ crashed"),
+    item("l-leader", "★ leader"), item("l-candidate", "candidate"), item("l-follower", "follower"),
+    item("l-paused", "paused"), item("l-crashed", "crashed"),
     item("l-vote", "vote"), item("l-beat", "heartbeat"), item("l-store", "lease"), item("l-write", "write"),
-    item("l-resp", "reply (hollow)"), item("l-cut", "cut link"));
+    item("l-resp", "reply"), item("l-cut", "cut link"));
 }
 
 function freePlayCaption(snap) {

@@ -22,7 +22,6 @@ export function roleClass(node) {
       return "leader";
     case "Candidate":
     case "PreCandidate":
-    case "Campaigning":
       return "candidate";
     default:
       return "follower";
@@ -77,9 +76,19 @@ export function layout(keys, isLease) {
   });
   if (isLease) {
     pos.set("store", { x: cx, y: cy, r: 34 });
-    pos.set("resource", { x: 560, y: cy, r: 44 });
+    pos.set("resource", { x: cx + r + 130, y: cy, r: 52 });
   }
-  return { pos, center: { x: cx, y: cy } };
+  // Crop the view to what is drawn (labels below nodes, the resource's verdict below it).
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [k, p] of pos) {
+    const padX = k === "resource" ? 74 : k === "store" ? 50 : Math.max(p.r + 6, 46);
+    x0 = Math.min(x0, p.x - padX);
+    x1 = Math.max(x1, p.x + padX);
+    y0 = Math.min(y0, p.y - p.r - (k.startsWith("n") ? 26 : 16));
+    y1 = Math.max(y1, p.y + p.r + (k === "resource" ? 40 : 46));
+  }
+  const bounds = { x: Math.floor(x0), y: Math.floor(y0), w: Math.ceil(x1 - x0), h: Math.ceil(y1 - y0) };
+  return { pos, center: { x: cx, y: cy }, bounds };
 }
 
 export class ClusterView {
@@ -119,6 +128,8 @@ export class ClusterView {
       this.layoutKey = key;
       this.geo = layout(keys, isLease);
       this.drawLinks(keys, isLease);
+      const b = this.geo.bounds;
+      setAttrs(this.root, { viewBox: `${b.x} ${b.y} ${b.w} ${b.h}` });
     }
     const { pos } = this.geo;
     const leaders = snap.nodes.filter((n) => roleClass(n) === "leader" && n.status === "up").length;
@@ -176,33 +187,46 @@ export class ClusterView {
     }
   }
 
-  /** Blocked directed links: a red dashed half-line on the sender's side, with a bar across. */
+  /**
+   * Blocked links. Cut both ways: a red dashed line with a bar across its middle. One way:
+   * a red dashed half-line on the sender's side with an arrow into the bar.
+   */
   drawCuts(blocked) {
     const { pos } = this.geo;
-    const items = blocked.map(([f, t]) => [procKey(f), procKey(t)]).filter(([f, t]) => pos.has(f) && pos.has(t));
+    const set = new Set(blocked.map(([f, t]) => `${procKey(f)}>${procKey(t)}`));
+    const items = [];
+    for (const k of set) {
+      const [f, t] = k.split(">");
+      if (!pos.has(f) || !pos.has(t)) continue;
+      const both = set.has(`${t}>${f}`);
+      if (both && f > t) continue;
+      items.push({ f, t, both });
+    }
     syncKeyed(
       this.gCuts,
       items,
-      ([f, t]) => `${f}>${t}`,
-      ([f, t]) => {
+      ({ f, t, both }) => `${f}>${t}${both ? "=" : ""}`,
+      ({ f, t, both }) => {
         const p = pos.get(f);
         const q = pos.get(t);
         const dx = q.x - p.x;
         const dy = q.y - p.y;
         const len = Math.hypot(dx, dy) || 1;
-        const ox = (-dy / len) * 3.5;
-        const oy = (dx / len) * 3.5;
-        const mx = p.x + dx * 0.5 + ox;
-        const my = p.y + dy * 0.5 + oy;
-        const bx = (-dy / len) * 7;
-        const by = (dx / len) * 7;
-        return svg(
-          "g",
-          { class: "cut", "data-testid": `cut-${f}-${t}` },
-          svg("title", {}, `${f} → ${t} cut: messages from ${f} to ${t} are lost`),
-          svg("line", { x1: p.x + ox, y1: p.y + oy, x2: mx, y2: my, "marker-end": "url(#cut-arrow)" }),
-          svg("line", { x1: mx - bx, y1: my - by, x2: mx + bx, y2: my + by, class: "cut-bar" }),
-        );
+        const mx = p.x + dx * 0.5;
+        const my = p.y + dy * 0.5;
+        const bx = (-dy / len) * 8;
+        const by = (dx / len) * 8;
+        const g = svg("g", { class: `cut${both ? " both" : ""}`, "data-testid": `cut-${f}-${t}` },
+          svg("title", {}, both ? `${f} ↔ ${t} cut both ways` : `${f} → ${t} cut: messages from ${f} to ${t} are lost`));
+        if (both) {
+          g.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y }));
+        } else {
+          const ox = (-dy / len) * 3.5;
+          const oy = (dx / len) * 3.5;
+          g.append(svg("line", { x1: p.x + ox, y1: p.y + oy, x2: mx + ox - (dx / len) * 3, y2: my + oy - (dy / len) * 3, "marker-end": "url(#cut-arrow)" }));
+        }
+        g.append(svg("line", { x1: mx - bx, y1: my - by, x2: mx + bx, y2: my + by, class: "cut-bar" }));
+        return g;
       },
       () => {},
     );
@@ -241,11 +265,11 @@ export class ClusterView {
       parts.bar = svg("rect", { class: "expiry", x: -38, y: 24, height: 3 });
       g.append(parts.body, parts.name, parts.line1, parts.line2, parts.bar);
     } else {
-      parts.body = svg("path", { class: "body", d: "M-48 -34 v68 a48 12 0 0 0 96 0 v-68 a48 12 0 0 0 -96 0 a48 12 0 0 0 96 0" });
+      parts.body = svg("path", { class: "body", d: "M-54 -34 v68 a54 12 0 0 0 108 0 v-68 a54 12 0 0 0 -108 0 a54 12 0 0 0 108 0" });
       parts.name = svg("text", { class: "name", y: -14 }, "resource");
       parts.line1 = svg("text", { class: "line", y: 2 });
       parts.big = svg("text", { class: "big", y: 24 });
-      parts.flash = svg("g", { class: "flash", transform: "translate(0 62)" });
+      parts.flash = svg("g", { class: "flash", transform: "translate(0 66)" });
       parts.flashBg = svg("rect", { x: -66, y: -13, width: 132, height: 26, rx: 6 });
       parts.flashText = svg("text", { y: 5 });
       parts.flash.append(parts.flashBg, parts.flashText);
@@ -267,7 +291,8 @@ export class ClusterView {
       class: `proc node role-${role} status-${n.status}`,
       "aria-label": `${key}: ${ROLE_TEXT[role]}${n.status === "paused" ? ", paused" : ""}. Click for faults.`,
     });
-    setText(parts.role, n.status === "paused" ? `${ROLE_TEXT[role]}, paused` : ROLE_TEXT[role] + (n.role === "PreCandidate" ? " (pre)" : ""));
+    const roleText = n.role === "Campaigning" ? "contender" : n.role === "PreCandidate" ? "pre-candidate" : ROLE_TEXT[role];
+    setText(parts.role, n.status === "paused" ? `${roleText}, paused` : roleText);
     const value = n.token != null ? `token ${n.token}` : n.term != null ? `${snap.algorithm === "bully" ? "epoch" : "term"} ${n.term}` : "";
     setText(parts.value, value);
     setText(parts.badge, role === "leader" ? "★" : "");
