@@ -358,9 +358,11 @@ export class TenurePlayground extends HTMLElement {
     this.safety = new SafetyView(this.safetyEl);
     if (show.has("safety")) side.append(this.safetyEl);
     if (show.has("presets")) side.append(this.buildPresets());
-    if (show.has("setup")) side.append(this.buildSetup());
-    if (show.has("faults")) side.append(this.buildFaults());
-    if (show.has("info")) side.append(this.buildInfo());
+    const below = html("div", { class: "below" });
+    if (show.has("setup")) below.append(this.buildSetup());
+    if (show.has("faults")) below.append(this.buildFaults());
+    if (show.has("info")) below.append(this.buildInfo());
+    if (below.childElementCount) main.append(below);
     const layout = html("div", { class: `layout${side.childElementCount ? "" : " no-side"}` }, main);
     if (side.childElementCount) layout.append(side);
     const bar = this.buildBar(show.has("bar"));

@@ -11,7 +11,8 @@ import { html, svg } from "./svg.js";
 export function renderMargin(root, { ttl, margin, renew, rtt, driftPpm }) {
   const W = 320;
   const x = (ms) => 4 + ((W - 8) * Math.max(0, Math.min(ms, ttl))) / ttl;
-  const drift = (ttl * 2 * driftPpm) / 1e6;
+  // The holder's clock against the store's, over one TTL (rule 5).
+  const drift = (ttl * driftPpm) / 1e6;
   const pauseBudget = margin - drift;
   const slack = ttl - margin - renew - rtt;
   const seg = (from, to, cls, label, row = 0) => {

@@ -35,7 +35,7 @@ export function defaultKnobs(choice) {
 
 /**
  * The scenario for a setup. The drift bound becomes clock-drift faults at time 0, alternating
- * slow and fast clocks, so neighbours differ by up to twice the bound.
+ * slow and fast clocks, each off from the store's clock by the bound.
  */
 export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PLAY_MS, network = DEFAULT_NETWORK }) {
   const fam = family(choice);
