@@ -4,21 +4,23 @@
 // 2. Transfer size: loads index.html in headless Chromium and sums every response the page
 //    fetched, raw and gzipped (level 9), so the figure is what a visitor downloads.
 // 3. Frame cost under chaos: plays a chaos scenario (crashes, pauses, partitions, clock drift,
-//    store outages) at 5 and 9 nodes for each algorithm family and reports the median and p95
-//    of the script time per animation frame, measured inside the element's frame callback
-//    (advance the simulation + draw the snapshot), plus Chromium's own ScriptDuration per frame.
+//    store outages) at 5 and 9 nodes for each algorithm family, at 1x and 10x (BENCH_SPEEDS),
+//    and reports the median and p95 of the script time per animation frame, measured inside
+//    the element's frame callback (advance the simulation + draw the snapshot), plus
+//    Chromium's own ScriptDuration per frame (includes everything else on the page).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { build, preview } from "vite";
+import { preview } from "vite";
+import { buildWeb } from "../scripts/build-web.mjs";
 import { root } from "../scripts/lib/run.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WALL_MS = Number(process.env.BENCH_WALL_MS ?? 4000);
-const SPEED = Number(process.env.BENCH_SPEED ?? 1);
+const SPEEDS = (process.env.BENCH_SPEEDS ?? "1,10").split(",").map(Number);
 
 /** A chaos scenario: a fault every 700 ms drawn by a seeded LCG from Jepsen-style families. */
 export function chaosScenario(algorithm, nodes, { seed = 42, durationMs = 120_000 } = {}) {
@@ -56,20 +58,6 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-async function buildSite(outDir) {
-  await build({
-    configFile: false,
-    root: join(root, "web"),
-    base: "./",
-    logLevel: "warn",
-    build: {
-      outDir,
-      emptyOutDir: true,
-      rollupOptions: { input: ["index.html", "embed.html", "examples.html"].map((f) => join(root, "web", f)) },
-    },
-  });
-}
-
 async function transferSize(page, url) {
   const sizes = [];
   page.on("response", async (res) => {
@@ -86,7 +74,7 @@ async function transferSize(page, url) {
   return sizes;
 }
 
-async function frameCost(page, scenario) {
+async function frameCost(page, scenario, speed) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Performance.enable");
   await page.evaluate(
@@ -97,7 +85,7 @@ async function frameCost(page, scenario) {
       el.frameTimes.length = 0;
       el.play();
     },
-    [scenario, SPEED],
+    [scenario, speed],
   );
   const m0 = await cdp.send("Performance.getMetrics");
   await page.waitForTimeout(WALL_MS);
@@ -125,7 +113,7 @@ export default async function bench() {
   let server;
   let browser;
   try {
-    await buildSite(outDir);
+    await buildWeb(outDir);
     server = await preview({ configFile: false, root: join(root, "web"), logLevel: "warn", build: { outDir }, preview: { host: "127.0.0.1", port: 0 } });
     const url = server.resolvedUrls.local[0];
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless", "--disable-gpu"] });
@@ -135,14 +123,16 @@ export default async function bench() {
     const gz = sizes.reduce((a, s) => a + s.gzip, 0);
     console.log(`page transfer (production build, index.html and everything it loads): ${(gz / 1024).toFixed(1)} KiB gzipped, ${(raw / 1024).toFixed(1)} KiB raw, ${sizes.length} files`);
     for (const s of sizes.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(6)} KiB gz  ${(s.raw / 1024).toFixed(1).padStart(6)} KiB  ${s.url || "index.html"}`);
-    console.log(`\nscript time per animation frame under chaos (${WALL_MS} ms wall each, speed ${SPEED}x, 1280x720):`);
-    console.log("  algorithm        nodes  frames  median    p95       chrome script/frame  simulated");
-    for (const algorithm of ["lease-fencing", "raft", "bully"]) {
-      for (const nodes of [5, 9]) {
-        const r = await frameCost(page, chaosScenario(algorithm, nodes));
-        console.log(
-          `  ${algorithm.padEnd(16)} ${String(nodes).padStart(5)}  ${String(r.frames).padStart(6)}  ${r.median.toFixed(2).padStart(5)} ms  ${r.p95.toFixed(2).padStart(5)} ms  ${r.chromeScriptPerFrame.toFixed(2).padStart(10)} ms        ${(r.simMs / 1000).toFixed(1)} s`,
-        );
+    console.log(`\nscript time per animation frame under chaos (${WALL_MS} ms wall each, 1280x720):`);
+    console.log("  algorithm        nodes  speed  frames  median    p95       chrome script/frame  simulated");
+    for (const speed of SPEEDS) {
+      for (const algorithm of ["lease-fencing", "raft", "bully"]) {
+        for (const nodes of [5, 9]) {
+          const r = await frameCost(page, chaosScenario(algorithm, nodes), speed);
+          console.log(
+            `  ${algorithm.padEnd(16)} ${String(nodes).padStart(5)}  ${`${speed}x`.padStart(5)}  ${String(r.frames).padStart(6)}  ${r.median.toFixed(2).padStart(5)} ms  ${r.p95.toFixed(2).padStart(5)} ms  ${r.chromeScriptPerFrame.toFixed(2).padStart(10)} ms        ${(r.simMs / 1000).toFixed(1)} s`,
+          );
+        }
       }
     }
   } finally {
