@@ -14,6 +14,9 @@ export class Timeline {
   /** @param {object} scenario throws (TypeError/RangeError with a code) if invalid */
   constructor(scenario) {
     this.model = new Model(scenario);
+    /** The scenario's own faults, and those injected since (at their times). */
+    this.baseFaults = [...(scenario.faults ?? [])];
+    this.injected = [];
     this.history = new History();
     /** The furthest record, kept for display while a replay catches up to it. */
     this.record = null;
@@ -60,19 +63,30 @@ export class Timeline {
     this.advance(ms);
   }
 
-  /** Applies `fault` now. If the timeline holds a future beyond now, that future is dropped. */
+  /**
+   * Applies `fault` now. If the timeline holds a future beyond now (the user went back), that
+   * future is dropped first: the faults injected after now, and every checkpoint (each clone
+   * carries the old future's faults in its queue). The scenario's own faults stay.
+   */
   inject(fault) {
-    if (this.record && this.record.maxTime > this.model.now) {
-      const now = this.model.now;
-      const scenario = this.model.scenario();
-      scenario.faults = scenario.faults.filter((f) => f.at_ms <= now);
+    const now = this.model.now;
+    if (this.record && this.record.maxTime > now) {
+      const kept = this.injected.filter((f) => f.at_ms <= now);
+      if (kept.length !== this.injected.length) {
+        const scenario = this.model.scenario();
+        // Same order as the simulator's toJSON: the scenario's faults, then injected ones,
+        // stably sorted by time.
+        scenario.faults = [...this.baseFaults, ...kept].sort((a, b) => a.at_ms - b.at_ms);
+        this.injected = kept;
+        this.checkpoints = [];
+        this.restore(now, scenario);
+        this.advance(now);
+      }
       this.record = null;
-      this.checkpoints = this.checkpoints.filter((c) => c.time <= now && !c.sim);
-      this.restore(now, scenario);
-      this.advance(now);
     }
-    this.model.inject(fault, (events, now) => this.history.ingest(events, now));
-    this.checkpoints = this.checkpoints.filter((c) => c.time < this.model.now);
+    this.model.inject(fault, (events, t) => this.history.ingest(events, t));
+    this.injected.push({ at_ms: now, fault });
+    this.checkpoints = this.checkpoints.filter((c) => c.time < now);
   }
 
   /** The scenario with every fault so far, at its time. */
@@ -80,9 +94,14 @@ export class Timeline {
     return this.model.scenario();
   }
 
-  /** Rebuilds the model for `scenario` from the start (or a checkpoint at or before `ms`). */
+  /**
+   * Rebuilds the model at a checkpoint at or before `ms`, or for `scenario` from the start.
+   * Only checkpoints taken after the last injected fault qualify: an older clone's queue
+   * lacks the faults injected since.
+   */
   restore(ms, scenario) {
-    const cp = this.checkpoints.findLast((c) => c.time <= ms && c.sim);
+    const lastInjection = this.injected.at(-1)?.at_ms ?? -1;
+    const cp = this.checkpoints.findLast((c) => c.sim && c.time <= ms && c.time > lastInjection);
     this.model.free();
     if (cp) {
       this.model = Model.fromClone(cp.sim.clone(), cp.cursor);
@@ -94,13 +113,14 @@ export class Timeline {
   }
 
   nextCheckpointTime() {
-    const last = this.checkpoints.at(-1)?.time ?? 0;
+    const last = this.checkpoints.at(-1)?.time ?? this.model.now;
     return last + CHECKPOINT_EVERY_MS;
   }
 
   checkpoint() {
     const sim = this.model.canClone ? this.model.sim.clone() : null;
     this.checkpoints.push({ time: this.model.now, sim, cursor: this.model.cursor, history: sim ? cloneHistory(this.history) : null });
+    this.checkpoints.sort((a, b) => a.time - b.time);
     if (this.checkpoints.length > MAX_CHECKPOINTS) {
       const dropped = this.checkpoints.filter((_, i) => i % 2 === 1);
       for (const c of dropped) c.sim?.free?.();
