@@ -21,6 +21,7 @@ const NAMES = {
   "token-monotonic": "Store tokens strictly increase",
   "resource-token-monotonic": "Resource token never decreases",
   "stale-write-accepted": "No stale write accepted",
+  "split-brain": "Never two leaders at once (no pauses, drift in bound)",
   liveness: "A leader after faults heal",
 };
 
@@ -40,10 +41,7 @@ export class SafetyView {
 
   build(algorithm) {
     this.algorithm = algorithm;
-    const rows = (PROMISES[algorithm] ?? []).map((k) => {
-      const li = html("li", { "data-testid": `inv-${k}`, "data-ok": "true" }, html("span", { class: "mark", "aria-hidden": "true" }), html("span", { class: "label", text: NAMES[k] ?? k }), html("span", { class: "when" }));
-      return li;
-    });
+    const rows = (PROMISES[algorithm] ?? []).map((k) => this.row(k));
     this.extra = html("li", { class: "extra", "data-testid": "not-promised", hidden: true });
     this.list = html("ul", { class: "invariants" }, ...rows, this.extra);
     const metric = (id, label) => {
@@ -70,6 +68,11 @@ export class SafetyView {
     this.root.replaceChildren(html("h2", { text: "Safety, live" }), this.list, this.metrics);
   }
 
+  row(kind) {
+    return html("li", { "data-testid": `inv-${kind}`, "data-ok": "true" },
+      html("span", { class: "mark", "aria-hidden": "true" }), html("span", { class: "label", text: NAMES[kind] ?? kind }), html("span", { class: "when" }));
+  }
+
   render(snap) {
     if (snap.algorithm !== this.algorithm) this.build(snap.algorithm);
     const first = new Map();
@@ -77,6 +80,10 @@ export class SafetyView {
     for (const v of snap.violations ?? []) {
       const into = v.promised ? first : unpromised;
       if (!into.has(v.kind)) into.set(v.kind, v);
+    }
+    // A promised invariant this panel does not list yet (a newer simulator) still shows up.
+    for (const kind of first.keys()) {
+      if (!this.list.querySelector(`[data-testid="inv-${kind}"]`)) this.extra.before(this.row(kind));
     }
     for (const li of this.list.querySelectorAll("li[data-testid^=inv-]")) {
       const kind = li.dataset.testid.slice(4);
