@@ -137,6 +137,33 @@ test("crashing_the_leader_by_clicking_elects_a_new_leader_within_the_bound", asy
   await page.close();
 });
 
+test("drawing_a_line_across_the_cluster_partitions_it_and_one_link_can_be_cut_one_way", async () => {
+  const page = await browser.open();
+  await runTo(page, 1000);
+  const box = await page.locator(PG).getByTestId("cluster").boundingBox();
+  // A vertical line a little right of the centre: n1 (top) and the left nodes on one side.
+  const x = box.x + box.width * 0.56;
+  await page.mouse.move(x, box.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(x, box.y + box.height / 2, { steps: 3 });
+  await page.mouse.move(x, box.y + box.height - 4, { steps: 3 });
+  await page.mouse.up();
+  const faults = () => page.evaluate(() => document.querySelector("tenure-playground").scenario().faults.map((f) => f.fault));
+  const [partition] = await faults();
+  assert.equal(partition.type, "partition");
+  assert.equal(partition.groups.length, 2);
+  assert.deepEqual(partition.groups.flat().sort(), [1, 2, 3, 4, 5]);
+  assert.ok((await page.locator(PG).locator(".cut.both").count()) >= 4, "cut links are drawn");
+  await page.getByTestId("action-heal-all").click();
+  assert.equal(await page.locator(PG).locator(".cut").count(), 0);
+  await page.getByTestId("link-n1-n2").dispatchEvent("click");
+  await page.getByTestId("action-cut-ab").click();
+  assert.deepEqual((await faults()).at(-1), { type: "partition-one-way", from: [1], to: [2] });
+  assert.equal(await page.getByTestId("cut-n1-n2").getAttribute("class"), "cut");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("permalink_round_trip_reopens_the_same_state", async () => {
   const page = await browser.open();
   await loadPreset(page, "gc-pause-fenced");

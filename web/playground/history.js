@@ -37,6 +37,8 @@ export class History {
         this.ingestNode(procKey(ev.proc), ev.what, ev.value, t);
         break;
       case "write":
+        // Only the writes the timeline marks: rejected ones and stale ones (bounded by faults).
+        if (ev.accepted && !ev.stale) break;
         this.writes.push({
           time: t,
           from: procKey(ev.from),
