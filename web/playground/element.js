@@ -488,7 +488,7 @@ export class TenurePlayground extends HTMLElement {
     const lat = this.timeline?.scenario().network?.latency_ms ?? [5, 30];
     renderMargin(this.marginBox, {
       ttl: s.knobs.ttl_ms, margin: s.knobs.safety_margin_ms, renew: s.knobs.renew_interval_ms,
-      rtt: 2 * Number(lat[1]), driftPpm: s.knobs.drift_ppm,
+      rtt: 2 * Number(lat[1]), driftPpm: s.knobs.max_drift_ppm,
     });
   }
 

@@ -11,7 +11,7 @@ export const KNOBS = {
     ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000],
     ["safety_margin_ms", "Safety margin (ms)", 50, 3000, 10, 300],
     ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667],
-    ["drift_ppm", "Clock-drift bound (ppm)", 0, 400000, 10000, 0],
+    ["max_drift_ppm", "Clock-drift bound (ppm)", 0, 150000, 1000, 10000],
   ],
   raft: [
     ["election_timeout_ms", "Election timeout T (ms), waits in [T, 2T)", 50, 2000, 10, 300],
@@ -34,20 +34,15 @@ export function defaultKnobs(choice) {
 }
 
 /**
- * The scenario for a setup. The drift bound becomes clock-drift faults at time 0, alternating
- * slow and fast clocks, each off from the store's clock by the bound.
+ * The scenario for a setup. The drift bound is the lease's assumption (`max_drift_ppm`, rule 5:
+ * the margin must cover it over one TTL), not a drift: clocks drift only when a fault says so.
  */
 export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PLAY_MS, network = DEFAULT_NETWORK }) {
   const fam = family(choice);
   const config = {};
-  for (const [k] of KNOBS[fam]) if (k !== "drift_ppm" && knobs[k] != null) config[k] = knobs[k];
+  for (const [k] of KNOBS[fam]) if (knobs[k] != null) config[k] = knobs[k];
   if (choice === "raft") Object.assign(config, { pre_vote: false, check_quorum: false });
   if (choice === "raft-pv-cq") Object.assign(config, { pre_vote: true, check_quorum: true });
-  const faults = [];
-  const ppm = Number(knobs.drift_ppm ?? 0);
-  if (fam === "lease" && ppm > 0) {
-    for (let i = 1; i <= nodes; i++) faults.push({ at_ms: 0, fault: { type: "clock-drift", target: i, ppm: i % 2 ? -ppm : ppm } });
-  }
   return {
     version: 1,
     algorithm: choice === "raft-pv-cq" ? "raft" : choice,
@@ -56,7 +51,7 @@ export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PL
     network,
     seed,
     duration_ms: durationMs,
-    faults,
+    faults: [],
   };
 }
 
@@ -69,8 +64,6 @@ export function setupOf(scenario) {
   for (const k of Object.keys(knobs)) if (c[k] != null) knobs[k] = c[k];
   if (family(choice) === "lease") {
     if (c.renew_interval_ms == null) knobs.renew_interval_ms = Math.round((knobs.ttl_ms ?? 2000) / 3);
-    const drifts = (scenario.faults ?? []).filter((f) => f.at_ms === 0 && f.fault.type === "clock-drift");
-    knobs.drift_ppm = drifts.length ? Math.max(...drifts.map((f) => Math.abs(f.fault.ppm))) : 0;
   }
   return { choice, nodes: Number(scenario.nodes), seed: Number(scenario.seed ?? 1), knobs };
 }
