@@ -15,7 +15,7 @@
 use crate::algo::{Adapter, BullyAdapter, Env, LeaseAdapter, Note, RaftAdapter};
 use crate::checker::{InvariantKind, Violation, keeps_lease_premise, promises};
 use crate::clock::SimClock;
-use crate::fault::Fault;
+use crate::fault::{Fault, TimedFault};
 use crate::message::Payload;
 use crate::metrics::{Metrics, Tracker};
 use crate::network::{LinkParams, Network, SendFate};
@@ -23,7 +23,7 @@ use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError, validate_fault};
 use crate::snapshot::{Dropped, InFlight, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
-use crate::units::ms_to_us;
+use crate::units::{Ms, ms_to_us};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use tenure::{Duration, Instant, NodeId};
@@ -60,16 +60,25 @@ enum Ev {
     OutageEnd { generation: u64 },
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Scheduled {
     at: Instant,
+    /// 0 for ordinary events, 1 for faults: a fault applies after every other event due at
+    /// its instant, which is exactly when [`World::inject`] applies one (see there).
+    rank: u8,
     seq: u64,
     ev: Ev,
 }
 
+impl Scheduled {
+    fn key(&self) -> (Instant, u8, u64) {
+        (self.at, self.rank, self.seq)
+    }
+}
+
 impl PartialEq for Scheduled {
     fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
+        self.key() == o.key()
     }
 }
 impl Eq for Scheduled {}
@@ -79,9 +88,9 @@ impl PartialOrd for Scheduled {
     }
 }
 impl Ord for Scheduled {
-    // Reversed: BinaryHeap is a max-heap, the earliest (time, seq) must come out first.
+    // Reversed: BinaryHeap is a max-heap, the earliest (time, rank, seq) must come out first.
     fn cmp(&self, o: &Self) -> Ordering {
-        (o.at, o.seq).cmp(&(self.at, self.seq))
+        o.key().cmp(&self.key())
     }
 }
 
@@ -106,7 +115,22 @@ enum ProcStatus {
 /// Receives every trace event as it is recorded.
 pub type TraceSink = Box<dyn FnMut(&TraceEvent)>;
 
+/// Holds the trace sink; a cloned world starts without one (a sink writes one run's file).
+#[derive(Default)]
+struct SinkSlot(Option<TraceSink>);
+
+impl Clone for SinkSlot {
+    fn clone(&self) -> Self {
+        SinkSlot(None)
+    }
+}
+
 /// A simulated world built from a [`Scenario`].
+///
+/// `clone()` copies the whole world (machines, clocks, network, queue, checker, metrics and
+/// the recent-event log, but not a trace sink): a checkpoint that continues exactly as the
+/// original would, for scrubbing back through a run without replaying it from the start.
+#[derive(Clone)]
 pub struct World {
     scenario: Scenario,
     now: Instant,
@@ -120,7 +144,7 @@ pub struct World {
     network: Network,
     adapter: Box<dyn Adapter>,
     log: EventLog,
-    sink: Option<TraceSink>,
+    sink: SinkSlot,
     tracker: Tracker,
     /// What the algorithm promises; `SplitBrain` leaves once a fault breaks the lease premise.
     promised: Vec<InvariantKind>,
@@ -131,6 +155,7 @@ pub struct World {
     outage_gen: u64,
     out_buf: Vec<(usize, usize, Payload)>,
     note_buf: Vec<Note>,
+    injected: Vec<TimedFault>,
 }
 
 impl core::fmt::Debug for World {
@@ -177,7 +202,7 @@ impl World {
             network: Network::new(scenario.seed, params),
             adapter,
             log: EventLog::new(DEFAULT_LOG_CAPACITY),
-            sink: None,
+            sink: SinkSlot::default(),
             tracker: Tracker::default(),
             promised: promises(scenario.algorithm).to_vec(),
             violations: Vec::new(),
@@ -187,6 +212,7 @@ impl World {
             outage_gen: 0,
             out_buf: Vec::new(),
             note_buf: Vec::new(),
+            injected: Vec::new(),
         };
         for tf in &scenario.faults {
             world.schedule(tf.at_ms.instant(), Ev::Fault(tf.fault.clone()));
@@ -250,7 +276,7 @@ impl World {
 
     /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
     pub fn set_trace_sink(&mut self, sink: TraceSink) {
-        self.sink = Some(sink);
+        self.sink = SinkSlot(Some(sink));
     }
 
     /// Nodes acting as leader now: up, not paused, believing they lead.
@@ -414,12 +440,42 @@ impl World {
         }
     }
 
-    /// Applies `fault` now, as if scheduled at the current true time.
+    /// Applies `fault` at the current true time, exactly as a fault the scenario schedules
+    /// at this time would be: first every event still due at this instant is processed
+    /// (scheduled faults apply after the other events of their instant), then the fault.
+    /// It is recorded, so [`World::replay_scenario`] lists it at this time and replays to the
+    /// same trace.
+    ///
+    /// Errors: [`FaultError::NotApplicable`] when the fault names a process that is not in
+    /// this world or does not apply to its algorithm; nothing happens then.
     pub fn inject(&mut self, fault: Fault) -> Result<(), FaultError> {
         validate_fault(&self.scenario, &fault).map_err(FaultError::NotApplicable)?;
-        self.apply(fault)?;
+        self.run_until(self.now);
+        let at_ms = Ms(Duration::from_micros(self.now.as_micros()));
+        self.apply(fault.clone())?;
+        self.injected.push(TimedFault { at_ms, fault });
         self.account();
         Ok(())
+    }
+
+    /// The faults applied through [`World::inject`], at their true times, in order.
+    pub fn injected(&self) -> &[TimedFault] {
+        &self.injected
+    }
+
+    /// The scenario plus every injected fault at its time: a world built from it replays
+    /// this one event for event (same trace hash). Faults are ordered by time; faults of the
+    /// same instant keep the order they were applied in.
+    pub fn replay_scenario(&self) -> Scenario {
+        let mut s = self.scenario.clone();
+        s.faults.extend(self.injected.iter().cloned());
+        s.faults.sort_by_key(|f| f.at_ms);
+        s
+    }
+
+    /// True time of the next queued event, if any.
+    pub fn next_event_at(&self) -> Option<Instant> {
+        self.queue.peek().map(|s| s.at)
     }
 
     /// Records a liveness violation found by a driver (the chaos runner).
@@ -431,8 +487,10 @@ impl World {
 
     fn schedule(&mut self, at: Instant, ev: Ev) {
         self.seq = self.seq.saturating_add(1);
+        let rank = u8::from(matches!(ev, Ev::Fault(_)));
         self.queue.push(Scheduled {
             at,
+            rank,
             seq: self.seq,
             ev,
         });
@@ -440,7 +498,7 @@ impl World {
 
     fn trace(&mut self, kind: TraceKind) {
         let ev = self.log.push(self.now.as_micros(), kind);
-        if let (Some(sink), Some(ev)) = (self.sink.as_mut(), ev) {
+        if let (Some(sink), Some(ev)) = (self.sink.0.as_mut(), ev) {
             sink(ev);
         }
     }

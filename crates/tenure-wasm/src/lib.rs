@@ -14,6 +14,9 @@
 //! - `raft_message`: Raft messages, entries and persisted state as JS objects.
 //! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
+//! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
+//!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
+//!   events, metrics out), `simulation_error` and `simulation_types` (its TypeScript shapes).
 //!
 //! Every exported class lives in its own module and is re-exported here.
 
@@ -29,6 +32,11 @@ mod raft;
 mod raft_message;
 mod read;
 mod seed;
+mod simulation;
+mod simulation_error;
+mod simulation_input;
+mod simulation_types;
+mod simulation_view;
 mod types;
 
 pub use bully::BullyNode;
@@ -36,3 +44,4 @@ pub use fenced::FencedResource;
 pub use lease_candidate::LeaseCandidate;
 pub use lease_store::LeaseStore;
 pub use raft::RaftNode;
+pub use simulation::Simulation;

@@ -37,5 +37,6 @@ export type TenureErrorCode =
   | "ERR_TOKEN_TYPE"
   | "ERR_TOKEN_RANGE"
   | "ERR_MILLIS_TYPE"
-  | "ERR_MILLIS_RANGE";
+  | "ERR_MILLIS_RANGE"
+  | SimulationErrorCode;
 "#;

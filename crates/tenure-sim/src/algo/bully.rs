@@ -9,6 +9,7 @@ use tenure::bully::{
     BullyConfig, BullyEvent, BullyNode, BullyOutput, BullyPersisted, BullyTimer, Role,
 };
 
+#[derive(Clone)]
 struct Slot {
     node: Option<BullyNode>,
     durable: BullyPersisted,
@@ -16,6 +17,7 @@ struct Slot {
 }
 
 /// The Bully world's machines.
+#[derive(Clone)]
 pub(crate) struct BullyAdapter {
     base: BullyConfig,
     seed: u64,
@@ -116,6 +118,10 @@ impl BullyAdapter {
 }
 
 impl Adapter for BullyAdapter {
+    fn clone_box(&self) -> Box<dyn Adapter> {
+        Box::new(self.clone())
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         self.boot(p);
         self.drain(env, p, false);

@@ -38,7 +38,7 @@ pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
 /// Writes a snapshot shows.
 const RECENT_WRITES: usize = 32;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Cand {
     m: Option<LeaseCandidate>,
     incarnation: u64,
@@ -48,6 +48,7 @@ struct Cand {
 }
 
 /// The lease world's machines and checker.
+#[derive(Clone)]
 pub(crate) struct LeaseAdapter {
     fencing: bool,
     base: LeaseConfig,
@@ -312,6 +313,10 @@ fn timer_label(t: CandidateTimer) -> &'static str {
 }
 
 impl Adapter for LeaseAdapter {
+    fn clone_box(&self) -> Box<dyn Adapter> {
+        Box::new(self.clone())
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         if p < self.cands.len() {
             self.boot(env, p);

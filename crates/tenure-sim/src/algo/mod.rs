@@ -104,6 +104,8 @@ pub(crate) struct NodeInfo {
 /// One algorithm's machines in one world. Process indexes: nodes `0..nodes`, then (lease
 /// worlds) the store and the resource.
 pub(crate) trait Adapter {
+    /// A copy of every machine and the checker (for [`crate::World`]'s `clone`).
+    fn clone_box(&self) -> Box<dyn Adapter>;
     /// Starts process `p` at the beginning of the run.
     fn start(&mut self, env: &mut Env<'_>, p: usize);
     /// Delivers `payload` from `from` to `p`.
@@ -146,6 +148,12 @@ pub(crate) trait Adapter {
     /// The current fencing token (the store's last grant), in lease worlds.
     fn fencing_token(&self) -> Option<u64> {
         None
+    }
+}
+
+impl Clone for Box<dyn Adapter> {
+    fn clone(&self) -> Self {
+        self.clone_box()
     }
 }
 

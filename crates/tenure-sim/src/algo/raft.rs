@@ -15,6 +15,7 @@ use tenure::{Duration, Instant};
 /// Default interval between the leader's proposals, ms.
 pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
 
+#[derive(Clone)]
 struct Slot {
     node: Option<RaftNode>,
     durable: PersistentState,
@@ -23,6 +24,7 @@ struct Slot {
 }
 
 /// The Raft world's machines and checker.
+#[derive(Clone)]
 pub(crate) struct RaftAdapter {
     base: RaftConfig,
     seed: u64,
@@ -189,6 +191,10 @@ fn timer_label(t: RaftTimer) -> &'static str {
 }
 
 impl Adapter for RaftAdapter {
+    fn clone_box(&self) -> Box<dyn Adapter> {
+        Box::new(self.clone())
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         self.boot(p);
         self.drain(env, p);

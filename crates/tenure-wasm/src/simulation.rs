@@ -1,0 +1,264 @@
+//! The exported `Simulation` class: the simulator's [`World`] driven from JS.
+//!
+//! Conversion and validation only: scenarios and faults are read by
+//! [`crate::simulation_input`], results shaped by [`crate::simulation_view`]; every decision
+//! (what happens, what is a violation) is the simulator's.
+
+use serde::Serialize;
+use tenure::Instant;
+use tenure_sim::World;
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::convert::{micros_from_millis, millis_from_micros};
+use crate::simulation_error::{SimulationError, Subject};
+use crate::simulation_input::{MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario};
+use crate::simulation_view::{
+    EventsView, MetricsView, ProcView, SnapshotView, ViolationView, serializer,
+};
+
+/// A deterministic simulated world running one election algorithm under faults (issue 5),
+/// with its invariant checker.
+///
+/// Built from a scenario object: the same versioned JSON as the `tenure` CLI's scenario
+/// files (`{ version: 1, algorithm, nodes, config, network, seed, duration_ms, faults }`,
+/// times in ms, unknown keys rejected). Without a `seed`, one is drawn from the platform's
+/// randomness and reported by `toJSON()`, so every run can be replayed. The same scenario and
+/// seed give the same `traceHash()` here and in the native CLI.
+///
+/// The run ends at the scenario's `duration_ms` (`endMs`): `step()` and `runUntil()` never
+/// go past it. Time only moves forward; to go back, keep `clone()`s as checkpoints or build
+/// a new `Simulation` from `toJSON()` and run it to the wanted time.
+///
+/// Errors: a bad scenario throws a `TypeError` (`ERR_SCENARIO_TYPE`, `ERR_UNKNOWN_KEY`) or a
+/// `RangeError` (`ERR_SCENARIO_RANGE`) with the simulator's one-line message; a bad fault the
+/// same with `ERR_FAULT_*`; bad times `ERR_MILLIS_*`; a bad cursor `ERR_CURSOR_*`. A failed
+/// call changes nothing.
+#[wasm_bindgen]
+pub struct Simulation {
+    world: World,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Builds the world of `scenario` and starts every process at time 0.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        let scenario = read_scenario(&scenario)?;
+        Simulation::build(&scenario).map_err(Into::into)
+    }
+
+    /// Builds a simulation from scenario JSON text (as the CLI reads a scenario file; seeds
+    /// above 2^53 keep every digit) or from a scenario object such as `toJSON()` returned.
+    #[wasm_bindgen(js_name = fromJSON)]
+    pub fn from_json(
+        #[wasm_bindgen(unchecked_param_type = "string | Scenario")] json: JsValue,
+    ) -> Result<Simulation, JsValue> {
+        let scenario = match json.as_string() {
+            Some(text) => parse_scenario(&text)?,
+            None => read_scenario(&json)?,
+        };
+        Simulation::build(&scenario).map_err(Into::into)
+    }
+
+    /// A copy of the whole world that continues exactly as this one would: a checkpoint for
+    /// scrubbing back through a run.
+    #[wasm_bindgen(js_name = clone)]
+    pub fn clone_world(&self) -> Simulation {
+        Simulation {
+            world: self.world.clone(),
+        }
+    }
+
+    /// Current true time, ms.
+    #[wasm_bindgen(getter)]
+    pub fn now(&self) -> f64 {
+        millis_from_micros(self.world.now().as_micros())
+    }
+
+    /// The end of the run (the scenario's `duration_ms`), ms.
+    #[wasm_bindgen(getter = endMs)]
+    pub fn end_ms(&self) -> f64 {
+        millis_from_micros(self.world.end().as_micros())
+    }
+
+    /// Whether the run is over: no event is left at or before `endMs`.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        !self.has_next()
+    }
+
+    /// The run's seed: a `number` when it is at most 2^53 - 1 (always so for drawn seeds),
+    /// else a `bigint`.
+    #[wasm_bindgen(getter, unchecked_return_type = "number | bigint")]
+    pub fn seed(&self) -> JsValue {
+        seed_value(self.world.scenario().seed)
+    }
+
+    /// Whether an invariant the algorithm promises has been violated (the CLI's exit code).
+    #[wasm_bindgen(getter)]
+    pub fn failed(&self) -> bool {
+        self.world.failed()
+    }
+
+    /// Processes the next event. Returns `false`, doing nothing, when no event is left at or
+    /// before `endMs`.
+    pub fn step(&mut self) -> bool {
+        self.has_next() && self.world.step()
+    }
+
+    /// Processes every event up to and including `ms` (capped at `endMs`), then sets the
+    /// time to it. A time already passed changes nothing.
+    ///
+    /// Throws `TypeError` `ERR_MILLIS_TYPE` / `RangeError` `ERR_MILLIS_RANGE` for a value
+    /// that is not a finite, non-negative number of ms.
+    #[wasm_bindgen(js_name = runUntil)]
+    pub fn run_until(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] ms: JsValue,
+    ) -> Result<(), JsValue> {
+        let us = micros_from_millis(&ms, "ms")?;
+        let t = Instant::from_micros(us).min(self.world.end());
+        self.world.run_until(t);
+        Ok(())
+    }
+
+    /// Applies `fault` now: after every event still due at this instant, exactly as a fault
+    /// the scenario schedules at this time. It is recorded, so `toJSON()` lists it at this
+    /// time and a simulation built from that replays this one.
+    ///
+    /// `fault` is a scenario fault object (`{ type: "crash", node: 2 }`, ...). Throws
+    /// `TypeError` (`ERR_FAULT_TYPE`, `ERR_UNKNOWN_KEY`) for a malformed one and `RangeError`
+    /// (`ERR_FAULT_RANGE`) for one with bad values or naming a process the world lacks.
+    pub fn inject(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Fault")] fault: JsValue,
+    ) -> Result<(), JsValue> {
+        let fault = read_fault(&fault)?;
+        self.world
+            .inject(fault)
+            .map_err(|e| SimulationError::Invalid {
+                subject: Subject::Fault,
+                message: e.to_string(),
+            })?;
+        Ok(())
+    }
+
+    /// The world now: every process, messages in flight, recent drops, blocked links, the
+    /// store and resource (lease worlds), metrics and violations. Cheap enough for every
+    /// animation frame.
+    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        let snapshot = self.world.snapshot();
+        to_js(&SnapshotView::new(&snapshot))
+    }
+
+    /// Trace events with `seq >= cursor` still in the bounded log (the last 4096), and the
+    /// cursor to pass next time. `missed` counts events from `cursor` on that had already
+    /// left the log. Start with cursor `0`.
+    ///
+    /// Throws `TypeError` `ERR_CURSOR_TYPE` / `RangeError` `ERR_CURSOR_RANGE` unless the
+    /// cursor is an integer `number` in `0..=2^53 - 1`.
+    #[wasm_bindgen(js_name = eventsSince, unchecked_return_type = "EventsPage")]
+    pub fn events_since(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] cursor: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let cursor = read_cursor(&cursor)?;
+        let (events, next) = self.world.events_since(cursor);
+        to_js(&EventsView::new(&events, cursor, next))
+    }
+
+    /// Violations so far (the first 1000), promised or not.
+    #[wasm_bindgen(unchecked_return_type = "Violation[]")]
+    pub fn violations(&self) -> Result<JsValue, JsValue> {
+        let list: Vec<ViolationView<'_>> =
+            self.world.violations().iter().map(ViolationView).collect();
+        to_js(&list)
+    }
+
+    /// Metrics so far.
+    #[wasm_bindgen(unchecked_return_type = "Metrics")]
+    pub fn metrics(&self) -> Result<JsValue, JsValue> {
+        let metrics = self.world.metrics();
+        to_js(&MetricsView(&metrics))
+    }
+
+    /// Nodes acting as leader now (up, not paused, believing they lead), by id.
+    #[wasm_bindgen(unchecked_return_type = "bigint[]")]
+    pub fn leaders(&self) -> Result<JsValue, JsValue> {
+        let leaders: Vec<ProcView> = self
+            .world
+            .leaders()
+            .into_iter()
+            .map(|id| ProcView(tenure_sim::Proc::Node(id)))
+            .collect();
+        to_js(&leaders)
+    }
+
+    /// The scenario with its seed and every injected fault at its time: JSON data (the seed
+    /// is a `bigint` only if above 2^53 - 1) from which `new Simulation(...)` replays this run.
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "ScenarioJSON")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        let mut scenario = self.world.replay_scenario();
+        let seed = scenario.seed;
+        scenario.seed = 0;
+        let object = scenario
+            .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
+            .map_err(JsValue::from)?;
+        js_sys::Reflect::set(&object, &JsValue::from_str("seed"), &seed_value(seed))?;
+        Ok(object)
+    }
+
+    /// The stable 64-bit hash of every event so far; the native CLI prints the same one
+    /// (in hex) for the same scenario and seed.
+    #[wasm_bindgen(js_name = traceHash)]
+    pub fn trace_hash(&self) -> u64 {
+        self.world.trace_hash()
+    }
+}
+
+impl Simulation {
+    fn build(scenario: &tenure_sim::Scenario) -> Result<Simulation, SimulationError> {
+        let world = World::new(scenario).map_err(crate::simulation_input::scenario_error)?;
+        Ok(Simulation { world })
+    }
+
+    fn has_next(&self) -> bool {
+        self.world
+            .next_event_at()
+            .is_some_and(|t| t <= self.world.end())
+    }
+}
+
+fn to_js<T: Serialize>(view: &T) -> Result<JsValue, JsValue> {
+    view.serialize(&serializer()).map_err(JsValue::from)
+}
+
+fn seed_value(seed: u64) -> JsValue {
+    if seed <= MAX_SAFE_INTEGER {
+        #[allow(clippy::cast_precision_loss)]
+        JsValue::from_f64(seed as f64)
+    } else {
+        JsValue::from(seed)
+    }
+}
+
+fn read_cursor(value: &JsValue) -> Result<u64, SimulationError> {
+    let Some(n) = value.as_f64() else {
+        return Err(SimulationError::NotCursor {
+            got: crate::error::describe(value),
+        });
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let limit = MAX_SAFE_INTEGER as f64;
+    if n.fract() != 0.0 || !(0.0..=limit).contains(&n) {
+        return Err(SimulationError::CursorOutOfRange {
+            shown: crate::error::number_text(n),
+        });
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(n as u64)
+}

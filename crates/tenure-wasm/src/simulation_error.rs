@@ -1,0 +1,181 @@
+//! Errors of the `Simulation` binding: scenario and fault objects, event cursors, seeds.
+//!
+//! Like `crate::error::BindingError`, each becomes a real `TypeError`/`RangeError` (or a
+//! plain `Error` when no randomness is available for a fresh seed) with a stable `code`;
+//! the codes are listed in `SimulationErrorCode` (`simulation_types.rs`) and in
+//! `pkg/README.md`. Messages are the simulator's own (`scenario: ...`, `fault: ...`), so
+//! the CLI and the package say the same thing about the same mistake. Codes are API.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// What an object argument was meant to be; picks the message prefix and the codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Subject {
+    /// A scenario (`new Simulation(scenario)`).
+    Scenario,
+    /// A fault (`sim.inject(fault)`).
+    Fault,
+}
+
+impl Subject {
+    /// The message prefix, as the simulator's own errors have it.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Subject::Scenario => "scenario",
+            Subject::Fault => "fault",
+        }
+    }
+}
+
+/// Misuse of the `Simulation` class.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub(crate) enum SimulationError {
+    /// Wrong shape: not an object, a value of the wrong type, a missing field, an unknown
+    /// `type`/`algorithm`, a value JSON cannot hold (function, symbol, cycle).
+    #[error("{message}")]
+    Shape {
+        /// Scenario or fault.
+        subject: Subject,
+        /// One line naming the value.
+        message: String,
+    },
+    /// A key the format does not define (a typo such as `ttl` for `ttl_ms`).
+    #[error("{message}")]
+    UnknownKey {
+        /// One line naming the key and the keys allowed.
+        message: String,
+    },
+    /// A value out of range or inconsistent (NaN, negative time, unsupported version, a
+    /// fault naming a process the world does not have, ...).
+    #[error("{message}")]
+    Invalid {
+        /// Scenario or fault.
+        subject: Subject,
+        /// One line naming the value.
+        message: String,
+    },
+    /// The `eventsSince` cursor was not a `number`.
+    #[error("cursor must be a number, got {got}")]
+    NotCursor {
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
+    /// The `eventsSince` cursor was negative, fractional or above 2^53 - 1.
+    #[error("cursor must be an integer in 0..=9007199254740991, got {shown}")]
+    CursorOutOfRange {
+        /// The value, as JS prints it.
+        shown: String,
+    },
+    /// No seed was given and the platform offered no randomness to draw one.
+    #[error("no seed given and no randomness available to draw one: {0}")]
+    NoRandomness(String),
+}
+
+impl SimulationError {
+    /// The stable `code` property of the thrown error.
+    pub(crate) fn code(&self) -> &'static str {
+        match self {
+            SimulationError::Shape {
+                subject: Subject::Scenario,
+                ..
+            } => "ERR_SCENARIO_TYPE",
+            SimulationError::Shape {
+                subject: Subject::Fault,
+                ..
+            } => "ERR_FAULT_TYPE",
+            SimulationError::UnknownKey { .. } => "ERR_UNKNOWN_KEY",
+            SimulationError::Invalid {
+                subject: Subject::Scenario,
+                ..
+            } => "ERR_SCENARIO_RANGE",
+            SimulationError::Invalid {
+                subject: Subject::Fault,
+                ..
+            } => "ERR_FAULT_RANGE",
+            SimulationError::NotCursor { .. } => "ERR_CURSOR_TYPE",
+            SimulationError::CursorOutOfRange { .. } => "ERR_CURSOR_RANGE",
+            SimulationError::NoRandomness(_) => "ERR_NO_RANDOMNESS",
+        }
+    }
+
+    /// Sorts a serde error message from reading a scenario or fault into the right class.
+    ///
+    /// serde's own messages start with a fixed phrase: wrong types, missing fields, unknown
+    /// variants and wrong lengths are shape errors; unknown fields are unknown keys; anything
+    /// else (`invalid value`, the simulator's "is not a time in milliseconds", "is not a
+    /// probability") is a value out of range.
+    pub(crate) fn from_serde(subject: Subject, detail: &str) -> SimulationError {
+        let message = format!("{}: {detail}", subject.name());
+        let shape = [
+            "invalid type",
+            "missing field",
+            "unknown variant",
+            "invalid length",
+        ];
+        if detail.starts_with("unknown field") {
+            SimulationError::UnknownKey { message }
+        } else if shape.iter().any(|p| detail.starts_with(p)) {
+            SimulationError::Shape { subject, message }
+        } else {
+            SimulationError::Invalid { subject, message }
+        }
+    }
+}
+
+impl From<SimulationError> for JsValue {
+    fn from(err: SimulationError) -> JsValue {
+        let message = err.to_string();
+        let error: js_sys::Error = match err {
+            SimulationError::Shape { .. }
+            | SimulationError::UnknownKey { .. }
+            | SimulationError::NotCursor { .. } => {
+                js_sys::TypeError::new(&message).unchecked_into()
+            }
+            SimulationError::Invalid { .. } | SimulationError::CursorOutOfRange { .. } => {
+                js_sys::RangeError::new(&message).unchecked_into()
+            }
+            SimulationError::NoRandomness(_) => js_sys::Error::new(&message),
+        };
+        // A data property on a fresh Error object: setting it cannot fail.
+        let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &err.code().into());
+        error.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_messages_are_sorted_into_type_unknown_key_and_range() {
+        let cases = [
+            (
+                "invalid type: string \"5\", expected u64",
+                "ERR_SCENARIO_TYPE",
+            ),
+            ("missing field `nodes`", "ERR_SCENARIO_TYPE"),
+            (
+                "unknown variant `rafty`, expected one of ...",
+                "ERR_SCENARIO_TYPE",
+            ),
+            (
+                "unknown field `ttl`, expected one of `ttl_ms`",
+                "ERR_UNKNOWN_KEY",
+            ),
+            (
+                "-5 is not a time in milliseconds (finite, >= 0)",
+                "ERR_SCENARIO_RANGE",
+            ),
+            ("nodes 0 is out of range 1..=64", "ERR_SCENARIO_RANGE"),
+        ];
+        for (detail, code) in cases {
+            let err = SimulationError::from_serde(Subject::Scenario, detail);
+            assert_eq!(err.code(), code, "{detail}");
+            assert_eq!(err.to_string(), format!("scenario: {detail}"));
+        }
+        let err = SimulationError::from_serde(Subject::Fault, "missing field `node`");
+        assert_eq!(err.code(), "ERR_FAULT_TYPE");
+        assert_eq!(err.to_string(), "fault: missing field `node`");
+    }
+}

@@ -1,0 +1,220 @@
+//! Reading scenario and fault objects from JS.
+//!
+//! A JS value is first copied into a `serde_json::Value` (checked on the way: NaN and
+//! infinities, `bigint`s beyond `u64`, functions, symbols and cycles are refused, naming the
+//! path), then the simulator's own serde types read it. So a scenario object is held to
+//! exactly the rules of the CLI's scenario files: unknown keys rejected, times in ms, the
+//! same messages. Two JS conveniences: a property whose value is `undefined` counts as absent
+//! (as `JSON.stringify` has it), and a missing `seed` is drawn from getrandom.
+
+use js_sys::{Array, Object};
+use serde_json::{Map, Number, Value};
+use tenure_sim::{Fault, Scenario, ScenarioError};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::error::describe;
+use crate::simulation_error::{SimulationError, Subject};
+
+/// Deepest nesting a scenario may have (a real one is 5 deep); beyond it is a cycle.
+const MAX_DEPTH: usize = 32;
+
+/// Largest integer a JS `number` holds exactly (2^53 - 1); fresh seeds stay at or below it so
+/// `toJSON()` can give them as plain numbers.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Reads and validates a scenario object; draws the seed when it is absent.
+pub(crate) fn read_scenario(value: &JsValue) -> Result<Scenario, SimulationError> {
+    let mut json = to_json(value, Subject::Scenario)?;
+    fill_seed(&mut json)?;
+    scenario_from_json(json)
+}
+
+/// Parses scenario JSON text, as the CLI reads a scenario file; draws the seed when absent.
+pub(crate) fn parse_scenario(text: &str) -> Result<Scenario, SimulationError> {
+    let mut json: Value = serde_json::from_str(text).map_err(|e| SimulationError::Shape {
+        subject: Subject::Scenario,
+        message: format!("scenario: {e}"),
+    })?;
+    if !json.is_object() {
+        return Err(SimulationError::Shape {
+            subject: Subject::Scenario,
+            message: String::from("scenario: the JSON text must hold an object"),
+        });
+    }
+    fill_seed(&mut json)?;
+    scenario_from_json(json)
+}
+
+/// Reads a fault object (the `fault` of a scenario's `faults` entry, without `at_ms`).
+pub(crate) fn read_fault(value: &JsValue) -> Result<Fault, SimulationError> {
+    let json = to_json(value, Subject::Fault)?;
+    serde_json::from_value(json)
+        .map_err(|e| SimulationError::from_serde(Subject::Fault, &e.to_string()))
+}
+
+fn scenario_from_json(json: Value) -> Result<Scenario, SimulationError> {
+    let scenario: Scenario = serde_json::from_value(json)
+        .map_err(|e| SimulationError::from_serde(Subject::Scenario, &e.to_string()))?;
+    scenario.validate().map_err(scenario_error)?;
+    Ok(scenario)
+}
+
+/// The simulator's refusal of a scenario, as a binding error keeping its message.
+pub(crate) fn scenario_error(err: ScenarioError) -> SimulationError {
+    match err {
+        ScenarioError::Json(detail) => SimulationError::from_serde(Subject::Scenario, &detail),
+        other => SimulationError::Invalid {
+            subject: Subject::Scenario,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// Inserts a fresh seed (DESIGN.md "The JS face": getrandom, reported by `toJSON()`).
+fn fill_seed(json: &mut Value) -> Result<(), SimulationError> {
+    if let Value::Object(map) = json
+        && !map.contains_key("seed")
+    {
+        map.insert(String::from("seed"), Value::from(fresh_seed()?));
+    }
+    Ok(())
+}
+
+/// A seed from the platform's randomness, in `0..=2^53 - 1`.
+fn fresh_seed() -> Result<u64, SimulationError> {
+    getrandom::u64()
+        .map(|r| r >> 11)
+        .map_err(|e| SimulationError::NoRandomness(e.to_string()))
+}
+
+/// Copies a JS value into JSON data; the top level must be a (non-array) object.
+fn to_json(value: &JsValue, subject: Subject) -> Result<Value, SimulationError> {
+    let is_object = value.is_object() && !Array::is_array(value);
+    if !is_object {
+        return Err(SimulationError::Shape {
+            subject,
+            message: format!(
+                "{} must be an object, got {}",
+                subject.name(),
+                describe(value)
+            ),
+        });
+    }
+    let mut path = String::from(subject.name());
+    walk(value, &mut path, 0, subject)
+}
+
+fn walk(
+    value: &JsValue,
+    path: &mut String,
+    depth: usize,
+    subject: Subject,
+) -> Result<Value, SimulationError> {
+    let shape = |message: String| SimulationError::Shape { subject, message };
+    if depth > MAX_DEPTH {
+        return Err(shape(format!(
+            "{path} is nested more than {MAX_DEPTH} deep (a cycle?)"
+        )));
+    }
+    if value.is_null() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = value.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(n) = value.as_f64() {
+        return number(n, path, subject);
+    }
+    if value.is_bigint() {
+        return bigint(value, path, subject);
+    }
+    if let Some(s) = value.as_string() {
+        return Ok(Value::String(s));
+    }
+    if Array::is_array(value) {
+        let array: &Array = value.unchecked_ref();
+        let mut out = Vec::with_capacity(usize::try_from(array.length()).unwrap_or(0));
+        for (i, item) in array.iter().enumerate() {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            // Inside arrays `undefined` is `null`, as JSON.stringify has it.
+            let item = if item.is_undefined() {
+                Ok(Value::Null)
+            } else {
+                walk(&item, path, depth.saturating_add(1), subject)
+            };
+            path.truncate(len);
+            out.push(item?);
+        }
+        return Ok(Value::Array(out));
+    }
+    if value.is_object() && !value.is_function() {
+        let object: &Object = value.unchecked_ref();
+        let mut map = Map::new();
+        for key in Object::keys(object).iter() {
+            let Some(name) = key.as_string() else {
+                continue;
+            };
+            let len = path.len();
+            path.push('.');
+            path.push_str(&name);
+            let item = js_sys::Reflect::get(object, &key)
+                .map_err(|_| shape(format!("{path} could not be read")))
+                .and_then(|item| {
+                    if item.is_undefined() {
+                        Ok(None)
+                    } else {
+                        walk(&item, path, depth.saturating_add(1), subject).map(Some)
+                    }
+                });
+            path.truncate(len);
+            if let Some(item) = item? {
+                map.insert(name, item);
+            }
+        }
+        return Ok(Value::Object(map));
+    }
+    Err(shape(format!(
+        "{path} must be JSON data (an object, array, string, number, boolean or null), got {}",
+        describe(value)
+    )))
+}
+
+fn number(n: f64, path: &str, subject: Subject) -> Result<Value, SimulationError> {
+    if !n.is_finite() {
+        return Err(SimulationError::Invalid {
+            subject,
+            message: format!(
+                "{path} must be a finite number, got {}",
+                crate::error::number_text(n)
+            ),
+        });
+    }
+    // Safe integers become JSON integers, so `u64` fields accept them; the rest stay floats.
+    #[allow(clippy::cast_precision_loss)]
+    let limit = MAX_SAFE_INTEGER as f64;
+    if n.fract() == 0.0 && n.abs() <= limit {
+        #[allow(clippy::cast_possible_truncation)]
+        let i = n as i64;
+        return Ok(Value::from(i));
+    }
+    Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
+}
+
+fn bigint(value: &JsValue, path: &str, subject: Subject) -> Result<Value, SimulationError> {
+    if let Ok(v) = u64::try_from(value.clone()) {
+        return Ok(Value::from(v));
+    }
+    if let Ok(v) = i64::try_from(value.clone()) {
+        return Ok(Value::from(v));
+    }
+    let digits = value
+        .dyn_ref::<js_sys::BigInt>()
+        .and_then(|b| b.to_string(10).ok())
+        .map(String::from)
+        .unwrap_or_default();
+    Err(SimulationError::Invalid {
+        subject,
+        message: format!("{path} must fit in 64 bits, got {digits}n"),
+    })
+}

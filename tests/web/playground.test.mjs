@@ -1,0 +1,294 @@
+// Browser tests of the playground (issue 7): every preset tells its story and the safety
+// panel shows the expected outcome; crashing the leader by clicking brings a new leader
+// within the expected time; a permalink reopens the same state; two embedded playgrounds do
+// not interfere; keyboard; no foreign requests; screenshots for review.
+//
+// The simulation runs fast here: `runTo(ms)` on the element runs the wasm Simulation to a
+// time without animating (the same code path as playing, minus requestAnimationFrame).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { launch, screenshot } from "./browser.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const PG = "tenure-playground";
+
+/** Runs the page's playground to `ms` of simulated time. */
+function runTo(page, ms, selector = PG) {
+  return page.evaluate(([sel, t]) => document.querySelector(sel).runTo(t), [selector, ms]);
+}
+
+/** Text of the safety panel's metric `id`. */
+function metric(page, id) {
+  return page.getByTestId("safety").getByTestId(id).textContent();
+}
+
+/** The node keys whose circle shows role `role`. */
+async function nodesWithRole(page, role, selector = PG) {
+  return page.locator(selector).locator(`[data-testid^=node-][data-role=${role}]`).evaluateAll((els) => els.map((e) => e.dataset.testid.slice(5)));
+}
+
+/** The invariants marked broken. */
+async function broken(page) {
+  return page.getByTestId("safety").locator("li[data-ok=false]").evaluateAll((els) => els.map((e) => e.dataset.testid));
+}
+
+async function loadPreset(page, id) {
+  await page.getByTestId(`preset-${id}`).click();
+  await page.getByTestId("play").click(); // the preset button starts playing: pause it again
+  assert.equal(await page.locator(PG).getAttribute("data-playing"), "false");
+  assert.equal(await page.getByTestId("caption").getAttribute("data-preset"), id);
+}
+
+test("presets_tell_their_stories_and_the_safety_panel_shows_each_outcome", async () => {
+  const page = await browser.open();
+
+  // S01 with fencing: the paused leader's late write is rejected, none is accepted.
+  await loadPreset(page, "gc-pause-fenced");
+  await runTo(page, 7000);
+  assert.equal(await metric(page, "stale-accepted"), "0");
+  assert.ok(Number(await metric(page, "stale-rejected")) >= 1, "at least one stale write rejected");
+  assert.ok((await page.getByTestId("write-rejected").count()) >= 1, "the timeline marks the rejected write");
+  assert.deepEqual(await broken(page), []);
+  await runTo(page, 0); // no-op: runTo never goes back
+  await page.evaluate(() => document.querySelector("tenure-playground").seek(5570));
+  assert.match(await page.getByTestId("caption").textContent(), /rejects token 1/);
+  assert.match(await page.getByTestId("resource-flash").textContent(), /rejected: 1 < 2/);
+  await screenshot(page, "playground-preset-gc-pause-fenced");
+
+  // The same without fencing: the stale write is accepted, and the panel says so.
+  await loadPreset(page, "gc-pause-unfenced");
+  await runTo(page, 7000);
+  assert.ok(Number(await metric(page, "stale-accepted")) >= 1, "a stale write was accepted");
+  assert.equal(await page.getByTestId("not-promised").isVisible(), true);
+  assert.ok((await page.getByTestId("write-stale-accepted").count()) >= 1);
+
+  // Renewal failure: n1 demotes itself at its local deadline; the leases never overlap.
+  await loadPreset(page, "renewal-failure");
+  await runTo(page, 3200);
+  assert.deepEqual(await nodesWithRole(page, "leader"), []);
+  await runTo(page, 8000);
+  assert.equal(await metric(page, "split-brain"), "0 ms");
+  assert.ok(Number(await metric(page, "leadership-lost-total")) >= 1);
+  assert.deepEqual(await broken(page), []);
+
+  // Raft minority partition: the minority {n1, n3} elects nobody; the majority does.
+  await loadPreset(page, "raft-minority");
+  await runTo(page, 5000);
+  const leaders = await nodesWithRole(page, "leader");
+  assert.equal(leaders.length, 1);
+  assert.ok(["n2", "n4", "n5"].includes(leaders[0]), `leader ${leaders[0]} is in the majority`);
+  await runTo(page, 9000);
+  assert.deepEqual(await broken(page), []);
+
+  // Bully partition: two coordinators at once.
+  await loadPreset(page, "bully-partition");
+  await runTo(page, 4000);
+  assert.equal(await metric(page, "leaders-now"), "2");
+  assert.equal((await nodesWithRole(page, "leader")).length, 2);
+  assert.ok((await page.getByTestId("split-window").count()) >= 1, "the timeline shades the split-brain window");
+
+  // S16: generation 1 (A's 41) is rejected after 2 (B's 42) is established; an outage stops grants.
+  await loadPreset(page, "generations");
+  await runTo(page, 9000);
+  assert.equal(await metric(page, "leaders-now"), "0");
+  await runTo(page, 11000);
+  assert.ok(Number(await metric(page, "stale-rejected")) >= 1);
+  assert.equal(await metric(page, "stale-accepted"), "0");
+  assert.equal(await metric(page, "fencing-token"), "3");
+
+  // Drift beyond the margin: a split-brain window, and fencing rejects the late write.
+  await loadPreset(page, "clock-drift");
+  await runTo(page, 7000);
+  assert.notEqual(await metric(page, "split-brain"), "0 ms");
+  assert.ok(Number(await metric(page, "stale-rejected")) >= 1);
+  assert.equal(await metric(page, "stale-accepted"), "0");
+
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(page.foreign, [], "no requests beyond the page's own files");
+  await page.close();
+});
+
+test("crashing_the_leader_by_clicking_elects_a_new_leader_within_the_bound", async () => {
+  const page = await browser.open();
+  // Default free play: Raft with PreVote and CheckQuorum, 5 nodes, T = 300 ms.
+  await runTo(page, 3000);
+  const [leader] = await nodesWithRole(page, "leader");
+  assert.ok(leader, "a leader after 3 s");
+  await page.locator(PG).getByTestId(`node-${leader}`).click();
+  await page.getByTestId("action-crash").click();
+  assert.equal(await page.locator(PG).getByTestId(`node-${leader}`).getAttribute("data-role"), "crashed");
+  const crashedAt = await page.evaluate(() => document.querySelector("tenure-playground").now);
+  // Followers notice within 2T (600 ms); PreVote and the vote take a few round trips of at
+  // most 30 ms; a split vote costs another timeout. Four election timeouts bound it.
+  await runTo(page, crashedAt + 4 * 300);
+  const next = await nodesWithRole(page, "leader");
+  assert.equal(next.length, 1, `one new leader, got ${next}`);
+  assert.notEqual(next[0], leader);
+  assert.equal(await metric(page, "leadership-lost-total"), "1");
+  assert.deepEqual(await broken(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("drawing_a_line_across_the_cluster_partitions_it_and_one_link_can_be_cut_one_way", async () => {
+  const page = await browser.open();
+  await runTo(page, 1000);
+  const box = await page.locator(PG).getByTestId("cluster").boundingBox();
+  // A vertical line a little right of the centre: n1 (top) and the left nodes on one side.
+  const x = box.x + box.width * 0.56;
+  await page.mouse.move(x, box.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(x, box.y + box.height / 2, { steps: 3 });
+  await page.mouse.move(x, box.y + box.height - 4, { steps: 3 });
+  await page.mouse.up();
+  const faults = () => page.evaluate(() => document.querySelector("tenure-playground").scenario().faults.map((f) => f.fault));
+  const [partition] = await faults();
+  assert.equal(partition.type, "partition");
+  assert.equal(partition.groups.length, 2);
+  assert.deepEqual(partition.groups.flat().sort(), [1, 2, 3, 4, 5]);
+  assert.ok((await page.locator(PG).locator(".cut.both").count()) >= 4, "cut links are drawn");
+  await page.getByTestId("action-heal-all").click();
+  assert.equal(await page.locator(PG).locator(".cut").count(), 0);
+  await page.getByTestId("link-n1-n2").dispatchEvent("click");
+  await page.getByTestId("action-cut-ab").click();
+  assert.deepEqual((await faults()).at(-1), { type: "partition-one-way", from: [1], to: [2] });
+  assert.equal(await page.getByTestId("cut-n1-n2").getAttribute("class"), "cut");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("permalink_round_trip_reopens_the_same_state", async () => {
+  const page = await browser.open();
+  await loadPreset(page, "gc-pause-fenced");
+  await runTo(page, 2000);
+  // A fault injected by hand is part of the link: cut n2 off from the store.
+  // Lines cross each other, so click this one's element rather than a screen point.
+  await page.getByTestId("link-n2-store").dispatchEvent("click");
+  await page.getByTestId("action-cut-both").click();
+  assert.equal(await page.getByTestId("cut-n2-store").getAttribute("class"), "cut both");
+  await runTo(page, 6123.5);
+  await page.getByTestId("copy-link").click();
+  const url = await page.getByTestId("permalink-url").inputValue();
+  assert.match(url, /#s=[\w-]+&t=6123\.5&p=gc-pause-fenced$/);
+  const state = (p) =>
+    p.evaluate(() => {
+      const el = document.querySelector("tenure-playground");
+      const s = el.snapshot();
+      return JSON.stringify({ s, scenario: el.scenario() }, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
+    });
+  const before = await state(page);
+  const other = await browser.open(url);
+  assert.equal(await state(other), before);
+  assert.equal(await other.getByTestId("time").textContent(), await page.getByTestId("time").textContent());
+  assert.equal(await other.getByTestId("caption").textContent(), await page.getByTestId("caption").textContent());
+  assert.equal(await other.getByTestId("cut-n2-store").count(), 1);
+  assert.deepEqual([...page.errors, ...other.errors], []);
+  await other.close();
+  await page.close();
+});
+
+test("scrubbing_the_timeline_back_reaches_the_state_a_fresh_run_reaches", async () => {
+  // STYLE.md item 16: seeking back restores a checkpoint and replays; replay is exact, so the
+  // state equals that of a fresh run to the same time, also across a fault injected by hand.
+  const page = await browser.open();
+  await loadPreset(page, "raft-minority");
+  await runTo(page, 2600);
+  await page.getByTestId("node-n5").click();
+  await page.getByTestId("action-crash").click();
+  await runTo(page, 9000);
+  const box = await page.getByTestId("timeline").boundingBox();
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.35, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector("tenure-playground").now < 5000);
+  const state = (p) =>
+    p.evaluate(() => {
+      const el = document.querySelector("tenure-playground");
+      return { now: el.now, s: JSON.stringify(el.snapshot(), (_, v) => (typeof v === "bigint" ? `${v}n` : v)), scenario: el.scenario() };
+    });
+  const back = await state(page);
+  assert.ok(back.now > 2600 && back.now < 5000, `seeked to ${back.now}`);
+  // The timeline still shows the recorded future up to 9 s while the cursor is back.
+  assert.ok((await page.getByTestId("timeline").locator("[data-testid=lead-n2], [data-testid=lead-n4], [data-testid=lead-n1], [data-testid=lead-n3]").count()) >= 1);
+  const fresh = await browser.open();
+  await fresh.evaluate((s) => document.querySelector("tenure-playground").load(s), back.scenario);
+  await runTo(fresh, back.now);
+  assert.equal((await state(fresh)).s, back.s);
+  // Injecting a fault in the past drops the recorded future, not the scenario's own faults.
+  await page.getByTestId("node-n1").click();
+  await page.getByTestId("action-crash").click();
+  const faults = await page.evaluate(() => document.querySelector("tenure-playground").scenario().faults.map((f) => `${f.fault.type}@${Math.round(f.at_ms)}`));
+  assert.deepEqual(faults.filter((f) => !f.startsWith("crash")), ["partition@2000", "heal@7000"]);
+  assert.equal(faults.filter((f) => f.startsWith("crash")).length, 2);
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+  await Promise.all([page.close(), fresh.close()]);
+});
+
+test("two_embedded_playgrounds_on_one_page_do_not_interfere", async () => {
+  const page = await browser.open("examples.html");
+  const a = page.getByTestId("embed-a");
+  const b = page.getByTestId("embed-b");
+  assert.equal(await a.getByTestId("caption").getAttribute("data-preset"), "gc-pause-fenced");
+  assert.equal(await b.getByTestId("caption").getAttribute("data-preset"), "gc-pause-unfenced");
+  await runTo(page, 7000, "#a");
+  assert.equal(await b.getByTestId("time").getAttribute("data-ms"), "0");
+  await runTo(page, 7000, "#b");
+  const highest = (sel) => page.evaluate((s) => String(document.querySelector(s).snapshot().metrics.stale_writes_accepted), sel);
+  assert.equal(await highest("#a"), "0");
+  assert.equal(await highest("#b"), "1");
+  // A crash clicked in one leaves the other alone.
+  await a.getByTestId("node-n2").click();
+  await a.getByTestId("action-crash").click();
+  assert.equal(await a.getByTestId("node-n2").getAttribute("data-role"), "crashed");
+  assert.notEqual(await b.getByTestId("node-n2").getAttribute("data-role"), "crashed");
+  // Playing one does not play the other; and each one pauses while off-screen.
+  await page.evaluate(() => document.querySelector("#a").restart());
+  await a.getByTestId("play").click();
+  assert.equal(await a.getAttribute("data-playing"), "true");
+  assert.equal(await b.getAttribute("data-playing"), "false");
+  await page.evaluate(() => document.querySelector("#a").style.setProperty("margin-top", "5000px"));
+  await page.waitForFunction(() => document.querySelector("#a").dataset.active === "false");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("keyboard_space_plays_and_dot_steps", async () => {
+  const page = await browser.open();
+  const t0 = Number(await page.getByTestId("time").getAttribute("data-ms"));
+  await page.keyboard.press(".");
+  await page.keyboard.press(".");
+  const pg = page.locator(PG);
+  assert.equal(await pg.getAttribute("data-playing"), "false");
+  await page.keyboard.press(" ");
+  assert.equal(await pg.getAttribute("data-playing"), "true");
+  await page.waitForFunction((t) => document.querySelector("tenure-playground").now > t + 20, t0);
+  await page.keyboard.press(" ");
+  assert.equal(await pg.getAttribute("data-playing"), "false");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("screenshots_of_the_main_view_at_desktop_and_phone_widths", async () => {
+  const page = await browser.open();
+  await runTo(page, 2400);
+  await screenshot(page, "playground-main");
+  const phone = await browser.open("", { viewport: { width: 390, height: 844 } });
+  await loadPreset(phone, "bully-partition");
+  await runTo(phone, 3000);
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scroll at 390 px (page is ${width} px wide)`);
+  await screenshot(phone, "playground-phone", { fullPage: true });
+  const embed = await browser.open("embed.html?preset=clock-drift&height=360px", { viewport: { width: 640, height: 480 } });
+  await runTo(embed, 3600);
+  await screenshot(embed, "playground-embed");
+  assert.deepEqual([...page.errors, ...phone.errors, ...embed.errors], []);
+  await Promise.all([page.close(), phone.close(), embed.close()]);
+});

@@ -1,0 +1,94 @@
+// The model: the wasm `Simulation` from the npm package `tenure`, and nothing else. This file
+// only forwards calls and reads its data; every rule of every algorithm lives in the package.
+import init, { Simulation } from "tenure";
+
+let ready;
+
+/** Loads the wasm module once per page; every playground on the page shares it. */
+export function loadWasm() {
+  ready ??= init();
+  return ready;
+}
+
+/** The largest chunk of simulated time run at once, so the event log never overflows. */
+const CHUNK_MS = 100;
+
+/** One simulated world, built from a scenario. */
+export class Model {
+  /** @param {object} scenario the versioned scenario object (CLI JSON). Throws on bad input. */
+  constructor(scenario) {
+    this.sim = new Simulation(scenario);
+    this.cursor = 0;
+  }
+
+  /** A model around an existing `Simulation` (a checkpoint's clone) and its event cursor. */
+  static fromClone(sim, cursor) {
+    const m = Object.create(Model.prototype);
+    m.sim = sim;
+    m.cursor = cursor;
+    return m;
+  }
+
+  /** Whether the package can clone a simulation (cheap checkpoints for seeking back). */
+  get canClone() {
+    return typeof this.sim.clone === "function";
+  }
+
+  /** Current simulated time, ms. */
+  get now() {
+    return this.sim.now;
+  }
+
+  /** The scenario's end, ms. */
+  get endMs() {
+    return this.sim.endMs;
+  }
+
+  /**
+   * Runs up to `toMs` in chunks; after each chunk calls `onEvents(events, nowMs)` with the new
+   * trace events, oldest first.
+   */
+  advance(toMs, onEvents) {
+    while (this.sim.now < toMs) {
+      const before = this.sim.now;
+      this.sim.runUntil(Math.min(toMs, before + CHUNK_MS));
+      onEvents?.(this.drain(), this.sim.now);
+      if (this.sim.now <= before) break;
+    }
+  }
+
+  /** Processes one event; returns whether there was one. */
+  step(onEvents) {
+    const more = this.sim.step();
+    onEvents?.(this.drain(), this.sim.now);
+    return more;
+  }
+
+  /** Applies `fault` now (recorded in the scenario for the permalink). Throws on misuse. */
+  inject(fault, onEvents) {
+    this.sim.inject(fault);
+    onEvents?.(this.drain(), this.sim.now);
+  }
+
+  /** New trace events since the last call. */
+  drain() {
+    const page = this.sim.eventsSince(this.cursor);
+    this.cursor = page.cursor;
+    return page.events;
+  }
+
+  /** The world now: see the package's `Snapshot` type. */
+  snapshot() {
+    return this.sim.snapshot();
+  }
+
+  /** The scenario with every fault so far at its time: what a permalink stores. */
+  scenario() {
+    return this.sim.toJSON();
+  }
+
+  /** Frees the wasm memory. */
+  free() {
+    this.sim.free?.();
+  }
+}

@@ -1,0 +1,454 @@
+// The cluster view: draws one snapshot as SVG. Nodes sit on a ring, coloured by role with a
+// shape and a text label as well; timers and leases are shrinking arcs; messages move between
+// processes by their send and arrival times; dropped ones fade out. In lease worlds the store
+// sits in the middle of the ring and the fenced resource beside it.
+//
+// It reads only the snapshot (plus the scenario's config for arc lengths) and reports clicks
+// and drawn lines through callbacks; it never calls the model.
+import { procKey } from "./procs.js";
+import { arcPath, setAttrs, setText, svg, syncKeyed } from "./svg.js";
+
+export const VIEW_W = 640;
+export const VIEW_H = 420;
+const FADE_MS = 500;
+const FLASH_MS = 400;
+
+/** Role label from the simulator -> display class. */
+export function roleClass(node) {
+  if (node.status === "crashed") return "crashed";
+  switch (node.role) {
+    case "Leader":
+    case "Coordinator":
+      return "leader";
+    case "Candidate":
+    case "PreCandidate":
+      return "candidate";
+    default:
+      return "follower";
+  }
+}
+
+const ROLE_TEXT = { leader: "leader", candidate: "candidate", follower: "follower", crashed: "crashed" };
+
+/** Message kind -> family (colour and legend entry); responses are drawn hollow. */
+export function messageFamily(kind) {
+  if (/Vote|Election|Answer|Coordinator/.test(kind)) return "vote";
+  if (/Heartbeat|AppendEntries/.test(kind)) return "beat";
+  if (/Write|Establish/.test(kind)) return "write";
+  return "store";
+}
+const RESPONSES = /Response|Answer|Granted|Held|Renewed|Released|Rejected|Established|WriteResult/;
+
+/**
+ * The full wait of a timer kind, ms, from the scenario's config (the simulator's defaults
+ * when unset), so an arc shows how much of it is left. Election waits are drawn from
+ * [T, 2T), so their arc is scaled to 2T.
+ */
+export function timerSpan(kind, c) {
+  const ttl = c.ttl_ms ?? 2000;
+  const spans = {
+    Start: c.election_timeout_ms ?? 150,
+    Election: 2 * (c.election_timeout_ms ?? 150),
+    CheckQuorum: c.election_timeout_ms ?? 150,
+    Heartbeat: c.heartbeat_ms ?? 50,
+    FailureDetector: c.failure_timeout_ms ?? 200,
+    AwaitAnswer: c.answer_timeout_ms ?? 50,
+    AwaitCoordinator: c.coordinator_timeout_ms ?? 150,
+    Retry: c.retry_interval_ms ?? 250,
+    Renew: c.renew_interval_ms ?? ttl / 3,
+    RequestTimeout: c.renew_interval_ms ?? ttl / 3,
+    LeaseDeadline: ttl - (c.safety_margin_ms ?? 300),
+  };
+  return spans[kind] ?? 1000;
+}
+
+/** Positions of every process for a snapshot's process list. */
+export function layout(keys, isLease) {
+  const nodes = keys.filter((k) => k.startsWith("n"));
+  const cx = isLease ? 250 : VIEW_W / 2;
+  const cy = VIEW_H / 2;
+  const r = nodes.length <= 3 ? 140 : 160;
+  const nodeR = nodes.length <= 7 ? 27 : 23;
+  const pos = new Map();
+  nodes.forEach((k, i) => {
+    const a = (i / nodes.length) * 2 * Math.PI - Math.PI / 2;
+    pos.set(k, { x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), r: nodeR });
+  });
+  if (isLease) {
+    pos.set("store", { x: cx, y: cy, r: 34 });
+    pos.set("resource", { x: cx + r + 130, y: cy, r: 52 });
+  }
+  // Crop the view to what is drawn (labels below nodes, the resource's verdict below it).
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [k, p] of pos) {
+    const padX = k === "resource" ? 74 : k === "store" ? 50 : Math.max(p.r + 6, 46);
+    x0 = Math.min(x0, p.x - padX);
+    x1 = Math.max(x1, p.x + padX);
+    y0 = Math.min(y0, p.y - p.r - (k.startsWith("n") ? 26 : 16));
+    y1 = Math.max(y1, p.y + p.r + (k === "resource" ? 40 : 46));
+  }
+  const bounds = { x: Math.floor(x0), y: Math.floor(y0), w: Math.ceil(x1 - x0), h: Math.ceil(y1 - y0) };
+  return { pos, center: { x: cx, y: cy }, bounds };
+}
+
+export class ClusterView {
+  /**
+   * @param {SVGSVGElement} root
+   * @param {{onProcClick?:Function, onLinkClick?:Function, onDrawLine?:Function}} handlers
+   */
+  constructor(root, handlers = {}) {
+    this.root = root;
+    this.handlers = handlers;
+    setAttrs(root, { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, role: "img", "data-testid": "cluster" });
+    root.append(defs());
+    this.gLinks = svg("g", { class: "links" });
+    this.gCuts = svg("g", { class: "cuts" });
+    this.gMsgs = svg("g", { class: "msgs" });
+    this.gDrops = svg("g", { class: "drops" });
+    this.gProcs = svg("g", { class: "procs" });
+    this.gDraw = svg("g", { class: "drawn" });
+    this.title = svg("title");
+    root.prepend(this.title);
+    root.append(this.gLinks, this.gCuts, this.gProcs, this.gMsgs, this.gDrops, this.gDraw);
+    this.bindDrawing();
+  }
+
+  /** Forgets the layout: call after a restart or a seek. */
+  reset() {
+    this.layoutKey = "";
+  }
+
+  /** Draws `snap` (a Snapshot). `config` gives ttl/margin for the lease arc. */
+  render(snap, config = {}) {
+    const now = snap.time_ms;
+    const keys = snap.nodes.map((n) => procKey(n.id));
+    const isLease = snap.store != null;
+    const key = `${keys.join(",")}|${isLease}`;
+    if (key !== this.layoutKey) {
+      this.layoutKey = key;
+      this.geo = layout(keys, isLease);
+      this.drawLinks(keys, isLease);
+      const b = this.geo.bounds;
+      setAttrs(this.root, { viewBox: `${b.x} ${b.y} ${b.w} ${b.h}` });
+    }
+    const { pos } = this.geo;
+    const leaders = snap.nodes.filter((n) => roleClass(n) === "leader" && n.status === "up").length;
+    setText(this.title, `Cluster at ${fmtMs(now)}: ${leaders} acting leader(s)`);
+    this.drawCuts(snap.blocked ?? []);
+    syncKeyed(
+      this.gProcs,
+      snap.nodes,
+      (n) => procKey(n.id),
+      (n) => this.createProc(procKey(n.id)),
+      (el, n) => this.updateProc(el, n, snap, config, now),
+    );
+    syncKeyed(
+      this.gMsgs,
+      snap.in_flight.filter((m) => pos.has(procKey(m.from)) && pos.has(procKey(m.to))),
+      (m) => String(m.id) + ":" + m.arrival_ms,
+      (m) => createMessage(m),
+      (el, m) => updateMessage(el, m, pos, now),
+    );
+    syncKeyed(
+      this.gDrops,
+      (snap.dropped ?? []).filter((d) => now - d.time_ms < FADE_MS && pos.has(procKey(d.from)) && pos.has(procKey(d.to))),
+      (d) => `${d.id}:${d.time_ms}`,
+      (d) => createDrop(d),
+      (el, d) => updateDrop(el, d, pos, now),
+    );
+  }
+
+  drawLinks(keys, isLease) {
+    const { pos } = this.geo;
+    this.gLinks.replaceChildren();
+    this.gCuts.replaceChildren();
+    this.gCuts._keyed = undefined;
+    this.gProcs.replaceChildren();
+    this.gProcs._keyed = undefined;
+    const nodes = keys.filter((k) => k.startsWith("n"));
+    const pairs = [];
+    if (isLease) {
+      for (const n of nodes) pairs.push([n, "store"], [n, "resource"]);
+    } else {
+      for (let i = 0; i < nodes.length; i++) for (let j = i + 1; j < nodes.length; j++) pairs.push([nodes[i], nodes[j]]);
+    }
+    for (const [a, b] of pairs) {
+      const p = pos.get(a);
+      const q = pos.get(b);
+      const line = svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "link" });
+      const hit = svg("line", {
+        x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "link-hit",
+        "data-testid": `link-${a}-${b}`, tabindex: 0, role: "button",
+        "aria-label": `link ${a} to ${b}: click to cut`,
+      });
+      hit.addEventListener("click", (e) => this.handlers.onLinkClick?.(a, b, e));
+      hit.addEventListener("keydown", (e) => { if (e.key === "Enter") this.handlers.onLinkClick?.(a, b, e); });
+      this.gLinks.append(line, hit);
+    }
+  }
+
+  /**
+   * Blocked links. Cut both ways: a red dashed line with a bar across its middle. One way:
+   * a red dashed half-line on the sender's side with an arrow into the bar.
+   */
+  drawCuts(blocked) {
+    const { pos } = this.geo;
+    const set = new Set(blocked.map(([f, t]) => `${procKey(f)}>${procKey(t)}`));
+    const items = [];
+    for (const k of set) {
+      const [f, t] = k.split(">");
+      if (!pos.has(f) || !pos.has(t)) continue;
+      const both = set.has(`${t}>${f}`);
+      if (both && f > t) continue;
+      items.push({ f, t, both });
+    }
+    syncKeyed(
+      this.gCuts,
+      items,
+      ({ f, t, both }) => `${f}>${t}${both ? "=" : ""}`,
+      ({ f, t, both }) => {
+        const p = pos.get(f);
+        const q = pos.get(t);
+        const dx = q.x - p.x;
+        const dy = q.y - p.y;
+        const len = Math.hypot(dx, dy) || 1;
+        const mx = p.x + dx * 0.5;
+        const my = p.y + dy * 0.5;
+        const bx = (-dy / len) * 8;
+        const by = (dx / len) * 8;
+        const g = svg("g", { class: `cut${both ? " both" : ""}`, "data-testid": `cut-${f}-${t}` },
+          svg("title", {}, both ? `${f} ↔ ${t} cut both ways` : `${f} → ${t} cut: messages from ${f} to ${t} are lost`));
+        if (both) {
+          g.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y }));
+        } else {
+          const ox = (-dy / len) * 3.5;
+          const oy = (dx / len) * 3.5;
+          g.append(svg("line", { x1: p.x + ox, y1: p.y + oy, x2: mx + ox - (dx / len) * 3, y2: my + oy - (dy / len) * 3, "marker-end": "url(#cut-arrow)" }));
+        }
+        g.append(svg("line", { x1: mx - bx, y1: my - by, x2: mx + bx, y2: my + by, class: "cut-bar" }));
+        return g;
+      },
+      () => {},
+    );
+  }
+
+  createProc(key) {
+    const { pos } = this.geo;
+    const p = pos.get(key);
+    const kind = key.startsWith("n") ? "node" : key;
+    const g = svg("g", {
+      class: `proc ${kind}`, transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})`,
+      "data-testid": key === "store" || key === "resource" ? key : `node-${key}`, tabindex: 0, role: "button",
+    });
+    g.addEventListener("click", (e) => this.handlers.onProcClick?.(key, e));
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter") this.handlers.onProcClick?.(key, e); });
+    const parts = { title: svg("title") };
+    g.append(parts.title);
+    if (kind === "node") {
+      parts.lease = svg("path", { class: "lease-arc" });
+      parts.timer = svg("path", { class: "timer-arc" });
+      parts.body = svg("circle", { r: p.r, class: "body" });
+      parts.name = svg("text", { class: "name", y: 5 }, key);
+      parts.badge = svg("text", { class: "badge", y: -6 });
+      parts.role = svg("text", { class: "role", y: p.r + 25 });
+      parts.value = svg("text", { class: "value", y: p.r + 39 });
+      parts.clock = svg("text", { class: "clock", y: -p.r - 15 });
+      parts.cross = svg("path", { class: "cross", d: `M${-p.r * 0.6} ${-p.r * 0.6}L${p.r * 0.6} ${p.r * 0.6}M${p.r * 0.6} ${-p.r * 0.6}L${-p.r * 0.6} ${p.r * 0.6}` });
+      parts.pause = svg("g", { class: "pause-glyph", transform: `translate(${p.r * 0.7} ${-p.r * 0.7})` },
+        svg("circle", { r: 9 }), svg("rect", { x: -4, y: -5, width: 3, height: 10 }), svg("rect", { x: 1, y: -5, width: 3, height: 10 }));
+      g.append(parts.lease, parts.timer, parts.body, parts.cross, parts.name, parts.badge, parts.role, parts.value, parts.clock, parts.pause);
+    } else if (kind === "store") {
+      parts.body = svg("rect", { x: -46, y: -30, width: 92, height: 60, rx: 10, class: "body" });
+      parts.name = svg("text", { class: "name", y: -12 }, "store");
+      parts.line1 = svg("text", { class: "line", y: 5 });
+      parts.line2 = svg("text", { class: "line", y: 19 });
+      parts.bar = svg("rect", { class: "expiry", x: -38, y: 24, height: 3 });
+      g.append(parts.body, parts.name, parts.line1, parts.line2, parts.bar);
+    } else {
+      parts.body = svg("path", { class: "body", d: "M-54 -34 v68 a54 12 0 0 0 108 0 v-68 a54 12 0 0 0 -108 0 a54 12 0 0 0 108 0" });
+      parts.name = svg("text", { class: "name", y: -14 }, "resource");
+      parts.line1 = svg("text", { class: "line", y: 2 });
+      parts.big = svg("text", { class: "big", y: 24 });
+      parts.flash = svg("g", { class: "flash", transform: "translate(0 66)" });
+      parts.flashBg = svg("rect", { x: -66, y: -13, width: 132, height: 26, rx: 6 });
+      parts.flashText = svg("text", { y: 5 });
+      parts.flash.append(parts.flashBg, parts.flashText);
+      g.append(parts.body, parts.name, parts.line1, parts.big, parts.flash);
+    }
+    g._parts = parts;
+    return g;
+  }
+
+  updateProc(g, n, snap, config, now) {
+    const key = procKey(n.id);
+    const parts = g._parts;
+    if (key === "store") return updateStore(g, parts, snap.store, n, config, now);
+    if (key === "resource") return updateResource(g, parts, snap.resource, n, now);
+    const role = roleClass(n);
+    const r = this.geo.pos.get(key).r;
+    setAttrs(g, {
+      "data-role": role, "data-status": n.status, "data-term": n.term ?? undefined, "data-token": n.token ?? undefined,
+      class: `proc node role-${role} status-${n.status}`,
+      "aria-label": `${key}: ${ROLE_TEXT[role]}${n.status === "paused" ? ", paused" : ""}. Click for faults.`,
+    });
+    const roleText = n.role === "Campaigning" ? "contender" : n.role === "PreCandidate" ? "pre-candidate" : ROLE_TEXT[role];
+    setText(parts.role, n.status === "paused" ? `${roleText}, paused` : roleText);
+    const value = n.token != null ? `token ${n.token}` : n.term != null ? `${snap.algorithm === "bully" ? "epoch" : "term"} ${n.term}` : "";
+    setText(parts.value, value);
+    setText(parts.badge, role === "leader" ? "★" : "");
+    setAttrs(parts.name, { y: role === "leader" ? 13 : 5 });
+    const skew = n.clock_ms - now;
+    setText(parts.clock, Math.abs(skew) >= 1 ? `clock ${skew > 0 ? "+" : "−"}${fmtMs(Math.abs(skew))}` : "");
+    // Timer arc: the time left until the next timer, as a fraction of that timer's full wait.
+    const t = n.next_timer;
+    let timerD = "";
+    if (t && n.status !== "crashed") {
+      const span = timerSpan(t.kind, config);
+      timerD = arcPath(0, 0, r + 5, (t.deadline_ms - now) / span);
+    }
+    setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
+    let leaseD = "";
+    if (n.lease_deadline_ms != null && role === "leader") {
+      const ttl = (config.ttl_ms ?? 2000) - (config.safety_margin_ms ?? 300);
+      leaseD = arcPath(0, 0, r + 10, (n.lease_deadline_ms - now) / ttl);
+    }
+    setAttrs(parts.lease, { d: leaseD });
+    setText(parts.title, nodeTitle(key, n, role, now));
+  }
+
+  /** Dragging across the background draws a cut line; releasing partitions by side. */
+  bindDrawing() {
+    const root = this.root;
+    let start = null;
+    const line = svg("line", { class: "draw-line" });
+    const toView = (e) => {
+      const m = root.getScreenCTM();
+      if (!m) return { x: 0, y: 0 };
+      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+      return { x: pt.x, y: pt.y };
+    };
+    root.addEventListener("pointerdown", (e) => {
+      if (e.target !== root && !e.target.classList?.contains("link")) return;
+      start = toView(e);
+      setAttrs(line, { x1: start.x, y1: start.y, x2: start.x, y2: start.y });
+      this.gDraw.append(line);
+      root.setPointerCapture?.(e.pointerId);
+    });
+    root.addEventListener("pointermove", (e) => {
+      if (!start) return;
+      const p = toView(e);
+      setAttrs(line, { x2: p.x, y2: p.y });
+    });
+    const finish = (e) => {
+      if (!start) return;
+      const end = toView(e);
+      const a = start;
+      start = null;
+      line.remove();
+      if (Math.hypot(end.x - a.x, end.y - a.y) < 40 || !this.geo) return;
+      const sides = [[], []];
+      for (const [k, p] of this.geo.pos) {
+        const cross = (end.x - a.x) * (p.y - a.y) - (end.y - a.y) * (p.x - a.x);
+        sides[cross >= 0 ? 0 : 1].push(k);
+      }
+      if (sides[0].length && sides[1].length) this.handlers.onDrawLine?.(sides);
+    };
+    root.addEventListener("pointerup", finish);
+    root.addEventListener("pointercancel", () => { start = null; line.remove(); });
+  }
+}
+
+function updateStore(g, parts, store, n, config, now) {
+  if (!store) return;
+  const outage = !store.available;
+  setAttrs(g, { class: `proc store status-${n.status}${outage ? " outage" : ""}`, "data-holder": store.holder ?? "", "data-status": n.status });
+  setText(parts.line1, outage ? "OUTAGE" : n.status === "paused" ? "paused" : store.holder != null ? `holder n${store.holder}` : "no holder");
+  setText(parts.line2, store.token != null ? `token ${store.token}` : store.last_token != null ? `last token ${store.last_token}` : "");
+  const ttl = config.ttl_ms ?? 2000;
+  const left = store.expiry_true_ms != null ? Math.max(0, Math.min(1, (store.expiry_true_ms - now) / ttl)) : 0;
+  setAttrs(parts.bar, { width: (76 * left).toFixed(1) });
+}
+
+function updateResource(g, parts, res, n, now) {
+  if (!res) return;
+  setAttrs(g, { class: `proc resource status-${n.status}${res.fenced ? "" : " unfenced"}`, "data-highest": res.highest_token });
+  setText(parts.line1, res.fenced ? "highest token" : "no fencing");
+  setText(parts.big, res.fenced ? String(res.highest_token) : "accepts all");
+  const last = res.recent_writes?.at(-1);
+  if (!last) return setAttrs(parts.flash, { opacity: 0 });
+  const age = now - last.time_ms;
+  const kind = !last.accepted ? "rejected" : last.stale ? "stale" : "accepted";
+  const text = !last.accepted
+    ? `✕ rejected: ${last.presented} < ${last.required}`
+    : last.stale
+      ? `⚠ stale write ${last.token} accepted`
+      : `✓ write, token ${last.token}`;
+  setText(parts.flashText, text);
+  const hot = age < FLASH_MS;
+  setAttrs(parts.flash, { class: `flash ${kind}${hot ? " hot" : ""}`, opacity: kind === "accepted" ? (hot ? 1 : 0.55) : 1, "data-testid": "resource-flash" });
+}
+
+function createMessage(m) {
+  const fam = messageFamily(m.kind);
+  const resp = RESPONSES.test(m.kind);
+  const el = svg("circle", { r: resp ? 4.5 : 5.5, class: `msg ${fam}${resp ? " resp" : ""}` });
+  el.append(svg("title", {}, `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`));
+  return el;
+}
+
+function updateMessage(el, m, pos, now) {
+  const p = pos.get(procKey(m.from));
+  const q = pos.get(procKey(m.to));
+  const span = m.arrival_ms - m.send_ms;
+  const f = span > 0 ? Math.max(0, Math.min(1, (now - m.send_ms) / span)) : 1;
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  const len = Math.hypot(dx, dy) || 1;
+  const sx = p.x + (dx / len) * p.r;
+  const sy = p.y + (dy / len) * p.r;
+  const ex = q.x - (dx / len) * q.r;
+  const ey = q.y - (dy / len) * q.r;
+  setAttrs(el, { cx: (sx + (ex - sx) * f).toFixed(1), cy: (sy + (ey - sy) * f).toFixed(1) });
+}
+
+function createDrop(d) {
+  const g = svg("g", { class: "drop" }, svg("path", { d: "M-5 -5L5 5M5 -5L-5 5" }));
+  g.append(svg("title", {}, `${d.kind} ${procKey(d.from)} → ${procKey(d.to)} dropped (${d.reason})`));
+  return g;
+}
+
+function updateDrop(g, d, pos, now) {
+  const p = pos.get(procKey(d.from));
+  const q = pos.get(procKey(d.to));
+  const x = p.x + (q.x - p.x) * 0.5;
+  const y = p.y + (q.y - p.y) * 0.5;
+  setAttrs(g, { transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, opacity: Math.max(0, 1 - (now - d.time_ms) / FADE_MS).toFixed(2) });
+}
+
+function nodeTitle(key, n, role, now) {
+  const lines = [`${key}: ${n.role} (${n.status})`];
+  if (n.term != null) lines.push(`term/epoch ${n.term}`);
+  if (n.token != null) lines.push(`fencing token ${n.token}`);
+  if (n.leader != null) lines.push(`believes n${n.leader} leads`);
+  if (n.next_timer) lines.push(`next timer: ${n.next_timer.kind} in ${fmtMs(n.next_timer.deadline_ms - now)}`);
+  if (n.lease_deadline_ms != null) lines.push(`lease deadline in ${fmtMs(n.lease_deadline_ms - now)}`);
+  lines.push(`clock reads ${fmtMs(n.clock_ms)} at true ${fmtMs(now)}`);
+  return lines.join("\n");
+}
+
+/** `1.25 s` or `340 ms`. */
+export function fmtMs(ms) {
+  if (!Number.isFinite(ms)) return "–";
+  return Math.abs(ms) >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+function defs() {
+  return svg(
+    "defs",
+    {},
+    svg("marker", { id: "cut-arrow", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse" },
+      svg("path", { d: "M0 0L10 5L0 10z", class: "cut-arrow" })),
+    svg("pattern", { id: "hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 6, height: 6, class: "hatch-bg" }), svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, class: "hatch-line" })),
+  );
+}

@@ -1,0 +1,117 @@
+// The safety panel: each invariant the chosen algorithm promises, green while it holds and
+// red from the first violation (with its time), then the run's metrics. The simulator does
+// every check; this panel only names the invariants and shows its verdicts.
+import { fmtMs } from "./render-cluster.js";
+import { html, setAttrs, setText } from "./svg.js";
+
+/** What each algorithm promises, in the simulator's invariant names (checker::promises). */
+export const PROMISES = {
+  raft: ["election-safety", "term-monotonic", "log-matching", "leader-completeness", "liveness"],
+  "lease-fencing": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "stale-write-accepted", "liveness"],
+  "lease-unfenced": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "liveness"],
+  bully: ["liveness"],
+};
+
+const NAMES = {
+  "election-safety": "At most one leader per term",
+  "term-monotonic": "Terms never decrease",
+  "log-matching": "Logs match",
+  "leader-completeness": "Leader completeness",
+  "single-valid-holder": "One valid lease holder (store clock)",
+  "token-monotonic": "Store tokens strictly increase",
+  "resource-token-monotonic": "Resource token never decreases",
+  "stale-write-accepted": "No stale write accepted",
+  "split-brain": "Never two leaders at once (no pauses, drift in bound)",
+  liveness: "A leader after faults heal",
+};
+
+/** A metric in ms whichever unit the package reports (`x_ms`, or `x_us` in microseconds). */
+export function metricMs(m, name) {
+  if (m[`${name}_ms`] != null) return Number(m[`${name}_ms`]);
+  if (m[`${name}_us`] != null) return Number(m[`${name}_us`]) / 1000;
+  return 0;
+}
+
+export class SafetyView {
+  constructor(root) {
+    this.root = root;
+    setAttrs(root, { "data-testid": "safety" });
+    this.algorithm = null;
+  }
+
+  build(algorithm) {
+    this.algorithm = algorithm;
+    const rows = (PROMISES[algorithm] ?? []).map((k) => this.row(k));
+    this.extra = html("li", { class: "extra", "data-testid": "not-promised", hidden: true });
+    this.list = html("ul", { class: "invariants" }, ...rows, this.extra);
+    const metric = (id, label) => {
+      const dd = html("dd", { "data-testid": id });
+      return [html("dt", { text: label }), dd];
+    };
+    this.metrics = html(
+      "dl",
+      { class: "metrics" },
+      ...metric("leaders-now", algorithm === "bully" ? "Coordinators now" : "Leaders now"),
+      ...metric("split-brain", "Split-brain total"),
+      ...metric("leaderless", "Time without a leader"),
+      ...metric("elections-total", "elections_total"),
+      ...metric("leadership-lost-total", "leadership_lost_total"),
+      ...(algorithm.startsWith("lease")
+        ? [
+            ...metric("fencing-token", "Current fencing token"),
+            ...metric("stale-rejected", "Stale writes rejected"),
+            ...metric("stale-accepted", "Stale writes accepted"),
+            ...metric("writes", "Writes accepted / rejected"),
+          ]
+        : []),
+    );
+    this.root.replaceChildren(html("h2", { text: "Safety, live" }), this.list, this.metrics);
+  }
+
+  row(kind) {
+    return html("li", { "data-testid": `inv-${kind}`, "data-ok": "true" },
+      html("span", { class: "mark", "aria-hidden": "true" }), html("span", { class: "label", text: NAMES[kind] ?? kind }), html("span", { class: "when" }));
+  }
+
+  render(snap) {
+    if (snap.algorithm !== this.algorithm) this.build(snap.algorithm);
+    const first = new Map();
+    const unpromised = new Map();
+    for (const v of snap.violations ?? []) {
+      const into = v.promised ? first : unpromised;
+      if (!into.has(v.kind)) into.set(v.kind, v);
+    }
+    // A promised invariant this panel does not list yet (a newer simulator) still shows up.
+    for (const kind of first.keys()) {
+      if (!this.list.querySelector(`[data-testid="inv-${kind}"]`)) this.extra.before(this.row(kind));
+    }
+    for (const li of this.list.querySelectorAll("li[data-testid^=inv-]")) {
+      const kind = li.dataset.testid.slice(4);
+      const v = first.get(kind);
+      setAttrs(li, { "data-ok": v ? "false" : "true", title: v ? v.detail : "holds so far" });
+      setText(li.querySelector(".mark"), v ? "✗" : "✓");
+      setText(li.querySelector(".when"), v ? `broken at ${fmtMs(v.time_ms)}` : "holds");
+    }
+    const extra = [...unpromised.values()];
+    this.extra.hidden = extra.length === 0;
+    if (extra.length) setText(this.extra, `Not promised here: ${extra.map((v) => `${NAMES[v.kind] ?? v.kind} broken at ${fmtMs(v.time_ms)}`).join("; ")}`);
+    const m = snap.metrics;
+    const set = (id, text) => {
+      const el = this.metrics.querySelector(`[data-testid=${id}]`);
+      if (el) setText(el, text);
+    };
+    const leaders = Number(m.leaders_now);
+    set("leaders-now", String(leaders));
+    this.metrics.querySelector("[data-testid=leaders-now]")?.setAttribute("data-bad", String(leaders >= 2));
+    set("split-brain", fmtMs(metricMs(m, "split_brain")));
+    this.metrics.querySelector("[data-testid=split-brain]")?.setAttribute("data-bad", String(metricMs(m, "split_brain") > 0));
+    set("leaderless", fmtMs(metricMs(m, "leaderless")));
+    set("elections-total", String(m.elections_total));
+    set("leadership-lost-total", String(m.leadership_lost_total));
+    set("fencing-token", m.fencing_token == null ? "–" : String(m.fencing_token));
+    set("stale-rejected", String(m.stale_writes_rejected));
+    set("stale-accepted", String(m.stale_writes_accepted));
+    this.metrics.querySelector("[data-testid=stale-accepted]")?.setAttribute("data-bad", String(Number(m.stale_writes_accepted) > 0));
+    set("writes", `${m.writes_accepted} / ${m.writes_rejected}`);
+  }
+}

@@ -1,0 +1,74 @@
+// Setup: the scenario a user builds from the controls (algorithm, node count, seed, timing
+// knobs), and the reverse (the controls' values from a scenario, e.g. a preset or a link).
+
+/** Free-play length: long enough never to end while someone watches. */
+export const FREE_PLAY_MS = 3_600_000;
+export const DEFAULT_NETWORK = { latency_ms: [5, 30] };
+
+/** Timing knobs per algorithm family: [key, label, min, max, step, default]. */
+export const KNOBS = {
+  lease: [
+    ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000],
+    ["safety_margin_ms", "Safety margin (ms)", 50, 3000, 10, 300],
+    ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667],
+    ["max_drift_ppm", "Clock-drift bound (ppm)", 0, 150000, 1000, 10000],
+  ],
+  raft: [
+    ["election_timeout_ms", "Election timeout T (ms), waits in [T, 2T)", 50, 2000, 10, 300],
+    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 100],
+  ],
+  bully: [
+    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50],
+    ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200],
+  ],
+};
+
+/** The knob family of a playground algorithm choice. */
+export function family(choice) {
+  return choice.startsWith("lease") ? "lease" : choice.startsWith("raft") ? "raft" : "bully";
+}
+
+/** Default knob values for a choice. */
+export function defaultKnobs(choice) {
+  return Object.fromEntries(KNOBS[family(choice)].map(([k, , , , , d]) => [k, d]));
+}
+
+/**
+ * The scenario for a setup. The drift bound is the lease's assumption (`max_drift_ppm`, rule 5:
+ * the margin must cover it over one TTL), not a drift: clocks drift only when a fault says so.
+ */
+export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PLAY_MS, network = DEFAULT_NETWORK }) {
+  const fam = family(choice);
+  const config = {};
+  for (const [k] of KNOBS[fam]) if (knobs[k] != null) config[k] = knobs[k];
+  if (choice === "raft") Object.assign(config, { pre_vote: false, check_quorum: false });
+  if (choice === "raft-pv-cq") Object.assign(config, { pre_vote: true, check_quorum: true });
+  return {
+    version: 1,
+    algorithm: choice === "raft-pv-cq" ? "raft" : choice,
+    nodes,
+    config,
+    network,
+    seed,
+    duration_ms: durationMs,
+    faults: [],
+  };
+}
+
+/** The control values for a scenario: { choice, nodes, seed, knobs }. */
+export function setupOf(scenario) {
+  const c = scenario.config ?? {};
+  let choice = scenario.algorithm;
+  if (choice === "raft" && c.pre_vote !== false && c.check_quorum !== false) choice = "raft-pv-cq";
+  const knobs = { ...defaultKnobs(choice) };
+  for (const k of Object.keys(knobs)) if (c[k] != null) knobs[k] = c[k];
+  if (family(choice) === "lease") {
+    if (c.renew_interval_ms == null) knobs.renew_interval_ms = Math.round((knobs.ttl_ms ?? 2000) / 3);
+  }
+  return { choice, nodes: Number(scenario.nodes), seed: Number(scenario.seed ?? 1), knobs };
+}
+
+/** A fresh seed, for "restart with a new seed" (the run itself is seeded, never random). */
+export function newSeed() {
+  return 1 + (crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000);
+}

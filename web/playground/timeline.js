@@ -1,0 +1,141 @@
+// The timeline: one run of a scenario through time, with seeking both ways. Forward runs the
+// model; back restores the latest checkpoint at or before the target (or the start) and
+// replays, which lands on the same state because a scenario plus its seed replays exactly.
+// Injecting a fault in the past forks: the recorded future and its faults are dropped.
+import { History } from "./history.js";
+import { Model } from "./model.js";
+
+/** Simulated ms between checkpoints, when the package can clone a simulation. */
+const CHECKPOINT_EVERY_MS = 2000;
+/** Most checkpoints kept; beyond, every other one is dropped (older gaps grow). */
+const MAX_CHECKPOINTS = 64;
+
+export class Timeline {
+  /** @param {object} scenario throws (TypeError/RangeError with a code) if invalid */
+  constructor(scenario) {
+    this.model = new Model(scenario);
+    /** The scenario's own faults, and those injected since (at their times). */
+    this.baseFaults = [...(scenario.faults ?? [])];
+    this.injected = [];
+    this.history = new History();
+    /** The furthest record, kept for display while a replay catches up to it. */
+    this.record = null;
+    this.checkpoints = [];
+    this.checkpoint();
+  }
+
+  /** Current simulated time, ms. */
+  get now() {
+    return this.model.now;
+  }
+
+  /** The furthest time reached so far (the end of the recorded timeline), ms. */
+  get furthest() {
+    return Math.max(this.history.maxTime, this.record?.maxTime ?? 0);
+  }
+
+  /** The record to draw: the furthest one. */
+  get display() {
+    return this.record && this.record.maxTime > this.history.maxTime ? this.record : this.history;
+  }
+
+  /** Runs forward to `ms`. */
+  advance(ms) {
+    while (this.model.now < ms) {
+      const next = this.nextCheckpointTime();
+      this.model.advance(Math.min(ms, next), (events, now) => this.history.ingest(events, now));
+      if (this.model.now >= next) this.checkpoint();
+      else break;
+    }
+    if (this.record && this.history.maxTime >= this.record.maxTime) this.record = null;
+  }
+
+  /** Processes one event. Returns whether there was one. */
+  step() {
+    return this.model.step((events, now) => this.history.ingest(events, now));
+  }
+
+  /** Seeks to `ms`, forward by running, back by restoring and replaying. */
+  seek(ms) {
+    if (ms >= this.model.now) return this.advance(ms);
+    if (!this.record || this.record.maxTime < this.history.maxTime) this.record = this.history;
+    this.restore(ms, this.model.scenario());
+    this.advance(ms);
+  }
+
+  /**
+   * Applies `fault` now. If the timeline holds a future beyond now (the user went back), that
+   * future is dropped first: the faults injected after now, and every checkpoint (each clone
+   * carries the old future's faults in its queue). The scenario's own faults stay.
+   */
+  inject(fault) {
+    const now = this.model.now;
+    if (this.record && this.record.maxTime > now) {
+      const kept = this.injected.filter((f) => f.at_ms <= now);
+      if (kept.length !== this.injected.length) {
+        const scenario = this.model.scenario();
+        // Same order as the simulator's toJSON: the scenario's faults, then injected ones,
+        // stably sorted by time.
+        scenario.faults = [...this.baseFaults, ...kept].sort((a, b) => a.at_ms - b.at_ms);
+        this.injected = kept;
+        this.checkpoints = [];
+        this.restore(now, scenario);
+        this.advance(now);
+      }
+      this.record = null;
+    }
+    this.model.inject(fault, (events, t) => this.history.ingest(events, t));
+    this.injected.push({ at_ms: now, fault });
+    this.checkpoints = this.checkpoints.filter((c) => c.time < now);
+  }
+
+  /** The scenario with every fault so far, at its time. */
+  scenario() {
+    return this.model.scenario();
+  }
+
+  /**
+   * Rebuilds the model at a checkpoint at or before `ms`, or for `scenario` from the start.
+   * Only checkpoints taken after the last injected fault qualify: an older clone's queue
+   * lacks the faults injected since.
+   */
+  restore(ms, scenario) {
+    const lastInjection = this.injected.at(-1)?.at_ms ?? -1;
+    const cp = this.checkpoints.findLast((c) => c.sim && c.time <= ms && c.time > lastInjection);
+    this.model.free();
+    if (cp) {
+      this.model = Model.fromClone(cp.sim.clone(), cp.cursor);
+      this.history = cloneHistory(cp.history);
+    } else {
+      this.model = new Model(scenario);
+      this.history = new History();
+    }
+  }
+
+  nextCheckpointTime() {
+    const last = this.checkpoints.at(-1)?.time ?? this.model.now;
+    return last + CHECKPOINT_EVERY_MS;
+  }
+
+  checkpoint() {
+    const sim = this.model.canClone ? this.model.sim.clone() : null;
+    this.checkpoints.push({ time: this.model.now, sim, cursor: this.model.cursor, history: sim ? cloneHistory(this.history) : null });
+    this.checkpoints.sort((a, b) => a.time - b.time);
+    if (this.checkpoints.length > MAX_CHECKPOINTS) {
+      const dropped = this.checkpoints.filter((_, i) => i % 2 === 1);
+      for (const c of dropped) c.sim?.free?.();
+      this.checkpoints = this.checkpoints.filter((_, i) => i % 2 === 0);
+    }
+  }
+
+  /** Frees the wasm memory of the model and the checkpoints. */
+  free() {
+    this.model.free();
+    for (const c of this.checkpoints) c.sim?.free?.();
+    this.checkpoints = [];
+  }
+}
+
+function cloneHistory(h) {
+  return Object.assign(new History(), structuredClone({ ...h }));
+}
