@@ -57,7 +57,11 @@ pub(crate) fn bigint_digits(value: &JsValue) -> String {
 /// Microseconds in one millisecond, as a float for the ms -> us conversion.
 const MICROS_PER_MILLI: f64 = 1000.0;
 
-/// Converts milliseconds (a JS `number`) to whole microseconds, checked.
+/// Converts milliseconds (a JS `number`) to whole microseconds, rounded to the nearest one.
+///
+/// For run-to-a-time arguments such as `Simulation.runUntil`, where a page's float arithmetic
+/// may leave a sub-microsecond remainder that means nothing. The state machines' times go
+/// through the exact [`exact_micros_from_millis`] instead.
 ///
 /// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see [`micros_from_ms_f64`].
 pub(crate) fn micros_from_millis(
@@ -73,32 +77,16 @@ pub(crate) fn micros_from_millis(
     }
 }
 
-/// Converts milliseconds to whole microseconds.
-///
-/// `ms * 1000` is rounded to the nearest integer when it is within floating-point noise of
-/// it (8 ulps, or 1 ns near zero), so `1.005` and `0.1 + 0.2` are exact microsecond counts;
-/// a real fraction of a microsecond (`0.0004`, Node's nanosecond `performance.now()`) is
-/// misuse (issue 6: fractions below 1 us are rejected).
+/// Converts milliseconds to whole microseconds, rounded to the nearest microsecond.
 ///
 /// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->
-/// [`BindingError::MillisOutOfRange`]; a sub-microsecond fraction ->
-/// [`BindingError::MillisPrecision`]. `-0` is accepted as 0.
+/// [`BindingError::MillisOutOfRange`]. `-0` is accepted as 0.
 pub(crate) fn micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, BindingError> {
     // 2^64 as f64 is exact; anything at or above it does not fit in u64.
     const LIMIT: f64 = 18_446_744_073_709_551_616.0;
-    /// Below this distance from a whole microsecond, a fraction is rounding noise (1 ns).
-    const NOISE_FLOOR_US: f64 = 1e-3;
-    let scaled = ms * MICROS_PER_MILLI;
-    let us = scaled.round();
+    let us = (ms * MICROS_PER_MILLI).round();
     if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
         return Err(BindingError::MillisOutOfRange {
-            arg: arg.into(),
-            value: ms,
-        });
-    }
-    let noise = (us * 8.0 * f64::EPSILON).max(NOISE_FLOOR_US);
-    if (scaled - us).abs() > noise {
-        return Err(BindingError::MillisPrecision {
             arg: arg.into(),
             value: ms,
         });
@@ -108,21 +96,64 @@ pub(crate) fn micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, B
     Ok(us as u64)
 }
 
-/// Milliseconds (`number`) to a [`Duration`]; see [`micros_from_millis`].
+/// Converts milliseconds (a JS `number`) to whole microseconds, refusing a fraction below
+/// one microsecond (issue 6 item 3): the state machines' `now_ms` and durations.
+///
+/// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see
+/// [`exact_micros_from_ms_f64`].
+pub(crate) fn exact_micros_from_millis(
+    value: &JsValue,
+    arg: impl Into<Name>,
+) -> Result<u64, BindingError> {
+    match value.as_f64() {
+        Some(ms) => exact_micros_from_ms_f64(ms, arg),
+        None => Err(BindingError::NotMillis {
+            arg: arg.into(),
+            got: describe(value),
+        }),
+    }
+}
+
+/// Converts milliseconds to whole microseconds, exactly.
+///
+/// `ms * 1000` is taken as the nearest integer when it is within floating-point noise of it
+/// (8 ulps, or 1 ns near zero), so `1.005` and `0.1 + 0.2` are exact microsecond counts; a
+/// real fraction of a microsecond (`0.0004`, Node's nanosecond `performance.now()`) is misuse.
+///
+/// Errors: as [`micros_from_ms_f64`]; a sub-microsecond fraction ->
+/// [`BindingError::MillisPrecision`].
+pub(crate) fn exact_micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, BindingError> {
+    /// Below this distance from a whole microsecond, a fraction is rounding noise (1 ns).
+    const NOISE_FLOOR_US: f64 = 1e-3;
+    let arg = arg.into();
+    let us = micros_from_ms_f64(ms, arg.clone())?;
+    let scaled = ms * MICROS_PER_MILLI;
+    // `us` is `scaled` rounded, so the cast back is exact below 2^53 and harmless above it.
+    #[allow(clippy::cast_precision_loss)]
+    let whole = us as f64;
+    let noise = (whole * 8.0 * f64::EPSILON).max(NOISE_FLOOR_US);
+    if (scaled - whole).abs() > noise {
+        return Err(BindingError::MillisPrecision { arg, value: ms });
+    }
+    Ok(us)
+}
+
+/// Milliseconds (`number`) to a [`Duration`], exactly; see [`exact_micros_from_millis`].
 #[allow(dead_code)] // Object fields go through `read::Fields::duration`; kept for arguments.
 pub(crate) fn duration_from_millis(
     value: &JsValue,
     arg: impl Into<Name>,
 ) -> Result<Duration, BindingError> {
-    micros_from_millis(value, arg).map(Duration::from_micros)
+    exact_micros_from_millis(value, arg).map(Duration::from_micros)
 }
 
-/// Milliseconds (`number`) to an [`Instant`] on the caller's monotonic clock.
+/// Milliseconds (`number`) to an [`Instant`] on the caller's monotonic clock, exactly; see
+/// [`exact_micros_from_millis`].
 pub(crate) fn instant_from_millis(
     value: &JsValue,
     arg: impl Into<Name>,
 ) -> Result<Instant, BindingError> {
-    micros_from_millis(value, arg).map(Instant::from_micros)
+    exact_micros_from_millis(value, arg).map(Instant::from_micros)
 }
 
 /// Microseconds to milliseconds as a JS `number` (exact below 2^53 us, about 285 years).
@@ -153,14 +184,21 @@ mod tests {
         assert_eq!(micros_from_ms_f64(0.001, "now"), Ok(1));
         assert_eq!(micros_from_ms_f64(1.005, "now"), Ok(1005));
         assert_eq!(micros_from_ms_f64(250.5, "now"), Ok(250_500));
-        assert_eq!(micros_from_ms_f64(0.1 + 0.2, "now"), Ok(300));
+        assert_eq!(micros_from_ms_f64(0.0004, "now"), Ok(0));
+        assert_eq!(micros_from_ms_f64(4.1585000000004, "ms"), Ok(4159));
+    }
+
+    #[test]
+    fn exact_times_accept_float_noise_around_whole_microseconds() {
+        assert_eq!(exact_micros_from_ms_f64(1.005, "now"), Ok(1005));
+        assert_eq!(exact_micros_from_ms_f64(0.1 + 0.2, "now"), Ok(300));
         let mut t = 0.0;
         for _ in 0..10_000 {
             t += 0.1;
         }
-        assert_eq!(micros_from_ms_f64(t, "now"), Ok(1_000_000));
+        assert_eq!(exact_micros_from_ms_f64(t, "now"), Ok(1_000_000));
         assert_eq!(
-            micros_from_ms_f64(1e12 + 0.001, "now"),
+            exact_micros_from_ms_f64(1e12 + 0.001, "now"),
             Ok(1_000_000_000_000_001)
         );
     }
@@ -169,7 +207,7 @@ mod tests {
     fn fractions_below_one_microsecond_are_precision_errors() {
         // Issue 6 item 3: "rejects ... fractions below 1 us".
         for bad in [0.0004, 0.0005, 0.000_002, 1.0001, 25.634208, 1e9 + 0.0005] {
-            let err = micros_from_ms_f64(bad, "now_ms").unwrap_err();
+            let err = exact_micros_from_ms_f64(bad, "now_ms").unwrap_err();
             assert_eq!(err.code(), "ERR_MILLIS_PRECISION", "{bad}");
             assert!(
                 err.to_string()

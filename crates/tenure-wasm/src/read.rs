@@ -10,7 +10,7 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::convert::{micros_from_millis, u64_from_bigint_named};
+use crate::convert::{exact_micros_from_millis, u64_from_bigint_named};
 use crate::error::{BindingError, Name, U64Arg, describe};
 use tenure::{Duration, Instant};
 
@@ -276,9 +276,9 @@ pub(crate) fn as_array(value: &JsValue) -> Result<Array, BindingError> {
     }
 }
 
-/// Milliseconds to whole microseconds; the caller names the field.
+/// Milliseconds to whole microseconds, exactly; the caller names the field.
 fn millis(value: &JsValue) -> Result<u64, BindingError> {
-    micros_from_millis(value, "")
+    exact_micros_from_millis(value, "")
 }
 
 /// Reads every element of `array` with `read(index_path, element)`.
