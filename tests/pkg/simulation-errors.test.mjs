@@ -98,6 +98,7 @@ const badTimes = [
   ["Infinity", Infinity, RangeError, "ERR_MILLIS_RANGE", /got Infinity/],
   ["negative", -1, RangeError, "ERR_MILLIS_RANGE", /got -1/],
   ["too large", 2 ** 70, RangeError, "ERR_MILLIS_RANGE", /below 2\^64 us/],
+  ["sub-microsecond", 10.0004, RangeError, "ERR_MILLIS_PRECISION", /10\.0004/],
 ];
 
 const badCursors = [

@@ -51,7 +51,9 @@ export class Model {
   advance(toMs, onEvents) {
     while (this.sim.now < toMs) {
       const before = this.sim.now;
-      this.sim.runUntil(Math.min(toMs, before + CHUNK_MS));
+      // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
+      // fractions of a microsecond, so round to whole microseconds first.
+      this.sim.runUntil(Math.round(Math.min(toMs, before + CHUNK_MS) * 1000) / 1000);
       onEvents?.(this.drain(), this.sim.now);
       if (this.sim.now <= before) break;
     }

@@ -57,26 +57,6 @@ pub(crate) fn bigint_digits(value: &JsValue) -> String {
 /// Microseconds in one millisecond, as a float for the ms -> us conversion.
 const MICROS_PER_MILLI: f64 = 1000.0;
 
-/// Converts milliseconds (a JS `number`) to whole microseconds, rounded to the nearest one.
-///
-/// For run-to-a-time arguments such as `Simulation.runUntil`, where a page's float arithmetic
-/// may leave a sub-microsecond remainder that means nothing. The state machines' times go
-/// through the exact [`exact_micros_from_millis`] instead.
-///
-/// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see [`micros_from_ms_f64`].
-pub(crate) fn micros_from_millis(
-    value: &JsValue,
-    arg: impl Into<Name>,
-) -> Result<u64, BindingError> {
-    match value.as_f64() {
-        Some(ms) => micros_from_ms_f64(ms, arg),
-        None => Err(BindingError::NotMillis {
-            arg: arg.into(),
-            got: describe(value),
-        }),
-    }
-}
-
 /// Converts milliseconds to whole microseconds, rounded to the nearest microsecond.
 ///
 /// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->

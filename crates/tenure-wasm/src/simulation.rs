@@ -10,7 +10,7 @@ use tenure_sim::World;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::convert::{micros_from_millis, millis_from_micros};
+use crate::convert::{exact_micros_from_millis, millis_from_micros};
 use crate::simulation_error::{SimulationError, Subject};
 use crate::simulation_input::{MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario};
 use crate::simulation_view::{
@@ -113,13 +113,14 @@ impl Simulation {
     /// time to it. A time already passed changes nothing.
     ///
     /// Throws `TypeError` `ERR_MILLIS_TYPE` / `RangeError` `ERR_MILLIS_RANGE` for a value
-    /// that is not a finite, non-negative number of ms.
+    /// that is not a finite, non-negative number of ms, and `RangeError`
+    /// `ERR_MILLIS_PRECISION` for a fraction below one microsecond (round first).
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] ms: JsValue,
     ) -> Result<(), JsValue> {
-        let us = micros_from_millis(&ms, "ms")?;
+        let us = exact_micros_from_millis(&ms, "ms")?;
         let t = Instant::from_micros(us).min(self.world.end());
         self.world.run_until(t);
         Ok(())
