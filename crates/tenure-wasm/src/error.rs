@@ -440,8 +440,10 @@ pub(crate) fn describe(value: &JsValue) -> String {
     if value.is_bigint() {
         return format!("bigint {}n", crate::convert::bigint_digits(value));
     }
-    if js_sys::Array::is_array(value) {
-        return String::from("array");
+    match crate::js::is_array(value) {
+        Ok(true) => return String::from("array"),
+        Ok(false) => {}
+        Err(_) => return String::from("an unreadable object (a revoked Proxy?)"),
     }
     if let Some(n) = value.as_f64() {
         format!("{kind} {}", number_text(n))

@@ -24,6 +24,7 @@ mod bully;
 mod convert;
 mod error;
 mod fenced;
+mod js;
 mod lease_candidate;
 mod lease_message;
 mod lease_store;

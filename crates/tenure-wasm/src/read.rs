@@ -8,6 +8,8 @@
 //! value is `undefined` are the same thing.
 
 use js_sys::{Array, Object, Reflect};
+
+use crate::js;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::convert::{exact_micros_from_millis, u64_from_bigint_named};
@@ -22,14 +24,17 @@ pub(crate) struct Fields {
 }
 
 /// Checks that `value` is a plain (non-null, non-array) object.
-fn object<'v>(value: &'v JsValue, path: &Name) -> Result<&'v Object, BindingError> {
-    if value.is_object() && !Array::is_array(value) && !value.is_function() {
+///
+/// Errors: `ERR_OBJECT_TYPE`; a revoked Proxy's exception is handed back as is.
+fn object<'v>(value: &'v JsValue, path: &Name) -> Result<&'v Object, JsValue> {
+    if value.is_object() && !js::is_array(value)? && !value.is_function() {
         Ok(value.unchecked_ref())
     } else {
         Err(BindingError::NotObject {
             arg: path.clone(),
             got: describe(value),
-        })
+        }
+        .into())
     }
 }
 
@@ -47,7 +52,7 @@ impl Fields {
         let obj = object(value, &path)?;
         // One slot per known key, plus a last one that stays `undefined` (see `raw`).
         let mut slots = vec![JsValue::UNDEFINED; known.len().saturating_add(1)];
-        for key in Object::keys(obj).iter() {
+        for key in js::own_keys(obj)?.iter() {
             let name = key.as_string().unwrap_or_default();
             let Some(index) = known.iter().position(|k| *k == name) else {
                 return Err(BindingError::UnknownKey {
@@ -248,31 +253,30 @@ impl Fields {
     }
 
     /// A required array field.
-    pub(crate) fn array(&self, key: &'static str) -> Result<Array, BindingError> {
+    pub(crate) fn array(&self, key: &'static str) -> Result<Array, JsValue> {
         let value = self.required(key)?;
-        as_array(value).map_err(|e| e.with_name(self.path_of(key)))
+        as_array(value, self.path_of(key))
     }
 
     /// An optional array field (absent, `undefined` or `null`: `None`).
-    pub(crate) fn opt_array(&self, key: &'static str) -> Result<Option<Array>, BindingError> {
+    pub(crate) fn opt_array(&self, key: &'static str) -> Result<Option<Array>, JsValue> {
         match self.present(key) {
             None => Ok(None),
-            Some(value) => as_array(value)
-                .map(Some)
-                .map_err(|e| e.with_name(self.path_of(key))),
+            Some(value) => as_array(value, self.path_of(key)).map(Some),
         }
     }
 }
 
-/// `value` as an array; `ERR_ARRAY_TYPE` otherwise (the caller names it).
-pub(crate) fn as_array(value: &JsValue) -> Result<Array, BindingError> {
-    if Array::is_array(value) {
+/// `value` as an array named `name`; `ERR_ARRAY_TYPE` otherwise.
+pub(crate) fn as_array(value: &JsValue, name: Name) -> Result<Array, JsValue> {
+    if js::is_array(value)? {
         Ok(value.clone().unchecked_into())
     } else {
         Err(BindingError::NotArray {
-            arg: Name::Borrowed(""),
+            arg: name,
             got: describe(value),
-        })
+        }
+        .into())
     }
 }
 
@@ -287,9 +291,10 @@ pub(crate) fn each<T>(
     path: &Name,
     mut read: impl FnMut(Name, &JsValue) -> Result<T, JsValue>,
 ) -> Result<Vec<T>, JsValue> {
-    let mut out = Vec::with_capacity(usize::try_from(array.length()).unwrap_or(0));
-    for (i, element) in array.iter().enumerate() {
-        out.push(read(Name::Owned(format!("{path}[{i}]")), &element)?);
+    let elements = js::elements(array)?;
+    let mut out = Vec::with_capacity(elements.len());
+    for (i, element) in elements.iter().enumerate() {
+        out.push(read(Name::Owned(format!("{path}[{i}]")), element)?);
     }
     Ok(out)
 }

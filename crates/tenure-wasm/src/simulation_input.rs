@@ -7,7 +7,7 @@
 //! same messages. Two JS conveniences: a property whose value is `undefined` counts as absent
 //! (as `JSON.stringify` has it), and a missing `seed` is drawn from getrandom.
 
-use js_sys::{Array, Object};
+use js_sys::Object;
 use serde_json::{Map, Number, Value};
 use tenure_sim::{Fault, Scenario, ScenarioError};
 use wasm_bindgen::{JsCast, JsValue};
@@ -89,7 +89,11 @@ fn fresh_seed() -> Result<u64, SimulationError> {
 
 /// Copies a JS value into JSON data; the top level must be a (non-array) object.
 fn to_json(value: &JsValue, subject: Subject) -> Result<Value, SimulationError> {
-    let is_object = value.is_object() && !Array::is_array(value);
+    let unreadable = |_| SimulationError::Shape {
+        subject,
+        message: format!("{} could not be read", subject.name()),
+    };
+    let is_object = value.is_object() && !crate::js::is_array(value).map_err(unreadable)?;
     if !is_object {
         return Err(SimulationError::Shape {
             subject,
@@ -131,10 +135,11 @@ fn walk(
     if let Some(s) = value.as_string() {
         return Ok(Value::String(s));
     }
-    if Array::is_array(value) {
-        let array: &Array = value.unchecked_ref();
-        let mut out = Vec::with_capacity(usize::try_from(array.length()).unwrap_or(0));
-        for (i, item) in array.iter().enumerate() {
+    let unreadable = |_| shape(format!("{path} could not be read"));
+    if crate::js::is_array(value).map_err(unreadable)? {
+        let items = crate::js::elements(value).map_err(unreadable)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
             let len = path.len();
             path.push_str(&format!("[{i}]"));
             // Inside arrays `undefined` is `null`, as JSON.stringify has it.
@@ -151,7 +156,7 @@ fn walk(
     if value.is_object() && !value.is_function() {
         let object: &Object = value.unchecked_ref();
         let mut map = Map::new();
-        for key in Object::keys(object).iter() {
+        for key in crate::js::own_keys(object).map_err(unreadable)?.iter() {
             let Some(name) = key.as_string() else {
                 continue;
             };
