@@ -233,7 +233,7 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
             break;
         };
         let mut at_start: Vec<Fault> = Vec::new();
-        let mut at_end: Vec<Fault> = vec![Fault::Heal];
+        let mut at_end: Vec<Fault> = vec![Fault::Heal {}];
         match family {
             Family::Kill => {
                 if let Some(Proc::Node(node)) = pick(&mut rng, &nodes) {
@@ -334,7 +334,7 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
         t = end.saturating_add(ms(&mut rng, 200, 3_000));
     }
     // The heal: every link restored, every node up, every clock back to true speed.
-    s = s.with_fault(opts.duration_ms, Fault::Heal);
+    s = s.with_fault(opts.duration_ms, Fault::Heal {});
     for p in &all {
         if let Proc::Node(node) = p {
             s = s.with_fault(opts.duration_ms, Fault::Restart { node: *node });

@@ -60,7 +60,7 @@ pub enum Fault {
         nodes: Vec<Proc>,
     },
     /// Unblocks every link and restores default link behaviour (loss, duplication, latency).
-    Heal,
+    Heal {},
     /// Sets the loss probability on every link from `from` to `to`.
     LinkLoss {
         /// Senders.
@@ -130,7 +130,7 @@ impl Fault {
             Fault::Partition { .. } => "partition",
             Fault::PartitionOneWay { .. } => "partition-one-way",
             Fault::Isolate { .. } => "isolate",
-            Fault::Heal => "heal",
+            Fault::Heal {} => "heal",
             Fault::LinkLoss { .. } => "link-loss",
             Fault::LinkDuplicate { .. } => "link-duplicate",
             Fault::LinkLatency { .. } => "link-latency",
@@ -159,7 +159,7 @@ impl Fault {
             | Fault::LinkDuplicate { from, to, .. }
             | Fault::LinkLatency { from, to, .. } => from.iter().chain(to).copied().collect(),
             Fault::Isolate { nodes } => nodes.clone(),
-            Fault::Heal | Fault::StoreOutage { .. } => Vec::new(),
+            Fault::Heal {} | Fault::StoreOutage { .. } => Vec::new(),
         }
     }
 }

@@ -934,7 +934,7 @@ impl World {
                     }
                 }
             }
-            Fault::Heal => self.network.heal(),
+            Fault::Heal {} => self.network.heal(),
             Fault::LinkLoss {
                 from,
                 to,

@@ -56,7 +56,7 @@ fn a_clone_is_independent_of_its_original() {
 #[test]
 fn injected_faults_replay_to_the_same_trace_hash() {
     for algorithm in Algorithm::ALL {
-        let s = Scenario::new(algorithm, 5, 8, 15_000).with_fault(4_000, Fault::Heal);
+        let s = Scenario::new(algorithm, 5, 8, 15_000).with_fault(4_000, Fault::Heal {});
         let mut live = World::new(&s).unwrap();
         live.run_until(ms(1_000));
         live.inject(Fault::Partition {

@@ -24,7 +24,7 @@ fn sample() -> Scenario {
         )
         .with_fault(5_000, Fault::Crash { node: NodeId(2) })
         .with_fault(6_000, Fault::Restart { node: NodeId(2) })
-        .with_fault(7_000, Fault::Heal);
+        .with_fault(7_000, Fault::Heal {});
     s.config.pre_vote = Some(true);
     s
 }
@@ -103,6 +103,11 @@ fn malformed_scenarios_give_clear_one_line_errors() {
         "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"store-outage\", \"duration_ms\": 5}}}}]}}"
     ));
     assert!(m.contains("only to lease worlds"), "{m}");
+    // A fault without fields rejects unknown keys like every other (new-user review).
+    let m = err(&format!(
+        "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"heal\", \"extra\": 1}}}}]}}"
+    ));
+    assert!(m.contains("unknown field `extra`"), "{m}");
     let m = err(&format!("{{{base}, \"network\": {{\"loss\": 1.5}}}}"));
     assert!(m.contains("1.5 is not a probability"), "{m}");
     let m = err(&format!("{{{base}, \"duration_ms\": -4}}"));

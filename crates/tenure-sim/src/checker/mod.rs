@@ -161,7 +161,7 @@ mod tests {
         };
         assert!(!keeps_lease_premise(&pause, 10_000));
         assert!(!keeps_lease_premise(&jump, 10_000));
-        assert!(keeps_lease_premise(&Fault::Heal, 10_000));
+        assert!(keeps_lease_premise(&Fault::Heal {}, 10_000));
         assert!(keeps_lease_premise(
             &Fault::Crash { node: NodeId(1) },
             10_000

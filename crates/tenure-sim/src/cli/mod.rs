@@ -72,13 +72,22 @@ where
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's first line, without the usage block that follows it.
+            // One line: clap's first paragraph (the error and the arguments it names, which
+            // clap puts on indented lines), without the usage block that follows it.
             let text = e.render().to_string();
             let line = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: invalid arguments");
-            eprintln!("{} (see `tenure --help`)", line.trim_end());
+                .skip_while(|l| l.trim().is_empty())
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let line = if line.is_empty() {
+                "error: invalid arguments".into()
+            } else {
+                line
+            };
+            eprintln!("{line} (see `tenure --help`)");
             return ExitCode::from(2);
         }
     };

@@ -87,16 +87,13 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
         })?;
         let shared: Sink = Rc::new(RefCell::new((std::io::BufWriter::new(file), None)));
+        // Building the world already started every process (the t=0 sends): write what the
+        // event log holds so far, then every later event as it happens.
+        for ev in &world.events_since(0).0 {
+            write_event(&shared, ev);
+        }
         let writer = Rc::clone(&shared);
-        world.set_trace_sink(Box::new(move |ev| {
-            let mut w = writer.borrow_mut();
-            if w.1.is_none() {
-                let line = serde_json::to_string(ev).unwrap_or_default();
-                if let Err(e) = writeln!(w.0, "{line}") {
-                    w.1 = Some(e);
-                }
-            }
-        }));
+        world.set_trace_sink(Box::new(move |ev| write_event(&writer, ev)));
         sink = Some(shared);
     }
     world.run();
@@ -200,6 +197,18 @@ fn print_summary(world: &World, json: bool) {
                 "first violation",
                 format!("{} at {}: {}", v.kind.name(), ms(v.time_us), v.detail),
             );
+        }
+    }
+}
+
+/// Appends `ev` to the trace as one JSON line; the first write error is kept and later
+/// events are skipped.
+fn write_event(sink: &Sink, ev: &crate::trace::TraceEvent) {
+    let mut w = sink.borrow_mut();
+    if w.1.is_none() {
+        let line = serde_json::to_string(ev).unwrap_or_default();
+        if let Err(e) = writeln!(w.0, "{line}") {
+            w.1 = Some(e);
         }
     }
 }
