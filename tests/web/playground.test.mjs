@@ -238,6 +238,9 @@ test("two_embedded_playgrounds_on_one_page_do_not_interfere", async () => {
   const b = page.getByTestId("embed-b");
   assert.equal(await a.getByTestId("caption").getAttribute("data-preset"), "gc-pause-fenced");
   assert.equal(await b.getByTestId("caption").getAttribute("data-preset"), "gc-pause-unfenced");
+  // controls="bar,caption" leaves the timeline out: no empty box where it would be.
+  const timelineDisplay = await page.evaluate(() => getComputedStyle(document.querySelector("#a").shadowRoot.querySelector("svg.timeline")).display);
+  assert.equal(timelineDisplay, "none");
   await runTo(page, 7000, "#a");
   assert.equal(await b.getByTestId("time").getAttribute("data-ms"), "0");
   await runTo(page, 7000, "#b");

@@ -299,7 +299,7 @@ export class TenurePlayground extends HTMLElement {
       this.lastTimeline = wall;
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
       const span = this.endMs < 3_600_000 ? this.endMs : Math.max(10_000, Math.ceil(this.timeline.furthest / 10_000) * 10_000);
-      if (!this.timelineSvg.hidden) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
+      if (!this.timelineSvg.hasAttribute("hidden")) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
     }
   }
 
@@ -349,7 +349,8 @@ export class TenurePlayground extends HTMLElement {
       onDrawLine: (sides) => this.inject(partitionOf(sides)),
     });
     this.timelineSvg = svg("svg", { class: "timeline" });
-    this.timelineSvg.hidden = !show.has("timeline");
+    // An SVG element has no `hidden` property (that is HTMLElement's): set the attribute.
+    this.timelineSvg.toggleAttribute("hidden", !show.has("timeline"));
     this.timelineView = new TimelineView(this.timelineSvg, { onSeek: (ms) => this.seekSoon(ms) });
     const main = html("div", { class: "main" }, this.captionEl, this.stage, legend(), this.timelineSvg);
     if (!show.has("caption")) this.captionEl.hidden = true;
