@@ -53,7 +53,9 @@ const badScenarios = [
   ["latency min above max", { ...good(), network: { latency_ms: [9, 2] } }, RangeError, "ERR_SCENARIO_RANGE", /min is greater than max/],
   ["fault on a missing node", { ...good(), faults: [{ at_ms: 1, fault: { type: "crash", node: 9 } }] }, RangeError, "ERR_SCENARIO_RANGE", /faults\[0\].*process n9, which is not in this 3-node raft world/],
   ["lease fault in raft", { ...good(), faults: [{ at_ms: 1, fault: { type: "store-outage", duration_ms: 5 } }] }, RangeError, "ERR_SCENARIO_RANGE", /applies only to lease worlds/],
-  ["negative seed", { ...good(), seed: -1 }, RangeError, "ERR_SCENARIO_RANGE", /invalid value: integer `-1`/],
+  ["negative seed", { ...good(), seed: -1 }, RangeError, "ERR_SCENARIO_RANGE", /invalid value: -1 is not a whole number in 0..2\^64/],
+  ["seed of the wrong type", { ...good(), seed: true }, TypeError, "ERR_SCENARIO_TYPE", /invalid type: true, expected a number or a decimal string/],
+  ["seed string that is not a number", { ...good(), seed: "12x" }, RangeError, "ERR_SCENARIO_RANGE", /invalid value: "12x" is not a whole number/],
   ["seed beyond u64", { ...good(), seed: 2n ** 64n }, RangeError, "ERR_SCENARIO_RANGE", /scenario\.seed must fit in 64 bits, got 18446744073709551616n/],
 ];
 

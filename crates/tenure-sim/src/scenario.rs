@@ -211,7 +211,9 @@ pub struct Scenario {
     /// Default link behaviour.
     #[serde(default)]
     pub network: NetworkConfig,
-    /// The seed every random choice of the run derives from.
+    /// The seed every random choice of the run derives from: a JSON number, or a decimal
+    /// string for seeds above 2^53 that JavaScript's `JSON.stringify` cannot write as one.
+    #[serde(deserialize_with = "crate::units::u64_number_or_string")]
     pub seed: u64,
     /// Length of the run in ms of true time.
     pub duration_ms: Ms,

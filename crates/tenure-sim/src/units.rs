@@ -156,3 +156,25 @@ impl<'de> Deserialize<'de> for Probability {
             .ok_or_else(|| serde::de::Error::custom(format!("{v} is not a probability in [0, 1]")))
     }
 }
+
+/// Reads a `u64` given as a JSON number or as a decimal string (`"18446744073709551615"`),
+/// since JavaScript cannot put integers above 2^53 in JSON text as numbers.
+///
+/// Errors name the value: `invalid value: ...` for a number or string that is not a whole
+/// number in `0..2^64`, `invalid type: ...` for anything else.
+pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    use serde::de::Error;
+    use serde_json::Value;
+    let range = |shown: &dyn fmt::Display| {
+        D::Error::custom(format!(
+            "invalid value: {shown} is not a whole number in 0..2^64"
+        ))
+    };
+    match Value::deserialize(d)? {
+        Value::Number(n) => n.as_u64().ok_or_else(|| range(&n)),
+        Value::String(t) => t.parse().map_err(|_| range(&format!("\"{t}\""))),
+        other => Err(D::Error::custom(format!(
+            "invalid type: {other}, expected a number or a decimal string"
+        ))),
+    }
+}

@@ -209,7 +209,7 @@ impl Simulation {
         let object = scenario
             .serialize(&serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true))
             .map_err(JsValue::from)?;
-        js_sys::Reflect::set(&object, &JsValue::from_str("seed"), &seed_value(seed))?;
+        js_sys::Reflect::set(&object, &JsValue::from_str("seed"), &seed_json(seed))?;
         Ok(object)
     }
 
@@ -238,12 +238,23 @@ fn to_js<T: Serialize>(view: &T) -> Result<JsValue, JsValue> {
     view.serialize(&serializer()).map_err(JsValue::from)
 }
 
+/// The seed as live data: a number up to 2^53 - 1, a `bigint` above.
 fn seed_value(seed: u64) -> JsValue {
     if seed <= MAX_SAFE_INTEGER {
         #[allow(clippy::cast_precision_loss)]
         JsValue::from_f64(seed as f64)
     } else {
         JsValue::from(seed)
+    }
+}
+
+/// The seed as scenario JSON data: a number up to 2^53 - 1, a decimal string above, since
+/// `JSON.stringify` cannot write a `bigint` (the scenario reader takes both).
+fn seed_json(seed: u64) -> JsValue {
+    if seed <= MAX_SAFE_INTEGER {
+        seed_value(seed)
+    } else {
+        JsValue::from_str(&seed.to_string())
     }
 }
 

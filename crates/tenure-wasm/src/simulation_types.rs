@@ -136,7 +136,8 @@ export interface Scenario {
   config?: ScenarioConfig;
   network?: NetworkConfig;
   /** Every random choice derives from it. Absent: drawn from getrandom, see toJSON(). */
-  seed?: number | bigint;
+  /** A safe integer, a bigint, or a decimal string (for seeds above 2^53 in JSON text). */
+  seed?: number | bigint | string;
   /** Length of the run, ms of true time. */
   duration_ms: number;
   faults?: TimedFault[];
@@ -146,8 +147,8 @@ export interface Scenario {
 export interface ScenarioJSON extends Scenario {
   config: ScenarioConfig;
   network: Required<NetworkConfig>;
-  /** A number unless above 2^53 - 1 (drawn seeds never are). */
-  seed: number | bigint;
+  /** A number, or a decimal string above 2^53 - 1 so that JSON.stringify works (drawn seeds never are). */
+  seed: number | string;
   faults: TimedFault[];
 }
 
