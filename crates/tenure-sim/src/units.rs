@@ -46,14 +46,17 @@ pub fn us_to_ms(us: u64) -> f64 {
 }
 
 /// Fractional milliseconds from JSON to whole microseconds; `None` if negative, not finite,
-/// or too large.
+/// too large, or finer than a microsecond (DESIGN.md "Time and numbers": fractions down to
+/// 1 us). `ms * 1000` within float noise of a whole number (8 ulps, or 1 ns near zero) counts
+/// as that number, so `0.1 + 0.2` is 300 us.
 pub fn ms_to_us(ms: f64) -> Option<u64> {
     if !ms.is_finite() || ms < 0.0 {
         return None;
     }
-    let us = (ms * 1000.0).round();
+    let scaled = ms * 1000.0;
+    let us = scaled.round();
     // 2^63 us is far beyond any simulated run; refusing it keeps the cast exact.
-    if us >= 9.2e18 {
+    if us >= 9.2e18 || (scaled - us).abs() > (us * 8.0 * f64::EPSILON).max(1e-3) {
         return None;
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -78,7 +81,7 @@ impl<'de> Deserialize<'de> for Ms {
             .map(|us| Ms(Duration::from_micros(us)))
             .ok_or_else(|| {
                 serde::de::Error::custom(format!(
-                    "{v} is not a time in milliseconds (finite, >= 0)"
+                    "{v} is not a time in milliseconds (finite, >= 0, whole microseconds)"
                 ))
             })
     }
@@ -108,7 +111,7 @@ impl<'de> Deserialize<'de> for SignedMs {
             Some(us) if v < 0.0 => Ok(SignedMs(us.saturating_neg())),
             Some(us) => Ok(SignedMs(us)),
             None => Err(serde::de::Error::custom(format!(
-                "{v} is not a time in milliseconds (finite)"
+                "{v} is not a time in milliseconds (finite, whole microseconds)"
             ))),
         }
     }
@@ -176,5 +179,25 @@ pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u6
         other => Err(D::Error::custom(format!(
             "invalid type: {other}, expected a number or a decimal string"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_microseconds_pass_and_finer_fractions_do_not() {
+        assert_eq!(ms_to_us(1.5), Some(1_500));
+        assert_eq!(
+            ms_to_us(0.1 + 0.2),
+            Some(300),
+            "float noise is not a fraction"
+        );
+        assert_eq!(ms_to_us(0.001), Some(1));
+        assert_eq!(ms_to_us(0.0004), None, "0.4 us");
+        assert_eq!(ms_to_us(10.0004), None);
+        assert_eq!(ms_to_us(-1.0), None);
+        assert_eq!(ms_to_us(f64::NAN), None);
     }
 }

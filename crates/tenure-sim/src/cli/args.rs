@@ -3,7 +3,9 @@
 use crate::scenario::Algorithm;
 use clap::Args;
 
-/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required.
+/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required, and a
+/// value that is not a whole number of milliseconds (`1.5ms`, `0.0001s`) is refused rather
+/// than rounded.
 pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
@@ -26,6 +28,9 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     let ms = v * scale;
     if !ms.is_finite() || !(0.0..=1e15).contains(&ms) {
         return Err(format!("`{s}` is not a duration between 0 and 10^15 ms"));
+    }
+    if (ms - ms.round()).abs() > 1e-6 {
+        return Err(format!("`{s}` is not a whole number of milliseconds"));
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     Ok(ms.round() as u64)
@@ -125,6 +130,10 @@ mod tests {
         assert!(parse_duration_ms("60").is_err());
         assert!(parse_duration_ms("-1s").is_err());
         assert!(parse_duration_ms("xs").is_err());
+        // Not rounded away (new-user review: `0.0001ms` used to run for 0 ms).
+        assert!(parse_duration_ms("0.0001ms").is_err());
+        assert!(parse_duration_ms("1.5ms").is_err());
+        assert_eq!(parse_duration_ms("0.1s"), Ok(100));
     }
 
     #[test]
