@@ -263,6 +263,21 @@ test("two_embedded_playgrounds_on_one_page_do_not_interfere", async () => {
   await page.close();
 });
 
+test("a_bad_link_says_so_and_leaves_a_working_default_run", async () => {
+  // New-user review: a truncated permalink or an unknown preset loaded the default run and
+  // said nothing.
+  for (const path of ["index.html#s=garbage", "embed.html?preset=nope", "embed.html?scenario=%7Bnope"]) {
+    const page = await browser.open(path);
+    const error = page.locator(PG).getByTestId("error");
+    await error.waitFor({ state: "visible" });
+    assert.match(await error.textContent(), /cannot be read|no preset named "nope"|not JSON/, path);
+    await page.keyboard.press(".");
+    assert.ok(Number(await page.locator(PG).getByTestId("time").getAttribute("data-ms")) >= 0, path);
+    assert.deepEqual(page.errors, [], path);
+    await page.close();
+  }
+});
+
 test("keyboard_space_plays_and_dot_steps", async () => {
   const page = await browser.open();
   const t0 = Number(await page.getByTestId("time").getAttribute("data-ms"));

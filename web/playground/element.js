@@ -166,6 +166,9 @@ export class TenurePlayground extends HTMLElement {
   // ----- loading -----
 
   loadInitial() {
+    // A link or attribute that cannot be used still leaves a working playground (the
+    // default run), and says what was wrong instead of ignoring it.
+    let problem = null;
     if (this.hasAttribute("use-hash") && location.hash.includes("s=")) {
       try {
         const link = decodeHash(location.hash);
@@ -175,14 +178,24 @@ export class TenurePlayground extends HTMLElement {
           return this.load(link.scenario, { preset, timeMs: link.timeMs });
         }
       } catch (err) {
-        this.showError(err);
+        problem = err;
       }
     }
     const scenarioAttr = this.getAttribute("scenario");
-    if (scenarioAttr) return this.load(JSON.parse(scenarioAttr));
+    if (scenarioAttr && !problem) {
+      try {
+        return this.load(JSON.parse(scenarioAttr));
+      } catch (err) {
+        problem = new TypeError(`the scenario attribute is not JSON: ${err.message}`);
+      }
+    }
     const presetAttr = this.getAttribute("preset");
-    if (presetAttr && presetById(presetAttr)) return this.loadPreset(presetAttr);
+    if (presetAttr && !problem) {
+      if (presetById(presetAttr)) return this.loadPreset(presetAttr);
+      problem = new RangeError(`no preset named ${JSON.stringify(presetAttr)}`);
+    }
     this.load(buildScenario(DEFAULT_SETUP));
+    if (problem) this.showError(problem);
   }
 
   /** Replaces the run with `scenario` at time `timeMs` (0 by default). */
@@ -433,9 +446,17 @@ export class TenurePlayground extends HTMLElement {
     }
   }
 
+  /** Plays story `id` from the start, bringing the cluster into view (on a phone the story
+   * list sits far below it). */
+  startStory(id) {
+    this.loadPreset(id);
+    this.play();
+    if (this.stage.getBoundingClientRect().top < 0) this.stage.scrollIntoView({ block: "start" });
+  }
+
   buildPresets() {
     const items = PRESETS.map((p) =>
-      html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, onclick: () => { this.loadPreset(p.id); this.play(); } },
+      html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, onclick: () => this.startStory(p.id) },
         html("strong", { text: p.title }), html("small", { text: p.source }))));
     return html("section", { class: "panel presets" }, html("h2", { text: "Stories" }), html("ul", {}, ...items));
   }
