@@ -278,6 +278,25 @@ test("a_bad_link_says_so_and_leaves_a_working_default_run", async () => {
   }
 });
 
+test("the_timeline_redraws_to_its_width_when_the_window_resizes", async () => {
+  // New-user review: the timeline kept the width of its first draw (300 px when the
+  // stylesheet came late) until the next step.
+  const page = await browser.open();
+  const widths = () => page.evaluate(() => {
+    const svg = document.querySelector("tenure-playground").shadowRoot.querySelector("svg.timeline");
+    return [Math.round(svg.clientWidth), Number(svg.getAttribute("viewBox").split(" ")[2])];
+  });
+  await page.setViewportSize({ width: 900, height: 720 });
+  await page.waitForFunction(() => {
+    const svg = document.querySelector("tenure-playground").shadowRoot.querySelector("svg.timeline");
+    return Math.abs(svg.clientWidth - Number(svg.getAttribute("viewBox").split(" ")[2])) <= 1;
+  });
+  const [client, view] = await widths();
+  assert.ok(client < 900 && Math.abs(client - view) <= 1, `${client} vs ${view}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("keyboard_space_plays_and_dot_steps", async () => {
   const page = await browser.open();
   const t0 = Number(await page.getByTestId("time").getAttribute("data-ms"));

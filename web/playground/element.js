@@ -64,6 +64,7 @@ export class TenurePlayground extends HTMLElement {
 
   disconnectedCallback() {
     this.io?.disconnect();
+    this.ro?.disconnect();
     document.removeEventListener("visibilitychange", this.onVisibility);
     if (this.docKeys) document.removeEventListener("keydown", this.docKeys);
     cancelAnimationFrame(this.raf);
@@ -267,6 +268,10 @@ export class TenurePlayground extends HTMLElement {
       this.kick();
     });
     this.io.observe(this);
+    // The timeline is drawn to its measured width: redraw when that changes (a window
+    // resize, or the stylesheet arriving after the first draw).
+    this.ro ??= new ResizeObserver(() => requestAnimationFrame(() => this.renderAll(true)));
+    this.ro.observe(this.timelineSvg);
     this.onVisibility ??= () => {
       this.dataset.active = String(this.isActive());
       this.kick();
