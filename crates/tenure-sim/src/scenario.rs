@@ -319,7 +319,23 @@ impl Scenario {
 
 /// Checks that `fault` fits a world built from `scenario`; the error is one line.
 pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> {
-    for p in fault.procs() {
+    let procs = fault.procs();
+    // Each list names a process at most once, so no fault names more than twice the world's
+    // processes (a one-way cut lists two sides); a longer list is a mistake, and refusing it
+    // keeps a huge one from costing quadratic time when the cuts are applied.
+    let limit = scenario
+        .nodes
+        .saturating_add(if scenario.algorithm.is_lease() { 2 } else { 0 })
+        .saturating_mul(2);
+    if procs.len() as u64 > limit {
+        return Err(format!(
+            "{} names {} processes; this world has {}",
+            fault.label(),
+            procs.len(),
+            limit / 2
+        ));
+    }
+    for p in procs {
         if !scenario.has_proc(p) {
             return Err(format!(
                 "{} names process {p}, which is not in this {}-node {} world",

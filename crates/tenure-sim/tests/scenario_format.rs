@@ -103,6 +103,15 @@ fn malformed_scenarios_give_clear_one_line_errors() {
         "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"store-outage\", \"duration_ms\": 5}}}}]}}"
     ));
     assert!(m.contains("only to lease worlds"), "{m}");
+    // A process list longer than the world is refused before any cut is applied.
+    let many = vec!["1"; 1000].join(",");
+    let m = err(&format!(
+        "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"isolate\", \"nodes\": [{many}]}}}}]}}"
+    ));
+    assert!(
+        m.contains("isolate names 1000 processes; this world has 3"),
+        "{m}"
+    );
     // A fault without fields rejects unknown keys like every other (new-user review).
     let m = err(&format!(
         "{{{base}, \"faults\": [{{\"at_ms\": 5, \"fault\": {{\"type\": \"heal\", \"extra\": 1}}}}]}}"

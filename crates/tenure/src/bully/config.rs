@@ -104,18 +104,11 @@ pub enum ConfigError {
 impl BullyConfig {
     /// Checks the rules documented on each field; the first violation is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for (i, peer) in self.peers.iter().enumerate() {
-            if *peer == self.id {
-                return Err(ConfigError::SelfInPeers { id: self.id });
-            }
-            if self
-                .peers
-                .iter()
-                .skip(i.saturating_add(1))
-                .any(|p| p == peer)
-            {
-                return Err(ConfigError::DuplicatePeer { peer: *peer });
-            }
+        if self.peers.contains(&self.id) {
+            return Err(ConfigError::SelfInPeers { id: self.id });
+        }
+        if let Some(peer) = crate::id::first_repeated(&self.peers) {
+            return Err(ConfigError::DuplicatePeer { peer });
         }
         if self.heartbeat_interval == Duration::ZERO {
             return Err(ConfigError::HeartbeatIntervalZero {

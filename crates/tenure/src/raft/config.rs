@@ -110,13 +110,11 @@ impl RaftConfig {
         if self.max_entries_per_append == 0 {
             return Err(ConfigError::MaxEntriesPerAppendZero);
         }
-        for (i, peer) in self.peers.iter().enumerate() {
-            if *peer == self.id {
-                return Err(ConfigError::SelfInPeers { id: self.id });
-            }
-            if self.peers.iter().take(i).any(|p| p == peer) {
-                return Err(ConfigError::DuplicatePeer { id: *peer });
-            }
+        if self.peers.contains(&self.id) {
+            return Err(ConfigError::SelfInPeers { id: self.id });
+        }
+        if let Some(id) = crate::id::first_repeated(&self.peers) {
+            return Err(ConfigError::DuplicatePeer { id });
         }
         Ok(())
     }
