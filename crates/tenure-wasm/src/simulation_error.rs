@@ -67,9 +67,6 @@ pub(crate) enum SimulationError {
         /// The value, as JS prints it.
         shown: String,
     },
-    /// No seed was given and the platform offered no randomness to draw one.
-    #[error("no seed given and no randomness available to draw one: {0}")]
-    NoRandomness(String),
 }
 
 impl SimulationError {
@@ -95,7 +92,6 @@ impl SimulationError {
             } => "ERR_FAULT_RANGE",
             SimulationError::NotCursor { .. } => "ERR_CURSOR_TYPE",
             SimulationError::CursorOutOfRange { .. } => "ERR_CURSOR_RANGE",
-            SimulationError::NoRandomness(_) => "ERR_NO_RANDOMNESS",
         }
     }
 
@@ -135,7 +131,6 @@ impl From<SimulationError> for JsValue {
             SimulationError::Invalid { .. } | SimulationError::CursorOutOfRange { .. } => {
                 js_sys::RangeError::new(&message).unchecked_into()
             }
-            SimulationError::NoRandomness(_) => js_sys::Error::new(&message),
         };
         // A data property on a fresh Error object: setting it cannot fail.
         let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &err.code().into());

@@ -13,6 +13,7 @@ use tenure_sim::{Fault, Scenario, ScenarioError};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::describe;
+use crate::seed::fresh_seed;
 use crate::simulation_error::{SimulationError, Subject};
 
 /// Deepest nesting a scenario may have (a real one is 5 deep); beyond it is a cycle.
@@ -70,21 +71,15 @@ pub(crate) fn scenario_error(err: ScenarioError) -> SimulationError {
     }
 }
 
-/// Inserts a fresh seed (DESIGN.md "The JS face": getrandom, reported by `toJSON()`).
+/// Inserts a fresh seed (DESIGN.md "The JS face": getrandom, reported by `toJSON()`), kept
+/// to `0..=2^53 - 1` so that it stays a plain JSON number.
 fn fill_seed(json: &mut Value) -> Result<(), SimulationError> {
     if let Value::Object(map) = json
         && !map.contains_key("seed")
     {
-        map.insert(String::from("seed"), Value::from(fresh_seed()?));
+        map.insert(String::from("seed"), Value::from(fresh_seed() >> 11));
     }
     Ok(())
-}
-
-/// A seed from the platform's randomness, in `0..=2^53 - 1`.
-fn fresh_seed() -> Result<u64, SimulationError> {
-    getrandom::u64()
-        .map(|r| r >> 11)
-        .map_err(|e| SimulationError::NoRandomness(e.to_string()))
 }
 
 /// Copies a JS value into JSON data; the top level must be a (non-array) object.

@@ -517,7 +517,7 @@ export interface EventsPage {
   missed: number;
 }
 
-/** Codes of the errors Simulation throws (TypeError/RangeError, or Error for ERR_NO_RANDOMNESS). */
+/** Codes of the errors Simulation throws (TypeError or RangeError). */
 export type SimulationErrorCode =
   | "ERR_SCENARIO_TYPE"
   | "ERR_SCENARIO_RANGE"
@@ -525,6 +525,5 @@ export type SimulationErrorCode =
   | "ERR_FAULT_RANGE"
   | "ERR_UNKNOWN_KEY"
   | "ERR_CURSOR_TYPE"
-  | "ERR_CURSOR_RANGE"
-  | "ERR_NO_RANDOMNESS";
+  | "ERR_CURSOR_RANGE";
 "#;
