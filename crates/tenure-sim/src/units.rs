@@ -45,22 +45,36 @@ pub fn us_to_ms(us: u64) -> f64 {
     v / 1000.0
 }
 
-/// Fractional milliseconds from JSON to whole microseconds; `None` if negative, not finite,
-/// too large, or finer than a microsecond (DESIGN.md "Time and numbers": fractions down to
-/// 1 us). `ms * 1000` within float noise of a whole number (8 ulps, or 1 ns near zero) counts
-/// as that number, so `0.1 + 0.2` is 300 us.
-pub fn ms_to_us(ms: f64) -> Option<u64> {
-    if !ms.is_finite() || ms < 0.0 {
-        return None;
-    }
+/// Why a millisecond value is not a number of whole microseconds (see [`ms_to_us`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MillisError {
+    /// NaN, infinite, negative, or `2^64` microseconds or more.
+    OutOfRange,
+    /// A fraction finer than one microsecond, beyond floating-point noise.
+    SubMicrosecond,
+}
+
+/// Fractional milliseconds (JSON, JS) to whole microseconds, the one conversion the
+/// scenario reader and the wasm bindings share (DESIGN.md "Time and numbers": fractions
+/// down to 1 us). `ms * 1000` within float noise of a whole number (8 ulps, or 1 ns near
+/// zero) counts as that number, so `0.1 + 0.2` is 300 us; `-0` is 0.
+///
+/// Errors: [`MillisError::OutOfRange`] for NaN, infinities, negatives and `>= 2^64` us;
+/// [`MillisError::SubMicrosecond`] for a finer fraction (`0.0004`).
+pub fn ms_to_us(ms: f64) -> Result<u64, MillisError> {
+    // 2^64 as f64 is exact; anything at or above it does not fit in u64.
+    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
     let scaled = ms * 1000.0;
     let us = scaled.round();
-    // 2^63 us is far beyond any simulated run; refusing it keeps the cast exact.
-    if us >= 9.2e18 || (scaled - us).abs() > (us * 8.0 * f64::EPSILON).max(1e-3) {
-        return None;
+    if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
+        return Err(MillisError::OutOfRange);
     }
+    if (scaled - us).abs() > (us * 8.0 * f64::EPSILON).max(1e-3) {
+        return Err(MillisError::SubMicrosecond);
+    }
+    // Finite, integral and in 0..2^64: the cast is exact and cannot saturate.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Some(us as u64)
+    Ok(us as u64)
 }
 
 impl Serialize for Ms {
@@ -78,6 +92,7 @@ impl<'de> Deserialize<'de> for Ms {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ms, D::Error> {
         let v = f64::deserialize(d)?;
         ms_to_us(v)
+            .ok()
             .map(|us| Ms(Duration::from_micros(us)))
             .ok_or_else(|| {
                 serde::de::Error::custom(format!(
@@ -106,7 +121,7 @@ impl Serialize for SignedMs {
 impl<'de> Deserialize<'de> for SignedMs {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SignedMs, D::Error> {
         let v = f64::deserialize(d)?;
-        let us = ms_to_us(v.abs()).and_then(|us| i64::try_from(us).ok());
+        let us = ms_to_us(v.abs()).ok().and_then(|us| i64::try_from(us).ok());
         match us {
             Some(us) if v < 0.0 => Ok(SignedMs(us.saturating_neg())),
             Some(us) => Ok(SignedMs(us)),
@@ -188,16 +203,16 @@ mod tests {
 
     #[test]
     fn whole_microseconds_pass_and_finer_fractions_do_not() {
-        assert_eq!(ms_to_us(1.5), Some(1_500));
+        assert_eq!(ms_to_us(1.5), Ok(1_500));
         assert_eq!(
             ms_to_us(0.1 + 0.2),
-            Some(300),
+            Ok(300),
             "float noise is not a fraction"
         );
-        assert_eq!(ms_to_us(0.001), Some(1));
-        assert_eq!(ms_to_us(0.0004), None, "0.4 us");
-        assert_eq!(ms_to_us(10.0004), None);
-        assert_eq!(ms_to_us(-1.0), None);
-        assert_eq!(ms_to_us(f64::NAN), None);
+        assert_eq!(ms_to_us(0.001), Ok(1));
+        assert_eq!(ms_to_us(0.0004), Err(MillisError::SubMicrosecond), "0.4 us");
+        assert_eq!(ms_to_us(10.0004), Err(MillisError::SubMicrosecond));
+        assert_eq!(ms_to_us(-1.0), Err(MillisError::OutOfRange));
+        assert_eq!(ms_to_us(f64::NAN), Err(MillisError::OutOfRange));
     }
 }

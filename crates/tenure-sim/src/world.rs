@@ -1013,5 +1013,5 @@ impl World {
 
 /// Parses a fractional millisecond count into a [`Duration`] (for CLI and bindings).
 pub fn duration_from_ms(ms: f64) -> Option<Duration> {
-    ms_to_us(ms).map(Duration::from_micros)
+    ms_to_us(ms).ok().map(Duration::from_micros)
 }

@@ -9,6 +9,7 @@
 //!   though `1.005 * 1000` is `1004.999..` in binary floating point).
 
 use tenure::{Duration, Instant};
+use tenure_sim::units::{MillisError, ms_to_us};
 use wasm_bindgen::JsValue;
 
 use crate::error::{BindingError, Name, U64Arg, describe};
@@ -54,28 +55,6 @@ pub(crate) fn bigint_digits(value: &JsValue) -> String {
         .unwrap_or_else(|_| String::from("?"))
 }
 
-/// Microseconds in one millisecond, as a float for the ms -> us conversion.
-const MICROS_PER_MILLI: f64 = 1000.0;
-
-/// Converts milliseconds to whole microseconds, rounded to the nearest microsecond.
-///
-/// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->
-/// [`BindingError::MillisOutOfRange`]. `-0` is accepted as 0.
-pub(crate) fn micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, BindingError> {
-    // 2^64 as f64 is exact; anything at or above it does not fit in u64.
-    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
-    let us = (ms * MICROS_PER_MILLI).round();
-    if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
-        return Err(BindingError::MillisOutOfRange {
-            arg: arg.into(),
-            value: ms,
-        });
-    }
-    // Finite, integral and in 0..2^64: the cast is exact and cannot saturate.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(us as u64)
-}
-
 /// Converts milliseconds (a JS `number`) to whole microseconds, refusing a fraction below
 /// one microsecond (issue 6 item 3): the state machines' `now_ms` and durations.
 ///
@@ -94,28 +73,25 @@ pub(crate) fn exact_micros_from_millis(
     }
 }
 
-/// Converts milliseconds to whole microseconds, exactly.
+/// Converts milliseconds to whole microseconds, exactly, by the simulator's shared rule
+/// ([`tenure_sim::units::ms_to_us`]): float noise around a whole microsecond is accepted
+/// (`1.005`, `0.1 + 0.2`); a real fraction of a microsecond (`0.0004`, Node's nanosecond
+/// `performance.now()`) is misuse. `-0` is 0.
 ///
-/// `ms * 1000` is taken as the nearest integer when it is within floating-point noise of it
-/// (8 ulps, or 1 ns near zero), so `1.005` and `0.1 + 0.2` are exact microsecond counts; a
-/// real fraction of a microsecond (`0.0004`, Node's nanosecond `performance.now()`) is misuse.
-///
-/// Errors: as [`micros_from_ms_f64`]; a sub-microsecond fraction ->
+/// Errors: NaN, infinite, negative, or `>= 2^64` microseconds ->
+/// [`BindingError::MillisOutOfRange`]; a sub-microsecond fraction ->
 /// [`BindingError::MillisPrecision`].
 pub(crate) fn exact_micros_from_ms_f64(ms: f64, arg: impl Into<Name>) -> Result<u64, BindingError> {
-    /// Below this distance from a whole microsecond, a fraction is rounding noise (1 ns).
-    const NOISE_FLOOR_US: f64 = 1e-3;
-    let arg = arg.into();
-    let us = micros_from_ms_f64(ms, arg.clone())?;
-    let scaled = ms * MICROS_PER_MILLI;
-    // `us` is `scaled` rounded, so the cast back is exact below 2^53 and harmless above it.
-    #[allow(clippy::cast_precision_loss)]
-    let whole = us as f64;
-    let noise = (whole * 8.0 * f64::EPSILON).max(NOISE_FLOOR_US);
-    if (scaled - whole).abs() > noise {
-        return Err(BindingError::MillisPrecision { arg, value: ms });
-    }
-    Ok(us)
+    ms_to_us(ms).map_err(|e| match e {
+        MillisError::OutOfRange => BindingError::MillisOutOfRange {
+            arg: arg.into(),
+            value: ms,
+        },
+        MillisError::SubMicrosecond => BindingError::MillisPrecision {
+            arg: arg.into(),
+            value: ms,
+        },
+    })
 }
 
 /// Milliseconds (`number`) to a [`Duration`], exactly; see [`exact_micros_from_millis`].
@@ -139,7 +115,7 @@ pub(crate) fn instant_from_millis(
 /// Microseconds to milliseconds as a JS `number` (exact below 2^53 us, about 285 years).
 #[allow(clippy::cast_precision_loss)]
 pub(crate) fn millis_from_micros(us: u64) -> f64 {
-    us as f64 / MICROS_PER_MILLI
+    us as f64 / 1000.0
 }
 
 /// A [`Duration`] in milliseconds.
@@ -159,13 +135,11 @@ mod tests {
     #[test]
     fn fractions_of_a_millisecond_keep_whole_microseconds() {
         // DESIGN.md "Time and numbers": ms in JS, fractions down to 1 us.
-        assert_eq!(micros_from_ms_f64(0.0, "now"), Ok(0));
-        assert_eq!(micros_from_ms_f64(-0.0, "now"), Ok(0));
-        assert_eq!(micros_from_ms_f64(0.001, "now"), Ok(1));
-        assert_eq!(micros_from_ms_f64(1.005, "now"), Ok(1005));
-        assert_eq!(micros_from_ms_f64(250.5, "now"), Ok(250_500));
-        assert_eq!(micros_from_ms_f64(0.0004, "now"), Ok(0));
-        assert_eq!(micros_from_ms_f64(4.1585000000004, "ms"), Ok(4159));
+        assert_eq!(exact_micros_from_ms_f64(0.0, "now"), Ok(0));
+        assert_eq!(exact_micros_from_ms_f64(-0.0, "now"), Ok(0));
+        assert_eq!(exact_micros_from_ms_f64(0.001, "now"), Ok(1));
+        assert_eq!(exact_micros_from_ms_f64(1.005, "now"), Ok(1005));
+        assert_eq!(exact_micros_from_ms_f64(250.5, "now"), Ok(250_500));
     }
 
     #[test]
@@ -206,7 +180,7 @@ mod tests {
             -1.0,
             1.9e16,
         ] {
-            let err = micros_from_ms_f64(bad, "ttl").unwrap_err();
+            let err = exact_micros_from_ms_f64(bad, "ttl").unwrap_err();
             assert_eq!(err.code(), "ERR_MILLIS_RANGE", "{bad}");
             assert!(err.to_string().starts_with("ttl must be"), "{err}");
         }
@@ -215,7 +189,7 @@ mod tests {
     #[test]
     fn largest_representable_millis_round_trip_below_u64_max() {
         // 1.8e16 ms = 1.8e19 us < 2^64 (about 1.845e19).
-        let us = micros_from_ms_f64(1.8e16, "now").unwrap();
+        let us = exact_micros_from_ms_f64(1.8e16, "now").unwrap();
         assert_eq!(us, 18_000_000_000_000_000_000);
         assert_eq!(millis_from_micros(us), 1.8e16);
     }
