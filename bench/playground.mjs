@@ -1,4 +1,4 @@
-// Playground bench (issue 7): figures only, no pass/fail.
+// Playground bench: figures only, no pass/fail.
 //
 // 1. Builds web/ for production with Vite into a temporary folder and serves it.
 // 2. Transfer size: loads index.html in headless Chromium and sums every response the page

@@ -1,4 +1,4 @@
-// `npm run bench` figures for the Simulation binding (issue 6 "Benchmarks"; figures only):
+// `npm run bench` figures for the Simulation binding (figures only):
 // - simulated events per second in wasm under Node next to the native `tenure` CLI on the
 //   same chaos scenarios in the same run, and their ratio;
 // - the cost of snapshot() (the playground calls it every animation frame) and of clone()

@@ -1,4 +1,4 @@
-// `npm run bench`: figures, not pass/fail (DESIGN.md "Commands"; js-conventions: no timed
+// `npm run bench`: figures, not pass/fail (docs/design.md "Commands"; js-conventions: no timed
 // assertions in tests). A small runner: it builds the package (which prints the gzipped .wasm
 // size), then runs every bench/*.mjs file in name order. Each file's default export is an async
 // function that prints its own figures; several helpers add files there without touching this one.

@@ -1,4 +1,4 @@
-// `npm test`: everything, from a fresh clone, with no other step (issue 2, item 7).
+// `npm test`: everything, from a fresh clone, with no other step.
 // Installs what is missing first (wasm target, rustfmt/clippy, wasm-bindgen CLI, node_modules,
 // Chromium), then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings),
 // the wasm build, the package tests and the browser tests. Stops at the first failure and

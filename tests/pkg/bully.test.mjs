@@ -1,6 +1,6 @@
-// BullyNode through the built package (issue 4 "Done when"): the highest live id wins, a
+// BullyNode through the built package: the highest live id wins, a
 // crashed coordinator is replaced, and a restarted top id rejoins through an election that
-// the others see (S14, nirvik/iWant#1; DESIGN.md rule 7).
+// the others see (S14, nirvik/iWant#1; design rule 7).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BullyNode } from "tenure";
@@ -55,7 +55,7 @@ test("s14_coordinator_crash_then_restart_rejoins_through_an_election", () => {
 });
 
 test("partition_allows_two_coordinators_documented_limitation", () => {
-  // DESIGN.md rule 7: Bully has no safety under partition; each side elects its highest id.
+  // design rule 7: Bully has no safety under partition; each side elects its highest id.
   const cluster = new Cluster(IDS.map((id) => new BullyNode(config(id))));
   cluster.runUntil(500);
   for (const [a, b] of [[1n, 3n], [2n, 3n]]) {

@@ -1,4 +1,4 @@
-// Environments (issue 6 item 5; STYLE.md item 11): the packed tarball, installed into a fresh
+// Environments (convention 11): the packed tarball, installed into a fresh
 // project, works from a Vite build and from a plain <script type=module> page with an import
 // map, both opened in Chromium (Node ESM is covered by packaging.test.mjs).
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Boundary guards: u64 tokens are bigints, checked (DESIGN.md "Time and numbers"; STYLE.md
+// Boundary guards: u64 tokens are bigints, checked (docs/design.md "Time and numbers"; docs/conventions.md
 // items 12 and 14). Misuse throws a real TypeError/RangeError with a stable `code`, the
 // message names the value, and the instance stays usable.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
-// FencedResource through the built package, imported by name (STYLE.md item 11).
-// Semantics: DESIGN.md rule 1.
+// FencedResource through the built package, imported by name (convention 11).
+// Semantics: design rule 1.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FencedResource } from "tenure";

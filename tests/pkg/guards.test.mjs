@@ -1,4 +1,4 @@
-// Every entry point validates its input (issue 6 item 3; DESIGN.md "Time and numbers"):
+// Every entry point validates its input (docs/design.md "Time and numbers"):
 // NaN, Infinity, negative values, fractions below 1 us, values >= 2^64, wrong types and
 // unknown keys throw TypeError/RangeError with a stable `code` and a message naming the value,
 // and the instance keeps working afterwards.
@@ -203,7 +203,7 @@ test("missing_keys_bad_variants_and_wrong_field_types_are_coded", () => {
 });
 
 test("core_validate_errors_are_range_errors_with_the_core_message", () => {
-  // DESIGN.md rule 5 for leases; the core's message names the values (in ms).
+  // design rule 5 for leases; the core's message names the values (in ms).
   const cases = [
     [() => new LeaseCandidate({ ttl_ms: 1_000, safety_margin_ms: 1_000 }), /invalid lease config: safety_margin 1000ms must satisfy 0 < safety_margin < ttl 1000ms/],
     [() => new LeaseCandidate({ renew_interval_ms: 8_500 }), /renew_interval 8500ms \+ max_round_trip 1000ms must fit in ttl 10000ms - safety_margin 1000ms/],

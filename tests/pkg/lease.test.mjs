@@ -1,6 +1,6 @@
-// LeaseStore and LeaseCandidate through the built package (issue 3 "Done when"): Node code
+// LeaseStore and LeaseCandidate through the built package: Node code
 // drives candidates against a store by hand; requests and responses are plain objects, tokens
-// bigint, times ms. Scenarios: ../../shared/scenarios/README.md (S01, S02, S04, S06, S15).
+// bigint, times ms. Scenarios: `docs/scenarios.md` (S01, S02, S04, S06, S15).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FencedResource, LeaseCandidate, LeaseStore } from "tenure";
@@ -134,7 +134,7 @@ test("release_hands_over_and_the_next_grant_has_a_greater_token", () => {
 });
 
 test("store_rules_held_renew_release_and_tokens", () => {
-  // DESIGN.md rules 2-3 through the binding: Held while valid, same token on renewal and
+  // design rules 2-3 through the binding: Held while valid, same token on renewal and
   // idempotent re-acquire, Rejected reasons, tokens never reused.
   const store = new LeaseStore();
   const acquire = (id, holder, at, ttl_ms = 1_000) => store.handle(at, { type: "Acquire", id, key: "k", holder, ttl_ms });
@@ -191,7 +191,7 @@ test("config_round_trips_and_a_missing_seed_is_drawn_fresh_and_reported", () => 
 });
 
 test("same_seed_same_retry_schedule", () => {
-  // DESIGN.md: randomness only from the seeded PRNG, so the jittered retries replay exactly.
+  // docs/design.md: randomness only from the seeded PRNG, so the jittered retries replay exactly.
   const schedule = (seed) => {
     const store = new LeaseStore();
     store.handle(0, { type: "Acquire", id: 1n, key: KEY, holder: 9n, ttl_ms: 60_000 });

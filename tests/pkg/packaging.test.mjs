@@ -1,4 +1,4 @@
-// Packaging test (STYLE.md item 11, after automerge's packaging_tests): `npm pack` pkg/,
+// Packaging test (convention 11, after automerge's packaging_tests): `npm pack` pkg/,
 // install the tarball into a fresh project offline, and use it from plain Node ESM.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Property tests through the package (issue 6 "Tests"; STYLE.md item 10: invariants, not
+// Property tests through the package (convention 10: invariants, not
 // traces). Random sequences of valid and invalid calls never crash an instance and keep the
 // lease invariants: one valid holder per key, a believing leader holds the store's valid
 // lease (rule 4), tokens never go back (rule 2), a write right after a passing check is

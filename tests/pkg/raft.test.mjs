@@ -1,5 +1,5 @@
-// RaftNode through the built package (issue 4 "Done when"): a three-node election driven from
-// JS by passing the messages by hand. Rules: Raft §5 and DESIGN.md rule 6; S11 (persist
+// RaftNode through the built package: a three-node election driven from
+// JS by passing the messages by hand. Rules: Raft §5 and design rule 6; S11 (persist
 // before the vote leaves).
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -118,7 +118,7 @@ test("s11_persist_precedes_the_vote_and_a_restart_keeps_term_and_vote", () => {
 });
 
 test("unknown_senders_stale_terms_and_huge_terms_never_throw", () => {
-  // Peer behaviour is state or ignored, never an error (DESIGN.md sans-IO contract).
+  // Peer behaviour is state or ignored, never an error (docs/design.md sans-IO contract).
   const node = new RaftNode(config(1n));
   node.handleTimeout(0);
   const max = 2n ** 64n - 1n;

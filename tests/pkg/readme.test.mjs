@@ -1,5 +1,5 @@
 // The package README's JavaScript examples run as written against the built package, so the
-// documentation cannot drift from the API (issue 6 item 6).
+// documentation cannot drift from the API.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Determinism across targets (issue 5 item 4, issue 6 "Tests"): the same scenario and seed
+// Determinism across targets : the same scenario and seed
 // give the same trace hash in Node (wasm32) as the native `tenure` CLI prints, for every
 // algorithm and fault family, and for a live run with injected faults once its toJSON() is
 // replayed natively.

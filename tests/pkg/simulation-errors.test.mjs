@@ -1,4 +1,4 @@
-// Simulation misuse (issue 6 item 3; DESIGN.md "The JS face"): bad scenarios, faults, times
+// Simulation misuse (docs/design.md "The JS face"): bad scenarios, faults, times
 // and cursors throw TypeError/RangeError with a stable `code` and the simulator's one-line
 // message naming the value; nothing changes, and the instance keeps working afterwards.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The seed's verification suite (../shared/seeds/000_2061ae35bf730020.txt, "Verification"),
+// The seed's verification suite (docs/scenarios.md S15),
 // rewritten against the package's Simulation: a deposed leader's write is rejected with
 // reason "stale fencing token"; a chaos run never has two simultaneous leaders; the leader
 // self-demotes when renewal fails. Everything is read from snapshots, events, metrics and
@@ -14,7 +14,7 @@ test("rejects_writes_from_a_deposed_leader_with_stale_fencing_token", () => {
   // Seed: elect node-a, partition it, elect node-b with a higher token; node-a's write with
   // its old token is rejected. Here node-a's writes to the resource are slow (3 s) and it
   // is cut off from the store and the other nodes, so writes it sent while it still led
-  // reach the resource after node-b installed its token (DESIGN.md rule 1; S01).
+  // reach the resource after node-b installed its token (design rule 1; S01).
   const sim = new Simulation(scenario("lease-fencing", { duration_ms: 15_000, config: { ttl_ms: TTL_MS } }));
   const first = runUntilFound(sim, soleLeader);
   const a = ref(first.id);
@@ -84,7 +84,7 @@ test("never_permits_two_simultaneous_leaders_lease_fencing_chaos", () => {
   // leader. An active leader is up, in the Leader role, and inside its lease (the deadline
   // its own clock enforces, shown in true time): a node resuming from a pause past its
   // deadline still says "Leader" until its deadline timer fires in the same instant, but it
-  // can no longer act (DESIGN.md rule 4). The time-integrated split-brain metric agrees.
+  // can no longer act (design rule 4). The time-integrated split-brain metric agrees.
   let leaderMoments = 0;
   const sim = chaosRun(
     "lease-fencing",
@@ -132,7 +132,7 @@ test("never_permits_two_leaders_in_one_term_raft_chaos", () => {
 
 test("self_demotes_when_renewal_fails", () => {
   // Seed: block the coordinator (the store) from node-a, wait one lease period: node-a is no
-  // longer leader. DESIGN.md rule 4: it steps down on its own clock, before the store's
+  // longer leader. design rule 4: it steps down on its own clock, before the store's
   // lease expires, without hearing anything (S03, S06).
   const sim = new Simulation(scenario("lease-fencing", { duration_ms: 10_000, config: { ttl_ms: TTL_MS } }));
   runUntilFound(sim, soleLeader);

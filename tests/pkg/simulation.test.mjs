@@ -1,4 +1,4 @@
-// The Simulation class through the built package (issue 6 item 1): snapshots with bigint ids
+// The Simulation class through the built package: snapshots with bigint ids
 // and ms times, the event log and its cursor, stepping and the end of the run, checkpoints
 // with clone(), and toJSON()/fromJSON() replays including injected faults and seeds.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The published types are precise: a usage file type-checks with tsc --noEmit (STYLE.md 13).
+// The published types are precise: a usage file type-checks with tsc --noEmit (convention 13).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";

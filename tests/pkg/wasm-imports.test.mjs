@@ -1,4 +1,4 @@
-// The shipped .wasm imports only the wasm-bindgen glue: no `env` module (STYLE.md,
+// The shipped .wasm imports only the wasm-bindgen glue: no `env` module (docs/conventions.md,
 // "Everywhere": the core builds for wasm32 with no `env` imports), so nothing in Rust reaches
 // for a libc, a clock or a random source behind the bindings' back.
 import { test } from "node:test";

@@ -1,4 +1,4 @@
-// Browser tests of the playground (issue 7): every preset tells its story and the safety
+// Browser tests of the playground: every preset tells its story and the safety
 // panel shows the expected outcome; crashing the leader by clicking brings a new leader
 // within the expected time; a permalink reopens the same state; two embedded playgrounds do
 // not interfere; keyboard; no foreign requests; screenshots for review.
@@ -195,7 +195,7 @@ test("permalink_round_trip_reopens_the_same_state", async () => {
 });
 
 test("scrubbing_the_timeline_back_reaches_the_state_a_fresh_run_reaches", async () => {
-  // STYLE.md item 16: seeking back restores a checkpoint and replays; replay is exact, so the
+  // convention 16: seeking back restores a checkpoint and replays; replay is exact, so the
   // state equals that of a fresh run to the same time, also across a fault injected by hand.
   const page = await browser.open();
   await loadPreset(page, "raft-minority");

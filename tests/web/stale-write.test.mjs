@@ -1,5 +1,5 @@
 // Browser test: the fenced resource by hand, on the playground page, shows a stale write as
-// rejected (issue 2, "Done when"; DESIGN.md rule 1; scenario S01).
+// rejected (design rule 1; scenario S01).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { launch, screenshot } from "./browser.mjs";
@@ -42,7 +42,7 @@ test("s01_stale_write_is_shown_rejected_with_presented_and_required", async () =
 });
 
 test("negative_token_shows_the_range_error_code_and_the_page_stays_usable", async () => {
-  // DESIGN.md "Time and numbers": out-of-range tokens throw RangeError with a code.
+  // docs/design.md "Time and numbers": out-of-range tokens throw RangeError with a code.
   const page = await browser.open();
   await page.getByTestId("write-token").fill("-1");
   await page.getByTestId("write").click();

@@ -260,7 +260,7 @@ export class TenurePlayground extends HTMLElement {
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
   }
 
-  /** Watches visibility: pauses the loop off-screen or in a hidden tab (STYLE.md item 17). */
+  /** Watches visibility: pauses the loop off-screen or in a hidden tab (convention 17). */
   activate() {
     this.io ??= new IntersectionObserver((entries) => {
       this.onScreen = entries.some((e) => e.isIntersecting);

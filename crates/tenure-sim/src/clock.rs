@@ -1,6 +1,6 @@
 //! Per-process clocks: offset + rate x true time, with forward jumps, always monotone.
 //!
-//! Each simulated process reads its own clock (DESIGN.md "The simulator", Clocks). Between
+//! Each simulated process reads its own clock (docs/design.md "The simulator", Clocks). Between
 //! changes the reading is the linear function
 //! `local(t) = anchor_local + (t - anchor_true) * (1_000_000 + drift_ppm) / 1_000_000`
 //! of true time `t` (all in microseconds). A change (a new drift rate, a step, a jump)

@@ -10,7 +10,7 @@ use crate::units::{Ms, Probability, SignedMs};
 use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
-/// One fault (DESIGN.md "The simulator", Faults).
+/// One fault (docs/design.md "The simulator", Faults).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[non_exhaustive]

@@ -4,7 +4,7 @@
 //! directed link draws from its own seeded [`Rng`], so changing one link's faults does not
 //! change what happens on the others. Latency is drawn uniformly from `[min, max]`, so messages
 //! on one link can overtake each other (reordering by jitter). A message is dropped if its
-//! link is blocked when it is sent or when it would be delivered (DESIGN.md "Network").
+//! link is blocked when it is sent or when it would be delivered (docs/design.md "Network").
 
 use crate::units::{Ms, Probability};
 use serde::{Deserialize, Serialize};

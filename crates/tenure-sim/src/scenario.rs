@@ -1,4 +1,4 @@
-//! The scenario: versioned JSON that fixes a whole run (DESIGN.md "Scenario").
+//! The scenario: versioned JSON that fixes a whole run (docs/design.md "Scenario").
 //!
 //! ```json
 //! {

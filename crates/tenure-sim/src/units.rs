@@ -1,7 +1,7 @@
 //! Milliseconds at the JSON boundary, microseconds inside.
 //!
 //! Scenarios and snapshots give times in milliseconds as JSON numbers (fractions down to 1 us
-//! allowed), as DESIGN.md "Time and numbers" asks; the simulator works in integer
+//! allowed), as docs/design.md "Time and numbers" asks; the simulator works in integer
 //! microseconds ([`tenure::Duration`], [`tenure::Instant`]).
 
 use core::fmt;
@@ -55,7 +55,7 @@ pub enum MillisError {
 }
 
 /// Fractional milliseconds (JSON, JS) to whole microseconds, the one conversion the
-/// scenario reader and the wasm bindings share (DESIGN.md "Time and numbers": fractions
+/// scenario reader and the wasm bindings share (docs/design.md "Time and numbers": fractions
 /// down to 1 us). `ms * 1000` within float noise of a whole number (8 ulps, or 1 ns near
 /// zero) counts as that number, so `0.1 + 0.2` is 300 us; `-0` is 0.
 ///

@@ -1,5 +1,5 @@
-//! The checker catches what an algorithm does not promise (issue 5, "Tests"): Bully under a
-//! partition shows a split-brain window (DESIGN.md rule 7, S14), and "pause after check,
+//! The checker catches what an algorithm does not promise: Bully under a
+//! partition shows a split-brain window (design rule 7, S14), and "pause after check,
 //! before write" makes an unfenced lease accept a stale write that fencing rejects (S01,
 //! Kleppmann 2016).
 

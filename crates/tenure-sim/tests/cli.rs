@@ -1,5 +1,5 @@
 //! The `tenure` binary: argument and scenario errors are one line with a non-zero exit code,
-//! never a panic; clean runs exit 0 (issue 5, "CLI").
+//! never a panic; clean runs exit 0.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 

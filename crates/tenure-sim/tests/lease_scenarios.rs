@@ -1,4 +1,4 @@
-//! Lease scenarios from /work/shared/scenarios/README.md run in the full simulator, with
+//! Lease scenarios from `docs/scenarios.md` run in the full simulator, with
 //! the store and the resource as processes behind the network.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns

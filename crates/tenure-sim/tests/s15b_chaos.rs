@@ -1,4 +1,4 @@
-//! S15b, the seed's own chaos check (`../seeds/000_2061ae35bf730020.txt`, "Verification":
+//! S15b, the seed's own chaos check (docs/scenarios.md S15:
 //! "never permits two simultaneous leaders"): 120 s of partitions, pauses, restarts and the
 //! other Jepsen-style families, then a heal, over 200 seeds per algorithm. Raft and
 //! lease-fencing must break no invariant they promise, and a leader must appear within the
@@ -43,7 +43,7 @@ fn s15b_lease_fencing_accepts_no_stale_write_under_chaos() {
 
 /// S15b's "never two simultaneous leaders", where the lease can promise it: kills, every
 /// partition shape and store outages, but no pauses, no clock steps and no drift beyond the
-/// bound (DESIGN.md, "Invariants": the split-brain window is a violation only within the
+/// bound (docs/design.md, "Invariants": the split-brain window is a violation only within the
 /// drift bound and without pauses). The checker records `split-brain` on the first instant
 /// two nodes act as leader, so any overlap fails this sweep.
 #[test]

@@ -1,4 +1,4 @@
-//! The scenario format (DESIGN.md "Scenario"): versioned JSON that round-trips, refuses
+//! The scenario format (docs/design.md "Scenario"): versioned JSON that round-trips, refuses
 //! unknown keys and bad values with one-line errors, and replays to the same trace hash.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
@@ -127,7 +127,7 @@ fn malformed_scenarios_give_clear_one_line_errors() {
 
 #[test]
 fn same_scenario_and_seed_replay_to_the_same_trace_hash() {
-    // DESIGN.md "Determinism": a scenario plus its seed replays identically.
+    // docs/design.md "Determinism": a scenario plus its seed replays identically.
     for algorithm in Algorithm::ALL {
         let mut s =
             tenure_sim::chaos::scenario(&tenure_sim::chaos::ChaosOptions::new(algorithm), 42);

@@ -1,5 +1,5 @@
 //! The exported `BullyNode` class: the core's [`tenure::BullyNode`] (the Bully election with
-//! epochs; DESIGN.md rule 7, no safety under partition) driven from JS.
+//! epochs; design rule 7, no safety under partition) driven from JS.
 
 use tenure::NodeId;
 use tenure::bully::{
@@ -53,7 +53,7 @@ export interface BullyConfig {
   seed: bigint;
 }
 
-/** A Bully message; every one carries an epoch (DESIGN.md rule 7). */
+/** A Bully message; every one carries an epoch (design rule 7). */
 export type BullyMessage =
   | { type: "Election"; epoch: Epoch }
   | { type: "Answer"; epoch: Epoch }

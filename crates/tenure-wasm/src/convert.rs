@@ -1,8 +1,8 @@
-//! Checked conversions between JS values and the core's numbers (DESIGN.md, "Time and numbers").
+//! Checked conversions between JS values and the core's numbers (docs/design.md, "Time and numbers").
 //!
 //! - `u64` quantities (fencing tokens, later terms and node ids) are `bigint` in JS. wasm-bindgen
 //!   would wrap an out-of-range `bigint` silently, so arguments arrive as `JsValue` and are
-//!   checked here (STYLE.md item 14): not a `bigint` is a `TypeError`, negative or `>= 2^64` a
+//!   checked here (convention 14): not a `bigint` is a `TypeError`, negative or `>= 2^64` a
 //!   `RangeError`.
 //! - Times are milliseconds (`number`) in JS and integer microseconds in Rust: finite, `>= 0`,
 //!   fractions kept down to 1 us (rounded to the nearest microsecond, so `1.005` is 1005 us even
@@ -56,7 +56,7 @@ pub(crate) fn bigint_digits(value: &JsValue) -> String {
 }
 
 /// Converts milliseconds (a JS `number`) to whole microseconds, refusing a fraction below
-/// one microsecond (issue 6 item 3): the state machines' `now_ms` and durations.
+/// one microsecond: the state machines' `now_ms` and durations.
 ///
 /// Errors: not a number -> [`BindingError::NotMillis`]; otherwise see
 /// [`exact_micros_from_ms_f64`].
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn fractions_of_a_millisecond_keep_whole_microseconds() {
-        // DESIGN.md "Time and numbers": ms in JS, fractions down to 1 us.
+        // docs/design.md "Time and numbers": ms in JS, fractions down to 1 us.
         assert_eq!(exact_micros_from_ms_f64(0.0, "now"), Ok(0));
         assert_eq!(exact_micros_from_ms_f64(-0.0, "now"), Ok(0));
         assert_eq!(exact_micros_from_ms_f64(0.001, "now"), Ok(1));

@@ -4,7 +4,7 @@
 //! a negative time, ...) becomes a [`BindingError`]. Crossing into JS it turns into a genuine
 //! `TypeError` or `RangeError` (so `instanceof` works), with two properties a caller can rely on:
 //! `message`, which names the argument and the offending value, and `code`, a stable string
-//! such as `"ERR_TOKEN_RANGE"` (STYLE.md item 12; modelled on Node's own `err.code`).
+//! such as `"ERR_TOKEN_RANGE"` (convention 12; modelled on Node's own `err.code`).
 //!
 //! Extending it: add a variant with one doc line, give it a code in [`BindingError::code`]
 //! and a class in [`BindingError::class`], and list the code in `pkg/README.md` and in the
@@ -179,7 +179,7 @@ pub(crate) enum BindingError {
         /// The value passed.
         value: f64,
     },
-    /// A millisecond argument had a fraction finer than one microsecond (DESIGN.md, "Time
+    /// A millisecond argument had a fraction finer than one microsecond (docs/design.md, "Time
     /// and numbers": fractions down to 1 us).
     #[error(
         "{arg} must be a whole number of microseconds (a multiple of 0.001 ms), got {shown}; \
@@ -269,7 +269,7 @@ pub(crate) enum BindingError {
         max: u64,
     },
     /// A config object failed the machine's `validate()`; `message` is the core's, naming
-    /// the values (lease: DESIGN.md rule 5).
+    /// the values (lease: design rule 5).
     #[error("invalid {machine} config: {message}")]
     Config {
         /// `lease`, `raft` or `bully`.

@@ -9,7 +9,7 @@ use crate::convert::{u64_from_bigint, u64_to_bigint};
 use crate::error::U64Arg;
 use crate::object::plain_object;
 
-/// A resource guarded by fencing tokens (DESIGN.md rule 1), holding one JS value.
+/// A resource guarded by fencing tokens (design rule 1), holding one JS value.
 ///
 /// A write with a token `>=` the highest seen is accepted and raises the highest; a lower one
 /// is rejected with `{ accepted: false, reason: "stale fencing token", presented, required }`
@@ -46,7 +46,7 @@ impl FencedResource {
         fence_result(self.inner.write(token, value))
     }
 
-    /// Installs `token` as the highest without writing (DESIGN.md rule 1; scenario S16).
+    /// Installs `token` as the highest without writing (design rule 1; scenario S16).
     ///
     /// Returns the same shapes as `write`; establishing the current highest again is accepted.
     #[wasm_bindgen(unchecked_return_type = "FenceResult")]

@@ -1,5 +1,5 @@
 //! The exported `LeaseCandidate` class: the core's [`tenure::LeaseCandidate`] (a contender
-//! for one lease, and the leader it becomes; DESIGN.md rules 4-5) driven from JS.
+//! for one lease, and the leader it becomes; design rules 4-5) driven from JS.
 
 use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseConfig, LeaseKey,
@@ -20,7 +20,7 @@ use crate::seed::fresh_seed;
 const TS_LEASE_CANDIDATE: &'static str = r#"
 /**
  * Settings of a LeaseCandidate; every key is optional (defaults in brackets). Times in ms.
- * The constructor checks DESIGN.md rule 5 (0 < safety_margin_ms < ttl_ms; renew interval +
+ * The constructor checks design rule 5 (0 < safety_margin_ms < ttl_ms; renew interval +
  * max round trip fit in ttl - margin; the margin covers the drift over one ttl).
  */
 export interface LeaseConfigInit {
@@ -141,7 +141,7 @@ const FENCED_KEYS: &[&str] = &["accepted", "reason", "presented", "required"];
 /// call `assertLeadership(now_ms)` and present its token to the resource.
 ///
 /// The local deadline counts from the *send time* of the request the store granted or
-/// renewed, minus the safety margin (DESIGN.md rule 4); at it the candidate steps down even
+/// renewed, minus the safety margin (design rule 4); at it the candidate steps down even
 /// with requests pending.
 #[wasm_bindgen]
 pub struct LeaseCandidate {

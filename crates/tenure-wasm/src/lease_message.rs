@@ -25,7 +25,7 @@ export type NodeId = bigint;
 /** A lease request id, chosen by the candidate and echoed by the store. */
 export type RequestId = bigint;
 
-/** A request from a LeaseCandidate to a LeaseStore (issue 3). */
+/** A request from a LeaseCandidate to a LeaseStore. */
 export type StoreRequest =
   | { type: "Acquire"; id: RequestId; key: string; holder: NodeId; ttl_ms: number }
   | { type: "Renew"; id: RequestId; key: string; holder: NodeId; token: FencingToken; ttl_ms: number }

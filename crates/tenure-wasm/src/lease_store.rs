@@ -1,5 +1,5 @@
 //! The exported `LeaseStore` class: the core's [`tenure::LeaseStore`] (a consensus-backed
-//! coordination store as a pure state machine, DESIGN.md rules 2-3) driven from JS.
+//! coordination store as a pure state machine, design rules 2-3) driven from JS.
 
 use tenure::lease::{LeaseKey, LeaseRecord};
 use wasm_bindgen::JsValue;
@@ -23,7 +23,7 @@ export interface LeaseHolder {
 export interface LeaseRecord {
   holder: NodeId;
   token: FencingToken;
-  /** The TTL recorded at the last grant or renewal (DESIGN.md rule 3). */
+  /** The TTL recorded at the last grant or renewal (design rule 3). */
   ttl_ms: number;
   /** Valid while the store's now < expires_at_ms and not released. */
   expires_at_ms: number;
@@ -35,7 +35,7 @@ export interface LeaseRecord {
 /// machine you drive: `handle(now_ms, request)` returns the `StoreResponse`, or `undefined`
 /// while the store is unavailable (an outage: the request is lost and nothing changes).
 ///
-/// Rules (DESIGN.md 2-3): tokens grow by one on every new grant, never on renewal, and are
+/// Rules (docs/design.md 2-3): tokens grow by one on every new grant, never on renewal, and are
 /// never reused; expiry is judged on the store's own clock (the `now_ms` you pass, clamped
 /// when it goes backwards) with the TTL recorded with the lease.
 #[wasm_bindgen]

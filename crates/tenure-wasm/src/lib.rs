@@ -1,10 +1,10 @@
-//! wasm-bindgen bindings for Tenure: conversion and validation only, no logic (DESIGN.md).
+//! wasm-bindgen bindings for Tenure: conversion and validation only, no logic (docs/design.md).
 //!
 //! One module per idea, so later bindings slot in beside the first:
 //! - `error`: typed binding errors, turned into real JS `TypeError`/`RangeError`
-//!   objects carrying a stable `code` (STYLE.md item 12).
+//!   objects carrying a stable `code` (convention 12).
 //! - `convert`: checked conversions at the boundary: `bigint` <-> `u64`
-//!   (STYLE.md item 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
+//!   (convention 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
 //! - `object`: building plain JS result objects.
 //! - `read`: reading plain JS objects strictly (typed fields, unknown keys rejected).
 //! - `seed`: fresh PRNG seeds when a config gives none.

@@ -1,7 +1,7 @@
 //! Building the plain JS objects that exported methods return.
 //!
 //! Normal outcomes (an accepted write, a stale token) are returned as plain objects, not
-//! thrown (DESIGN.md, "The JS face"). Their TypeScript shapes are in [`crate::types`].
+//! thrown (docs/design.md, "The JS face"). Their TypeScript shapes are in [`crate::types`].
 
 use wasm_bindgen::JsValue;
 

@@ -1,5 +1,5 @@
 //! The exported `RaftNode` class: the core's [`tenure::raft::RaftNode`] (Raft election and
-//! replication with PreVote and CheckQuorum; DESIGN.md rule 6) driven from JS.
+//! replication with PreVote and CheckQuorum; design rule 6) driven from JS.
 
 use tenure::NodeId;
 use tenure::raft::{RaftConfig, RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};

@@ -38,7 +38,7 @@ export type RaftMessage =
     }
   | { type: "AppendEntriesResponse"; term: Term; success: boolean; match_index: LogIndex };
 
-/** One change to make durable before any later Send leaves (DESIGN.md rule 6, S11). */
+/** One change to make durable before any later Send leaves (design rule 6, S11). */
 export type RaftPersistOp =
   | { type: "HardState"; term: Term; voted_for: NodeId | null }
   /** New entries at the end of the log, the first at `first_index`. */

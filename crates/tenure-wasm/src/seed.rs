@@ -1,5 +1,5 @@
 //! Fresh PRNG seeds for configs that give none: from getrandom, and reported back so the run
-//! can be replayed (DESIGN.md, "The JS face").
+//! can be replayed (docs/design.md, "The JS face").
 
 /// A fresh random `u64` from the platform's CSPRNG: getrandom's `wasm_js` backend, that is
 /// `crypto.getRandomValues`.

@@ -17,7 +17,7 @@ use crate::simulation_view::{
     EventsView, MetricsView, ProcView, SnapshotView, ViolationView, serializer,
 };
 
-/// A deterministic simulated world running one election algorithm under faults (issue 5),
+/// A deterministic simulated world running one election algorithm under faults,
 /// with its invariant checker.
 ///
 /// Built from a scenario object: the same versioned JSON as the `tenure` CLI's scenario

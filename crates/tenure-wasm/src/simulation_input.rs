@@ -71,7 +71,7 @@ pub(crate) fn scenario_error(err: ScenarioError) -> SimulationError {
     }
 }
 
-/// Inserts a fresh seed (DESIGN.md "The JS face": getrandom, reported by `toJSON()`), kept
+/// Inserts a fresh seed (docs/design.md "The JS face": getrandom, reported by `toJSON()`), kept
 /// to `0..=2^53 - 1` so that it stays a plain JSON number.
 fn fill_seed(json: &mut Value) -> Result<(), SimulationError> {
     if let Value::Object(map) = json

@@ -1,4 +1,4 @@
-//! TypeScript shapes of the `Simulation` class's inputs and outputs (STYLE.md item 13).
+//! TypeScript shapes of the `Simulation` class's inputs and outputs (convention 13).
 //!
 //! Scenarios and faults are JSON data (node numbers and ms as plain numbers), exactly the
 //! CLI's scenario files; snapshots, trace events, violations and metrics are live data, so
@@ -27,7 +27,7 @@ export type ProcId = bigint | "store" | "resource";
  * apply to the scenario's algorithm are rejected (ERR_SCENARIO_RANGE).
  */
 export interface ScenarioConfig {
-  /** Raft: election timeout T in ms; each wait is drawn from [T, 2T) (DESIGN.md rule 6). */
+  /** Raft: election timeout T in ms; each wait is drawn from [T, 2T) (design rule 6). */
   election_timeout_ms?: number;
   /** Raft and Bully: heartbeat interval, ms. */
   heartbeat_ms?: number;
@@ -39,7 +39,7 @@ export interface ScenarioConfig {
   propose_interval_ms?: number;
   /** Lease: time to live, ms (default 2000). */
   ttl_ms?: number;
-  /** Lease: safety margin, ms (DESIGN.md rules 4-5; default 300). */
+  /** Lease: safety margin, ms (design rules 4-5; default 300). */
   safety_margin_ms?: number;
   /** Lease: renewal interval, ms (default ttl/3). */
   renew_interval_ms?: number;
@@ -47,7 +47,7 @@ export interface ScenarioConfig {
   retry_interval_ms?: number;
   /** Lease: the leader writes to the fenced resource this often, ms (default 100). */
   write_interval_ms?: number;
-  /** Lease: the clock-rate difference the safety margin must cover, ppm (DESIGN.md rule 5). */
+  /** Lease: the clock-rate difference the safety margin must cover, ppm (design rule 5). */
   max_drift_ppm?: number;
   /** Lease: the round trip that renew interval + round trip must fit in ttl - margin, ms (rule 5; default 500). */
   max_round_trip_ms?: number;
@@ -290,7 +290,7 @@ export interface ResourceWrite {
   /** The writer's fencing token (always recorded; presented only with fencing). */
   token: bigint;
   accepted: boolean;
-  /** null when accepted; a rejection is always a stale fencing token (DESIGN.md rule 1). */
+  /** null when accepted; a rejection is always a stale fencing token (design rule 1). */
   reason: "stale fencing token" | null;
   /** Its token was below one the resource had already seen. */
   stale: boolean;
@@ -304,7 +304,7 @@ export interface ResourceWrite {
 
 /** The fenced resource. */
 export interface ResourceSnapshot {
-  /** Highest token seen (DESIGN.md rule 1). */
+  /** Highest token seen (design rule 1). */
   highest_token: bigint;
   /** Whether it checks tokens (lease-fencing) or accepts everything (lease-unfenced). */
   fenced: boolean;

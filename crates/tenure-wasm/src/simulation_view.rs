@@ -1,7 +1,7 @@
 //! The JS shapes of the simulator's data: snapshots, trace events, violations and metrics.
 //!
 //! Each view borrows a simulator record and serializes it (through serde-wasm-bindgen) with
-//! the package's number rules (DESIGN.md "Time and numbers"): times are `number`
+//! the package's number rules (docs/design.md "Time and numbers"): times are `number`
 //! milliseconds named `*_ms`; ids, terms, tokens, epochs and log indexes are `bigint`
 //! ([`Big`]); counters are `number`s; absent values are `null`, so every object of a kind
 //! has the same keys. Field names are the simulator's serde names with `_us` turned into
@@ -222,7 +222,7 @@ impl WriteView<'_> {
         st.serialize_field("from", &ProcView(w.from))?;
         st.serialize_field("token", &Big(w.token))?;
         st.serialize_field("accepted", &w.accepted)?;
-        // A rejection at the resource is always a stale fencing token (DESIGN.md rule 1).
+        // A rejection at the resource is always a stale fencing token (design rule 1).
         let reason = (!w.accepted).then_some(StaleToken::REASON);
         st.serialize_field("reason", &reason)?;
         st.serialize_field("stale", &w.stale)?;
@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_rejected_write_is_reported_with_the_fencing_reason() {
-        // DESIGN.md rule 1: the resource's only refusal is a stale fencing token.
+        // design rule 1: the resource's only refusal is a stale fencing token.
         let w = WriteRecord {
             time_us: 1_500,
             issued_us: 1_000,

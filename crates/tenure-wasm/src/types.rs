@@ -1,4 +1,4 @@
-//! TypeScript shapes of the plain objects the bindings return (STYLE.md item 13).
+//! TypeScript shapes of the plain objects the bindings return (convention 13).
 //!
 //! One `typescript_custom_section` holds every data shape; exported methods point at these
 //! names with `unchecked_return_type`, so the public `.d.ts` has no `any`. Later bindings add
@@ -18,7 +18,7 @@ export interface Accepted {
   token: FencingToken;
 }
 
-/** The token was below the highest seen (DESIGN.md rule 1); nothing changed. */
+/** The token was below the highest seen (design rule 1); nothing changed. */
 export interface StaleTokenRejection {
   accepted: false;
   reason: "stale fencing token";

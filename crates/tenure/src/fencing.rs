@@ -1,4 +1,4 @@
-//! Fencing tokens and the resource that checks them (DESIGN.md rule 1).
+//! Fencing tokens and the resource that checks them (design rule 1).
 //!
 //! A fencing token is the number a coordination store issues with each leadership grant; it
 //! grows by one on every new grant (rule 2). The protected resource remembers the highest
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn s16_establish_then_stale_write_is_rejected() {
-        // Scenario S16 (seed 004, worked example): B installs 42 before issuing commands;
+        // Scenario S16 (docs/scenarios.md): B installs 42 before issuing commands;
         // A's delayed command with 41 is refused.
         let mut r = FencedResource::new();
         r.write(FencingToken(41), "upgrade by A").unwrap();

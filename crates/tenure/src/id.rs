@@ -6,7 +6,7 @@ use core::fmt;
 /// Identifies a process: a Raft or Bully node, a lease contender, the store.
 ///
 /// A plain `u64` (a `bigint` in JS). Bully orders nodes by this id: the highest live id wins
-/// (DESIGN.md rule 7).
+/// (design rule 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(
     feature = "serde",

@@ -1,6 +1,6 @@
 //! Tenure's core: sans-IO state machines for leader election.
 //!
-//! Every machine in this crate follows one contract (DESIGN.md, "The sans-IO contract"):
+//! Every machine in this crate follows one contract (docs/design.md, "The sans-IO contract"):
 //!
 //! - **Inputs** take the caller's clock reading `now` explicitly: `handle_message(now, ..)`,
 //!   `handle_timeout(now)`, and commands such as `campaign(now)`. A `now` earlier than one

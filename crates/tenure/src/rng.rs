@@ -1,6 +1,6 @@
 //! The seeded pseudo-random generator every machine draws from.
 //!
-//! Randomness is an input (DESIGN.md, sans-IO contract): each machine's config carries a
+//! Randomness is an input (docs/design.md, sans-IO contract): each machine's config carries a
 //! `seed: u64`, and the same seed gives the same draws bit for bit, natively and in wasm.
 //! The generator is xoshiro256++ from the `rand_xoshiro` crate, seeded through SplitMix64.
 
@@ -40,7 +40,7 @@ impl Rng {
 
     /// A duration drawn uniformly from `[lo, hi)`; `lo` when the range is empty.
     ///
-    /// Raft's election timeout is `uniform_duration(T, 2T)` (Raft §5.2, DESIGN.md rule 6).
+    /// Raft's election timeout is `uniform_duration(T, 2T)` (Raft §5.2, design rule 6).
     pub fn uniform_duration(&mut self, lo: Duration, hi: Duration) -> Duration {
         let width = hi.as_micros().saturating_sub(lo.as_micros());
         lo.saturating_add(Duration::from_micros(self.below(width)))

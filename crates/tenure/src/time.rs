@@ -78,7 +78,7 @@ impl fmt::Display for Duration {
 /// A reading of some process's monotonic clock, in microseconds since that clock's origin.
 ///
 /// Readings of different processes' clocks are not comparable: a lease deadline computed on
-/// a contender's clock says nothing about the store's (DESIGN.md rule 3).
+/// a contender's clock says nothing about the store's (design rule 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(
     feature = "serde",
@@ -160,7 +160,7 @@ impl fmt::Display for Instant {
 /// The latest clock reading a machine has seen; readings that go backwards are clamped.
 ///
 /// Every input of every machine passes its `now` through [`Clock::observe`] first
-/// (DESIGN.md, "Time is the caller's monotonic clock").
+/// (docs/design.md, "Time is the caller's monotonic clock").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Clock {

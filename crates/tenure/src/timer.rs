@@ -3,7 +3,7 @@
 //! Each machine keeps its timers in one [`TimerTable`] keyed by a small enum of its own
 //! (`Election`, `Heartbeat`, `Renew`, `LeaseDeadline`, ...). `poll_timeout` is the table's
 //! earliest deadline, and the key says what the machine is waiting for, so the playground can
-//! label it (STYLE.md item 3).
+//! label it (convention 3).
 
 use crate::time::Instant;
 use alloc::vec::Vec;

@@ -1,6 +1,6 @@
-//! Property tests over random interleavings of the lease machines (issue 3): requests,
+//! Property tests over random interleavings of the lease machines: requests,
 //! responses, timeouts, duplicates, reorderings, losses, pauses, outages and clock drift
-//! within the configured bound. Invariants (DESIGN.md "Invariants", lease):
+//! within the configured bound. Invariants (docs/design.md "Invariants", lease):
 //! - the store never has two valid holders for a key: a new token is only issued once the
 //!   previous lease is expired or released on the store's clock (rules 2-3);
 //! - store tokens strictly increase, and a different holder is only ever elected under a

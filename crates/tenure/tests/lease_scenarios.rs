@@ -1,4 +1,4 @@
-//! Scenarios S01-S08, S15 and S16 of `shared/scenarios/README.md` for the lease machines,
+//! Scenarios S01-S08, S15 and S16 of `docs/scenarios.md` for the lease machines,
 //! driven through the minimal world in `lease_world` (true time in us, per-process clocks).
 
 #![allow(clippy::unwrap_used)] // test setup helpers outside #[test] fns
@@ -384,7 +384,7 @@ fn s08_store_clock_jump_is_caught_by_fencing() {
 
 #[test]
 fn s15a_partitioned_leader_is_superseded_and_its_writes_rejected() {
-    // S15 (a), seed 000 "Verification": partition the leader; the next token is greater and
+    // S15 (a), docs/scenarios.md: partition the leader; the next token is greater and
     // the old token's write fails with reason "stale fencing token".
     let mut w = World::new();
     let a = w.add(config(1));
@@ -405,7 +405,7 @@ fn s15a_partitioned_leader_is_superseded_and_its_writes_rejected() {
 
 #[test]
 fn s15c_blocked_from_the_store_for_one_lease_period_is_no_longer_leader() {
-    // S15 (c), seed 000 "self-demotes when renewal fails".
+    // S15 (c) "self-demotes when renewal fails".
     let mut w = World::new();
     let a = w.add(config(1));
     w.campaign(a);
@@ -418,7 +418,7 @@ fn s15c_blocked_from_the_store_for_one_lease_period_is_no_longer_leader() {
 
 #[test]
 fn s16_generation_hand_off_and_no_grant_without_the_store() {
-    // S16 (seed 004, worked example): A leads with 41 and pauses; its lease lapses. B gets
+    // S16 (docs/scenarios.md): A leads with 41 and pauses; its lease lapses. B gets
     // 42, establishes it at the resource before acting; A's command with 41 is rejected.
     // If the store loses its majority (unavailable), no grant is issued and work waits.
     let mut w = World::new();
@@ -460,7 +460,7 @@ fn s16_generation_hand_off_and_no_grant_without_the_store() {
 #[test]
 #[allow(clippy::needless_range_loop)] // i indexes nodes, tokens and the world together
 fn s15b_seeded_chaos_never_two_believing_leaders_and_fenced_stale_writes() {
-    // S15 (b), seed 000 "never permits two simultaneous leaders": a small seeded version of
+    // S15 (b) "never permits two simultaneous leaders": a small seeded version of
     // the simulator's 120 s chaos run (partitions, pauses, restarts). Every 10 ms: no two
     // running nodes believe they lead, a believing node holds the store's valid lease, each
     // new leader establishes its token before acting (S16), and a node that checked before a

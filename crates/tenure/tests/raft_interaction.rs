@@ -1,4 +1,4 @@
-//! Golden interaction scripts for Raft (STYLE.md item 8, after etcd-io/raft's
+//! Golden interaction scripts for Raft (convention 8, after etcd-io/raft's
 //! `interaction_test.go` and `testdata/*.txt`). Each file in `tests/testdata/raft/` is a
 //! sequence of commands with the expected outputs; `REWRITE=1 cargo test` rewrites them.
 //!

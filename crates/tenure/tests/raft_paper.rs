@@ -55,7 +55,7 @@ fn vote_requires_a_log_at_least_as_up_to_date_5_4_1() {
 
 #[test]
 fn election_timeout_is_uniform_over_t_to_2t_5_2() {
-    // §5.2 and DESIGN.md rule 6: timeouts are drawn uniformly from [T, 2T) with the seeded
+    // §5.2 and design rule 6: timeouts are drawn uniformly from [T, 2T) with the seeded
     // PRNG, so split votes are rare and resolve quickly. Draw over many seeds and re-arms.
     let mut draws = Vec::new();
     for seed in 0..500 {

@@ -1,5 +1,5 @@
 //! Property tests: no input sequence makes a RaftNode panic, and what it buffers stays
-//! bounded (issue 4; DESIGN.md, "No input sequence may panic or grow memory without bound").
+//! bounded (docs/design.md, "No input sequence may panic or grow memory without bound").
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;

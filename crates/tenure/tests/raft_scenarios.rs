@@ -1,4 +1,4 @@
-//! Raft scenarios S09, S11, S12 and S13 from `shared/scenarios/README.md` (S10 is a sweep in
+//! Raft scenarios S09, S11, S12 and S13 from `docs/scenarios.md` (S10 is a sweep in
 //! `raft_sweep.rs`), plus robustness against peers: unknown ids and terms at `u64::MAX`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

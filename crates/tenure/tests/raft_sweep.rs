@@ -1,7 +1,7 @@
 //! Seeded random sweeps over a small cluster: random latency, loss, partitions, crashes and
 //! restarts from persisted state, and proposals. The harness checks election safety (§5.2),
 //! leader completeness (§5.4), state machine safety (§5.4.3), that every Send depends only
-//! on durable state (DESIGN.md rule 6) and that terms never decrease across restarts, on
+//! on durable state (design rule 6) and that terms never decrease across restarts, on
 //! every output. A failure names its seed; rerun one with `RAFT_SEED=<seed>`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

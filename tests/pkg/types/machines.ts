@@ -1,5 +1,5 @@
 // Type-checked (tsc --noEmit), never run: the state machines' public types are precise
-// discriminated unions with no `any` (issue 6 item 2; STYLE.md 13).
+// discriminated unions with no `any` (convention 13).
 import {
   BullyNode,
   FencedResource,

@@ -1,5 +1,5 @@
 // Type-checked (tsc --noEmit), never run: the Simulation's public shapes are precise unions
-// with bigint ids and ms numbers (STYLE.md 13; issue 6 item 2).
+// with bigint ids and ms numbers (convention 13).
 import {
   Simulation,
   type Fault,

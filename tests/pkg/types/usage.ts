@@ -1,4 +1,4 @@
-// Type-checked (tsc --noEmit), never run: the public .d.ts gives precise shapes (STYLE.md 13).
+// Type-checked (tsc --noEmit), never run: the public .d.ts gives precise shapes (convention 13).
 import init, { FencedResource, type FenceResult, type FencingToken, type TenureErrorCode } from "tenure";
 
 await init();

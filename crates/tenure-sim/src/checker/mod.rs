@@ -39,7 +39,7 @@ pub enum InvariantKind {
     /// Lease with fencing: no stale write is accepted (S01, S08, S15b).
     StaleWriteAccepted,
     /// Lease: never two nodes acting as leader at once, in true time. Promised only while
-    /// the lease's premise holds (DESIGN.md, "Invariants"): no process pause and every clock
+    /// the lease's premise holds (docs/design.md, "Invariants"): no process pause and every clock
     /// within the configured drift bound; see [`keeps_lease_premise`].
     SplitBrain,
     /// Some leader exists within the stated bound after the last fault heals.
@@ -101,7 +101,7 @@ pub fn promises(algorithm: Algorithm) -> &'static [InvariantKind] {
 
 /// Whether a lease world still promises [`InvariantKind::SplitBrain`] after `fault`.
 ///
-/// A lease bounds leadership in time only if clocks measure time (DESIGN.md: the split-brain
+/// A lease bounds leadership in time only if clocks measure time (docs/design.md: the split-brain
 /// window is a violation "within the drift bound and without pauses"; rule 5). Pauses, clock
 /// steps (an offset, or a jump such as S08's store clock) and a drift beyond half the bound
 /// (two clocks drifting apart at it add up to the bound) break that premise for the rest of

@@ -37,7 +37,7 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
 }
 
 /// Parses a Raft election timeout range `T-2T` in ms (`150-300`) or just `T` (`150`); Raft
-/// draws each timeout from `[T, 2T)` (DESIGN.md rule 6), so the upper end must be `2T`.
+/// draws each timeout from `[T, 2T)` (design rule 6), so the upper end must be `2T`.
 pub fn parse_timeouts(s: &str) -> Result<u64, String> {
     let num = |v: &str| {
         v.trim()

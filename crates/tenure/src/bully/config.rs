@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BullyConfig {
-    /// This node's id. Ids are ordered: the highest live id wins (DESIGN.md rule 7).
+    /// This node's id. Ids are ordered: the highest live id wins (design rule 7).
     pub id: NodeId,
     /// Every other member of the cluster, in any order, without `id` and without duplicates.
     /// Messages from ids not listed here are ignored.

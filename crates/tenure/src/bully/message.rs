@@ -4,7 +4,7 @@ use crate::id::NodeId;
 use core::fmt;
 
 /// A message between Bully nodes. Every message carries an epoch, so that a receiver can
-/// tell a sender that is behind (DESIGN.md rule 7).
+/// tell a sender that is behind (design rule 7).
 ///
 /// An *epoch* numbers coordinator announcements. A node that announces itself takes an
 /// epoch greater than any it has seen; announcements are ordered by `(epoch, coordinator)`,

@@ -1,6 +1,6 @@
 //! The Bully algorithm (Garcia-Molina, 1982) as a sans-IO state machine, with epochs.
 //!
-//! Ids are ordered and the highest live id wins (DESIGN.md rule 7). A node that misses its
+//! Ids are ordered and the highest live id wins (design rule 7). A node that misses its
 //! coordinator's heartbeats starts an election: it sends `Election` to every higher id. A live
 //! higher node replies `Answer` and takes over the election; a node that hears no `Answer`
 //! within `answer_timeout` announces itself with `Coordinator` to every peer and then sends

@@ -79,7 +79,7 @@ enum Judgement {
 /// - Announcements (`Coordinator`, and `Heartbeat` as the coordinator's standing claim) are
 ///   ordered by `(epoch, coordinator)`. A newer one from a higher id is adopted (a coordinator
 ///   steps down); a newer one from a lower id is bullied: the node elects, or as coordinator
-///   re-announces above it. The highest live id wins (DESIGN.md rule 7).
+///   re-announces above it. The highest live id wins (design rule 7).
 /// - Any message from an epoch older than the node's view is answered with
 ///   `Coordinator { coordinator, epoch }` of that view, never silently dropped (rule 7).
 ///

@@ -1,4 +1,4 @@
-//! Unit tests of one Bully node, message by message (DESIGN.md rule 7, scenario S14).
+//! Unit tests of one Bully node, message by message (design rule 7, scenario S14).
 
 use super::*;
 use crate::id::NodeId;
@@ -106,7 +106,7 @@ fn the_first_timeout_starts_the_initial_election() {
 
 #[test]
 fn the_top_id_announces_and_persists_its_epoch_before_sending() {
-    // DESIGN.md sans-IO contract: Persist is durable before any later Send leaves.
+    // docs/design.md sans-IO contract: Persist is durable before any later Send leaves.
     let mut n = node(3);
     n.handle_timeout(ms(0));
     assert_eq!(
@@ -218,7 +218,7 @@ fn a_coordinator_answers_an_election_and_reannounces_with_a_fresh_epoch() {
 
 #[test]
 fn rule7_stale_epoch_messages_are_answered_with_the_current_coordinator() {
-    // DESIGN.md rule 7: a message from an older epoch is answered, not silently dropped.
+    // design rule 7: a message from an older epoch is answered, not silently dropped.
     let mut n = follower_of(1, N3, 5);
     n.handle_message(ms(1), N2, BullyMessage::Heartbeat { epoch: 4 });
     assert_eq!(drain(&mut n), vec![send(N2, coord(N3, 5))]);

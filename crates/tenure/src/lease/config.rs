@@ -1,4 +1,4 @@
-//! [`LeaseConfig`]: a contender's settings, checked against DESIGN.md rule 5.
+//! [`LeaseConfig`]: a contender's settings, checked against design rule 5.
 
 use super::message::LeaseKey;
 use crate::id::NodeId;
@@ -9,7 +9,7 @@ const PPM: u64 = 1_000_000;
 
 /// Settings of a [`LeaseCandidate`](super::LeaseCandidate). All durations are microseconds.
 ///
-/// [`validate`](Self::validate) (called by the constructor) enforces DESIGN.md rule 5.
+/// [`validate`](Self::validate) (called by the constructor) enforces design rule 5.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LeaseConfig {
@@ -68,7 +68,7 @@ impl Default for LeaseConfig {
     }
 }
 
-/// A [`LeaseConfig`] that breaks DESIGN.md rule 5 or would make the machine spin.
+/// A [`LeaseConfig`] that breaks design rule 5 or would make the machine spin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
@@ -152,7 +152,7 @@ impl LeaseConfig {
         Duration::from_micros(u64::try_from(micros).unwrap_or(u64::MAX))
     }
 
-    /// Checks DESIGN.md rule 5: `0 < safety_margin < ttl`;
+    /// Checks design rule 5: `0 < safety_margin < ttl`;
     /// `renew_interval + max_round_trip <= ttl - safety_margin`;
     /// `safety_margin >= ttl * max_drift_ppm / 1e6`; and non-zero intervals.
     pub fn validate(&self) -> Result<(), ConfigError> {

@@ -33,7 +33,7 @@ impl fmt::Display for LeaseKey {
 ///
 /// Chosen by the candidate, strictly increasing from 1 per candidate; the store echoes it.
 /// A response whose id the candidate no longer tracks (superseded, duplicated, or from before
-/// a step-down) is ignored (DESIGN.md rule 4).
+/// a step-down) is ignored (design rule 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(
     feature = "serde",

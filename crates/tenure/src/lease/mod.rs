@@ -1,7 +1,7 @@
 //! Lease-based election with fencing tokens: a [`LeaseStore`] and [`LeaseCandidate`]s.
 //!
 //! The store is a consensus-backed coordination store reduced to a pure state machine: one
-//! lease per [`LeaseKey`], a fencing token that grows by one on each new grant (DESIGN.md
+//! lease per [`LeaseKey`], a fencing token that grows by one on each new grant (docs/design.md
 //! rule 2), and expiry judged on the store's own clock with the TTL recorded with the lease
 //! (rule 3). A candidate contends for one key, renews while it leads, and steps down at a
 //! local deadline counted from the *send time* of the last confirmed request (rule 4), which

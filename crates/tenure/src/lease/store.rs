@@ -44,7 +44,7 @@ struct KeyState {
 /// while the store is unavailable ([`set_available`](Self::set_available)`(false)`, an outage:
 /// the request is lost and nothing changes).
 ///
-/// Semantics (DESIGN.md rules 2-3, issue 3):
+/// Semantics (design rules 2-3):
 /// - `Acquire { ttl }` is `Granted { token, ttl }` when the key has no valid lease; the token
 ///   is one more than the key's last (the first is 1). While another holder's lease is valid
 ///   it is `Held { holder, remaining }`. A re-acquire by the valid holder is an idempotent
@@ -299,7 +299,7 @@ mod tests {
 
     #[test]
     fn rule2_tokens_grow_per_grant_never_on_renewal_never_reused() {
-        // DESIGN.md rule 2.
+        // design rule 2.
         let mut s = LeaseStore::new();
         assert_eq!(at(&mut s, 0, 1, acq(100)), granted(1, 100));
         assert_eq!(
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn rule3_expiry_uses_the_recorded_ttl_on_the_store_clock() {
-        // DESIGN.md rule 3; scenario S05 (kubernetes/kubernetes#47671).
+        // design rule 3; scenario S05 (kubernetes/kubernetes#47671).
         let mut s = LeaseStore::new();
         at(&mut s, 0, 1, acq(30_000));
         for t in (2_000..30_000).step_by(2_000) {

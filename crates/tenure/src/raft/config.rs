@@ -15,7 +15,7 @@ pub struct RaftConfig {
     /// The other voters, without duplicates. Messages from any other id are ignored.
     pub peers: Vec<NodeId>,
     /// The base election timeout `T`, in microseconds. Each election timeout is drawn
-    /// uniformly from `[T, 2T)` (Raft §5.2, DESIGN.md rule 6). `T` is also the "minimum
+    /// uniformly from `[T, 2T)` (Raft §5.2, design rule 6). `T` is also the "minimum
     /// election timeout" of PreVote and leader stickiness, and the CheckQuorum period.
     /// Must be > 0.
     pub election_timeout: Duration,

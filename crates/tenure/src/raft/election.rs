@@ -133,7 +133,7 @@ impl RaftNode {
             self.voted_for = Some(from);
             self.arm_election_timer(now);
         }
-        // `send` persists the vote before the response leaves (DESIGN.md rule 6, S11).
+        // `send` persists the vote before the response leaves (design rule 6, S11).
         self.send(
             from,
             Message::RequestVoteResponse {
@@ -156,7 +156,7 @@ impl RaftNode {
     }
 
     /// The candidate's side: count each granting voter once, for the current round only
-    /// (DESIGN.md rule 6, scenario S12). Higher-term refusals were handled by the caller.
+    /// (design rule 6, scenario S12). Higher-term refusals were handled by the caller.
     pub(crate) fn handle_vote_response(
         &mut self,
         now: Instant,

@@ -15,7 +15,7 @@ pub enum RaftOutput {
         /// The message.
         msg: Message,
     },
-    /// Make this change durable before sending any later `Send` (DESIGN.md rule 6, S11).
+    /// Make this change durable before sending any later `Send` (design rule 6, S11).
     Persist(PersistOp),
     /// Something the application or the playground may want to know.
     Event(RaftEvent),

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EntryData {
     /// The no-op a new leader appends on election, so it can commit entries of its term
-    /// (Raft §5.4.2, §8; DESIGN.md rule 6; scenario S13).
+    /// (Raft §5.4.2, §8; design rule 6; scenario S13).
     Noop,
     /// A client command, an opaque number (a JS-friendly `u64`; the playground shows it).
     Command(u64),

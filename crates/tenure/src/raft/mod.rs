@@ -2,7 +2,7 @@
 //!
 //! [`RaftNode`] implements the election and replication rules of the Raft paper (Ongaro and
 //! Ousterhout, 2014, §5), with PreVote (Ongaro's dissertation §9.6) and CheckQuorum (§6.2)
-//! as options, under Tenure's decided semantics (DESIGN.md rule 6):
+//! as options, under Tenure's decided semantics (design rule 6):
 //!
 //! - term and vote are persisted before the messages that depend on them;
 //! - each voter counts once per term, and responses from older terms are ignored;

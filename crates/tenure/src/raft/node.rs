@@ -68,7 +68,7 @@ pub(crate) struct Progress {
 /// # Outputs
 /// - [`poll_output()`](Self::poll_output): [`RaftOutput::Persist`] (make durable, in order),
 ///   [`RaftOutput::Send`] and [`RaftOutput::Event`]. Every `Persist` comes out before the
-///   `Send` that depends on it (DESIGN.md rule 6, scenario S11).
+///   `Send` that depends on it (design rule 6, scenario S11).
 /// - [`poll_timeout()`](Self::poll_timeout): the next deadline; [`next_timer`](Self::next_timer)
 ///   also says which [`RaftTimer`] it is.
 ///
@@ -383,7 +383,7 @@ impl RaftNode {
         now
     }
 
-    /// Arms the election timer at `now + rand[T, 2T)` (Raft §5.2, DESIGN.md rule 6).
+    /// Arms the election timer at `now + rand[T, 2T)` (Raft §5.2, design rule 6).
     pub(crate) fn arm_election_timer(&mut self, now: Instant) {
         let t = self.config.election_timeout;
         let timeout = self.rng.uniform_duration(t, t.saturating_mul(2));

@@ -1,5 +1,5 @@
 //! What a Raft node must make durable, as incremental operations (Raft Figure 2,
-//! "Persistent state on all servers"; DESIGN.md rule 6; scenario S11).
+//! "Persistent state on all servers"; design rule 6; scenario S11).
 
 use super::message::Entry;
 use crate::id::NodeId;

@@ -42,7 +42,7 @@ impl RaftNode {
     }
 
     /// Leader: advance the commit index to the highest index stored on a quorum, but only
-    /// if that entry is of the current term (§5.4.2, Figure 8; DESIGN.md rule 6; S13).
+    /// if that entry is of the current term (§5.4.2, Figure 8; design rule 6; S13).
     /// Older entries are committed indirectly, by the no-op or a later entry.
     pub(crate) fn maybe_commit(&mut self) {
         if self.role != Role::Leader {

@@ -1,4 +1,4 @@
-//! Golden interaction scripts for Bully (STYLE.md item 8), in `tests/testdata/bully/`.
+//! Golden interaction scripts for Bully (convention 8), in `tests/testdata/bully/`.
 //! Run with `REWRITE=1` to regenerate the expected output after an intended change.
 //!
 //! Commands, one per test case:

@@ -1,4 +1,4 @@
-//! Property tests (STYLE.md item 10): invariants over random inputs, not traces. A failing
+//! Property tests (convention 10): invariants over random inputs, not traces. A failing
 //! case is shrunk and printed by proptest with its seed; rerun it by pasting the printed
 //! values into a unit test, or with `PROPTEST_CASES=1` and the saved regression file.
 
@@ -229,7 +229,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     /// In a connected network with random delays, crashes and restarts, once the faults stop
-    /// the views converge on the highest live id (DESIGN.md rule 7) within a bound, and stay
+    /// the views converge on the highest live id (design rule 7) within a bound, and stay
     /// there while the network is stable.
     #[test]
     fn connected_network_converges_on_the_highest_live_id(

@@ -1,4 +1,4 @@
-//! Scenario S14, "Rejoining top id" (`shared/scenarios/README.md`), from nirvik/iWant#1.
+//! Scenario S14, "Rejoining top id" (`docs/scenarios.md`), from nirvik/iWant#1.
 //!
 //! The bug: A led, quit, and B took over. A rejoined, believed nobody was there, and
 //! announced itself; B bullied A back with a re-election that A never received, so the two
@@ -6,7 +6,7 @@
 //! 3 restarts. 3 must become coordinator only through an election the others see; with one
 //! of 2's messages lost the views must still converge within a bounded number of timeouts;
 //! and under a partition two coordinators may exist, which is what Bully promises and no
-//! more (DESIGN.md rule 7).
+//! more (design rule 7).
 
 use super::cluster::Cluster;
 use tenure::bully::{BullyConfig, BullyEvent, BullyOutput, StepDownReason};
@@ -164,7 +164,7 @@ fn s14_one_lost_message_of_2_still_converges_within_the_bound() {
 #[test]
 fn s14_partition_allows_two_coordinators_documented_limitation() {
     // Bully has no quorum: under a partition each side elects the highest id it reaches
-    // (seed 002, "No built-in safety under partition"). This test pins the limitation the
+    // (design rule 7). This test pins the limitation the
     // module docs state; the simulator reports the overlap as a split-brain window.
     let mut c = cluster(7);
     converge(&mut c, 3, "initial election");

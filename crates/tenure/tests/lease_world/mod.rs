@@ -1,7 +1,7 @@
 //! A minimal driver for lease scenarios: true time in us, one clock per process (offset,
 //! rate, jumps), a queue of in-flight requests and responses with delivery times, pauses,
 //! cut links, and a `FencedResource`. The full simulator lives in `tenure-sim`; this is only
-//! what the scenario tests of issue 3 need.
+//! what the scenario tests need.
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used)]
 
 use tenure::lease::{

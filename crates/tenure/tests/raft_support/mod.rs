@@ -168,7 +168,7 @@ impl Cluster {
         *max = term;
     }
 
-    /// DESIGN.md rule 6 / S11: whatever a message depends on is durable before it leaves.
+    /// design rule 6 / S11: whatever a message depends on is durable before it leaves.
     fn check_send_is_durable(&self, id: NodeId, to: NodeId, msg: &Message) {
         let d = &self.durable[&id];
         let pre_vote = matches!(msg, Message::RequestVote { pre_vote: true, .. });
