@@ -23,6 +23,8 @@ import { TimelineView } from "./render-timeline.js";
 import { KNOBS, buildScenario, defaultKnobs, family, newSeed, setupOf } from "./setup.js";
 import { html, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
+// Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
+import css from "./playground.css?inline";
 
 const SECTIONS = ["bar", "caption", "timeline", "safety", "presets", "setup", "faults", "info"];
 const SPEED_MIN = -200; // 10^(-2) = 0.01x
@@ -354,7 +356,7 @@ export class TenurePlayground extends HTMLElement {
   build() {
     const show = this.sections();
     const root = this.shadowRoot;
-    const link = html("link", { rel: "stylesheet", href: new URL("./playground.css", import.meta.url).href });
+    const link = html("style", { text: css });
     this.errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
     this.captionEl = html("p", { class: "caption", "data-testid": "caption", "aria-live": "polite" });
     const clusterSvg = svg("svg", { class: "cluster" });
