@@ -270,7 +270,7 @@ test("a_bad_link_says_so_and_leaves_a_working_default_run", async () => {
     const page = await browser.open(path);
     const error = page.locator(PG).getByTestId("error");
     await error.waitFor({ state: "visible" });
-    assert.match(await error.textContent(), /cannot be read|no preset named "nope"|not JSON/, path);
+    assert.match(await error.textContent(), /cannot be read|no story named "nope"|not JSON/, path);
     await page.keyboard.press(".");
     assert.ok(Number(await page.locator(PG).getByTestId("time").getAttribute("data-ms")) >= 0, path);
     assert.deepEqual(page.errors, [], path);
