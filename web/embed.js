@@ -13,6 +13,9 @@ if (unknown.length) console.warn(`embed.html: unknown parameter${unknown.length 
 const el = document.createElement("tenure-playground");
 el.setAttribute("controls", q.get("controls") ?? "minimal");
 for (const key of ["preset", "scenario", "height", "link-base"]) if (q.has(key)) el.setAttribute(key, q.get(key));
+// A fixed cluster height by default, so the page's height does not depend on the iframe's
+// (which the host may set from the height this page posts).
+if (!q.has("height")) el.setAttribute("height", "300px");
 if (q.has("autoplay")) el.setAttribute("autoplay", "");
 if (location.hash.includes("s=")) el.setAttribute("use-hash", "");
 if (!el.hasAttribute("link-base")) el.setAttribute("link-base", new URL("./index.html", location.href).href);

@@ -92,3 +92,11 @@ export async function axeViolations(page) {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)} (${(n.failureSummary ?? "").split("\n").slice(1, 2).join("").trim()})`));
 }
+
+/** Saves a screenshot of one element (a Playwright locator) as tests/artifacts/`name`.png. */
+export async function elementShot(locator, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await locator.screenshot({ path });
+  return path;
+}

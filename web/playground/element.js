@@ -9,6 +9,8 @@
 //                               handle the shortcut keys (keys.js) for the whole document
 //   link-base="https://..."     the page permalinks point at (default: this page, or
 //                               ./index.html beside it for an embed)
+//   wasm="/assets/tenure_bg.wasm" where the wasm is (default: beside the script; the
+//                               first element on a page decides)
 // Unknown attributes and values are reported in the console with what is allowed; with
 // prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
@@ -34,7 +36,7 @@ import css from "./playground.css?inline";
 
 const SECTIONS = ["bar", "caption", "timeline", "safety", "presets", "setup", "faults", "info"];
 const CONTROLS_WORDS = ["all", "minimal", "none"];
-const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base"];
+const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base", "wasm"];
 /** Attributes any element may carry; others are reported as unknown. */
 const GLOBAL_ATTRIBUTES = /^(id|class|style|title|lang|dir|hidden|slot|part|tabindex|role|inert|translate|nonce|is|data-.*|aria-.*)$/;
 const PREFIX = "<tenure-playground>";
@@ -67,7 +69,7 @@ export class TenurePlayground extends HTMLElement {
     this.built = true;
     this.reportUnknownAttributes();
     this.build();
-    this.ready = loadWasm().then(() => {
+    this.ready = loadWasm(this.getAttribute("wasm") || undefined).then(() => {
       this.loadInitial();
       this.dataset.ready = "true";
       if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
@@ -101,6 +103,7 @@ export class TenurePlayground extends HTMLElement {
 
   /** Sets the cluster's height from the attribute, or warns and keeps the default. */
   applyHeight(value) {
+    this.stage.classList.toggle("fixed", false);
     if (value == null || value === "") return (this.stage.style.height = "");
     const css = /^\d+(\.\d+)?$/.test(value.trim()) ? `${value.trim()}px` : value.trim();
     if (!CSS.supports("height", css) || /^(auto|inherit|initial|unset)$/.test(css)) {
@@ -108,6 +111,7 @@ export class TenurePlayground extends HTMLElement {
       return (this.stage.style.height = "");
     }
     this.stage.style.height = css;
+    this.stage.classList.toggle("fixed", true);
   }
 
   // ----- public API (also used by the tests and the bench) -----
@@ -283,13 +287,20 @@ export class TenurePlayground extends HTMLElement {
     return true;
   }
 
-  /** Shows a simulator error at the knob it names (or at the first knob), in the field's words. */
+  /**
+   * Shows a simulator error at a knob it names (the one just changed if named, else the first
+   * named), in the fields' words: their labels for the config names, "2500 ms" for "2500ms".
+   */
   fieldError(err) {
     const inputs = [...this.knobBox.querySelectorAll("input[data-knob]")];
-    const named = inputs.find((i) => err.message?.includes(i.dataset.knob)) ?? inputs[0];
-    let text = String(err.message ?? err).replace(/^.*?config:\s*/, "");
-    for (const i of inputs) text = text.split(i.dataset.knob).join(i.dataset.label);
-    if (named) setFieldError(named, `${text}.`.replace(/\.\.$/, "."));
+    const raw = String(err.message ?? err).replace(/^.*?config:\s*/, "");
+    const nameOf = (i) => i.dataset.knob.replace(/_ms$/, "");
+    const at = (i) => raw.search(new RegExp(`\\b${nameOf(i)}\\b`));
+    const named = inputs.filter((i) => at(i) >= 0).sort((a, b) => at(a) - at(b));
+    const target = named.includes(this.lastKnob) ? this.lastKnob : named[0] ?? inputs[0];
+    let text = raw.replace(/\bmax_round_trip\b/g, "the longest round trip").replace(/(\d)ms\b/g, "$1 ms");
+    for (const i of inputs) text = text.replace(new RegExp(`\\b${nameOf(i)}\\b`, "g"), i.dataset.label);
+    if (target) setFieldError(target, `${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
     else this.showError(err);
   }
 
@@ -653,11 +664,21 @@ export class TenurePlayground extends HTMLElement {
     setText(this.nodesOut, String(s.nodes));
     this.seedInput.value = String(s.seed);
     setFieldError(this.seedInput, null);
-    this.knobBox.replaceChildren(...KNOBS[family(s.choice)].map(([k, label, , , , , unit]) =>
-      fieldLabel(label, html("input", {
-        type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
-        "data-unit": unit, onchange: () => this.applySetup(),
-      }))));
+    // Same knobs as shown: update the values in place (focus and the caret stay where they are).
+    const fam = family(s.choice);
+    if (this.knobBox.dataset.family === fam) {
+      for (const input of this.knobBox.querySelectorAll("input[data-knob]")) {
+        input.value = String(s.knobs[input.dataset.knob]);
+        setFieldError(input, null);
+      }
+    } else {
+      this.knobBox.dataset.family = fam;
+      this.knobBox.replaceChildren(...KNOBS[fam].map(([k, label, , , , , unit]) =>
+        fieldLabel(label, html("input", {
+          type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
+          "data-unit": unit, onchange: (e) => { this.lastKnob = e.target; this.applySetup(); },
+        }))));
+    }
     this.renderMarginDiagram();
     if (this.storeOutageBtn) this.storeOutageBtn.hidden = family(s.choice) !== "lease";
   }

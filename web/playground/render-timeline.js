@@ -11,8 +11,8 @@ const TOP = 4;
 const FLAG_MERGE_PX = 9;
 /** Rows of fault labels in the faults lane. */
 const FAULT_ROWS = 2;
-/** Approximate advance of the 10.5 px label font, px per character. */
-const CHAR_PX = 6;
+/** Approximate advance of the 10.5 px label fonts, px per character (a little over, to be safe). */
+const CHAR_PX = 6.4;
 const AXIS_STEPS = [100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 3_600_000];
 
 export class TimelineView {
@@ -151,15 +151,29 @@ function faultFlags(faults, x, top, x0, x1) {
     else groups.push({ x: fx, faults: [f] });
   }
   const rowEnd = Array(FAULT_ROWS).fill(-Infinity);
-  const out = [];
-  for (const g of groups) {
+  /** Per row, the x ranges its labels cover: an unlabelled flag's pole must miss them. */
+  const taken = Array.from({ length: FAULT_ROWS }, () => []);
+  const placed = groups.map((g) => {
     const label = g.faults.length === 1 ? g.faults[0].label : `${g.faults.length} faults`;
     const row = findRow(rowEnd, g.x, label.length * CHAR_PX, x0, x1);
-    const fy = top + (row?.row ?? 0) * LANE;
-    const el = svg("g", { class: "fault", "data-testid": "fault-mark", "data-count": g.faults.length },
-      svg("title", {}, g.faults.map((f) => `${fmt(f.time)}: ${f.label}`).join("\n")),
-      svg("path", { d: `M${g.x} ${top + 3}V${fy + LANE - 2}M${g.x} ${fy + 3}h7l-2 3l2 3h-7` }));
-    if (row) el.append(svg("text", { x: row.textX, y: fy + LANE - 5, class: row.anchorEnd ? "end" : undefined, "data-testid": "fault-label" }, label));
+    if (row) taken[row.row].push(row.anchorEnd ? [row.textX - label.length * CHAR_PX - 2, g.x + 2] : [g.x - 2, row.textX + label.length * CHAR_PX + 2]);
+    return { g, label, row };
+  });
+  const out = [];
+  for (const { g, label, row } of placed) {
+    const title = svg("title", {}, g.faults.map((f) => `${fmt(f.time)}: ${f.label}`).join("\n"));
+    const el = svg("g", { class: "fault", "data-testid": "fault-mark", "data-count": g.faults.length }, title);
+    // A flag stands in its own row only, so its pole never crosses another row's label.
+    let r = row?.row;
+    if (r === undefined) r = taken.findIndex((spans) => !spans.some(([a, b]) => g.x >= a && g.x <= b));
+    if (r >= 0) {
+      const fy = top + r * LANE;
+      el.append(svg("path", { d: `M${g.x} ${fy + 3}V${fy + LANE - 2}M${g.x} ${fy + 3}h7l-2 3l2 3h-7` }));
+    } else {
+      // Every row's label covers this time: a small notch on the lane's top edge.
+      el.append(svg("path", { d: `M${g.x - 3} ${top + 1}h6l-3 4z` }));
+    }
+    if (row) el.append(svg("text", { x: row.textX, y: top + row.row * LANE + LANE - 5, class: row.anchorEnd ? "end" : undefined, "data-testid": "fault-label" }, label));
     out.push(el);
   }
   return out;
@@ -204,7 +218,6 @@ function axis(x, spanMs, now, y, x0, x1) {
     const anchor = t === 0 ? "start" : lx + w / 2 > x1 ? "end" : "middle";
     if (anchor === "middle" && spanMs - t < step && x(spanMs) - lx < w) continue;
     if (!clear(anchor === "end" ? x1 : lx, w, anchor)) continue;
-    out.push(svg("line", { x1: lx, x2: lx, y1: y - 12, y2: y - 9, class: "tick" }));
     out.push(svg("text", { x: anchor === "end" ? x1 : lx, y, class: `axis ${anchor}`, "data-testid": "axis-label" }, text));
   }
   out.push(svg("rect", { x: cx - cw / 2, y: y - 10, width: cw, height: 13, rx: 3, class: "cursor-box" }));
