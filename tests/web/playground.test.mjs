@@ -317,6 +317,15 @@ test("screenshots_of_the_main_view_at_desktop_and_phone_widths", async () => {
   const page = await browser.open();
   await runTo(page, 2400);
   await screenshot(page, "playground-main");
+  // The picture at the top of README.md (docs/playground.png is a reviewed copy of this one):
+  // the fenced story at the moment the paused leader's write is refused.
+  const readme = await browser.open("", { viewport: { width: 1280, height: 800 } });
+  await loadPreset(readme, "gc-pause-fenced");
+  await readme.evaluate(() => document.querySelector("tenure-playground").seek(5570));
+  assert.match(await readme.getByTestId("resource-flash").textContent(), /rejected: 1 < 2/);
+  await readme.mouse.move(0, 0);
+  await screenshot(readme, "readme-playground", { clip: { x: 0, y: 0, width: 1280, height: 800 } });
+  await readme.close();
   const phone = await browser.open("", { viewport: { width: 390, height: 844 } });
   await loadPreset(phone, "bully-partition");
   await runTo(phone, 3000);
