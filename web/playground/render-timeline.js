@@ -171,7 +171,7 @@ function faultFlags(faults, x, top, x0, x1) {
       el.append(svg("path", { d: `M${g.x} ${fy + 3}V${fy + LANE - 2}M${g.x} ${fy + 3}h7l-2 3l2 3h-7` }));
     } else {
       // Every row's label covers this time: a small notch on the lane's top edge.
-      el.append(svg("path", { d: `M${g.x - 3} ${top + 1}h6l-3 4z` }));
+      el.append(svg("path", { d: `M${g.x - 3} ${top - 2}h6l-3 3.5z` }));
     }
     if (row) el.append(svg("text", { x: row.textX, y: top + row.row * LANE + LANE - 5, class: row.anchorEnd ? "end" : undefined, "data-testid": "fault-label" }, label));
     out.push(el);
