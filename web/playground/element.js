@@ -479,7 +479,6 @@ export class TenurePlayground extends HTMLElement {
       text: "✎ Draw partition", onclick: () => this.setDrawMode(!this.cluster.drawMode),
     });
     this.stage = html("div", { class: "stage" }, clusterSvg);
-    if (show.has("faults") || show.has("setup")) this.stage.prepend(this.drawBtn);
     this.applyHeight(this.getAttribute("height"));
     this.menu = new Menu(this.stage);
     this.cluster = new ClusterView(clusterSvg, {
@@ -495,7 +494,10 @@ export class TenurePlayground extends HTMLElement {
     // An SVG element has no `hidden` property (that is HTMLElement's): set the attribute.
     this.timelineSvg.toggleAttribute("hidden", !show.has("timeline"));
     this.timelineView = new TimelineView(this.timelineSvg, { onSeek: (ms) => this.seekSoon(ms) });
-    const main = html("div", { class: "main" }, this.captionEl, this.stage, legend(), this.timelineSvg);
+    // The draw toggle sits under the cluster, beside the legend, never over a node.
+    const under = html("div", { class: "under-stage" }, legend());
+    if (show.has("faults") || show.has("setup")) under.prepend(this.drawBtn);
+    const main = html("div", { class: "main" }, this.captionEl, this.stage, under, this.timelineSvg);
     if (!show.has("caption")) this.captionEl.hidden = true;
     // Tab order follows the page: bar, stories, cluster, timeline, then the panels.
     const parts = [];
