@@ -394,6 +394,12 @@ export class TenurePlayground extends HTMLElement {
   /** Says `text` in the caption (a live region) until the next caption change. */
   announce(text) {
     setText(this.captionEl, text);
+    this.lastCaption = text;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => {
+      this.lastCaption = undefined;
+      this.renderAll(true);
+    }, 4000);
   }
 
   showHelp() {
