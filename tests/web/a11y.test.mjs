@@ -145,6 +145,13 @@ test("question_mark_lists_the_shortcuts_and_escape_returns_focus", async () => {
   await page.keyboard.press("Escape");
   assert.equal(await dialog.isVisible(), false);
   assert.equal(await focused(page), "step");
+  // Space on a focused button presses that button once (the page's Space does not also fire).
+  await page.getByTestId("play").focus();
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator(PG).getAttribute("data-playing"), "true");
+  await page.keyboard.press(" ");
+  assert.equal(await page.locator(PG).getAttribute("data-playing"), "false");
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
