@@ -159,6 +159,11 @@ export class ClusterView {
     });
   }
 
+  /** An arc's fraction: smooth, or in eighths with reduced motion (a state, not a motion). */
+  steps(f) {
+    return this.reducedMotion ? Math.ceil(f * 8) / 8 : f;
+  }
+
   /** Focuses process `key` (a shortcut target). Returns whether it exists. */
   focusProc(key) {
     const el = this.gProcs._keyed?.get(key);
@@ -375,13 +380,13 @@ export class ClusterView {
     let timerD = "";
     if (t && n.status !== "crashed") {
       const span = timerSpan(t.kind, config);
-      timerD = arcPath(0, 0, r + 5, (t.deadline_ms - now) / span);
+      timerD = arcPath(0, 0, r + 5, this.steps((t.deadline_ms - now) / span));
     }
     setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
     let leaseD = "";
     if (n.lease_deadline_ms != null && role === "leader") {
       const ttl = (config.ttl_ms ?? 2000) - (config.safety_margin_ms ?? 300);
-      leaseD = arcPath(0, 0, r + 10, (n.lease_deadline_ms - now) / ttl);
+      leaseD = arcPath(0, 0, r + 10, this.steps((n.lease_deadline_ms - now) / ttl));
     }
     setAttrs(parts.lease, { d: leaseD });
     setText(parts.title, nodeTitle(key, n, role, now));
