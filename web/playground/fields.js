@@ -26,7 +26,8 @@ export function parseField(text, field) {
   const conv = UNITS[unit].find(([re]) => re.test(suffix));
   if (!conv) {
     const allowed = UNITS[unit].map(([re]) => re.source.replace(/[\^$()]/g, "").split("|")[0]).filter(Boolean);
-    return { error: `${field.label}: "${suffix}" is not a unit here; use ${allowed.join(" or ")} (${range}).` };
+    const use = allowed.length ? allowed.join(" or ") : "a plain number";
+    return { error: `${field.label}: "${suffix}" is not a unit here; use ${use} (${range}).` };
   }
   const value = Number(m[1]) * conv[1];
   if (!Number.isFinite(value)) return { error: `${field.label}: "${raw}" is not a number (${range}).` };
