@@ -260,3 +260,17 @@ test("every class answers a call after free() with ERR_FREED; a second free() is
     everyClassWorks();
   }
 });
+
+test("the whole scenario is bounded too: nested lists within their limits cannot multiply", () => {
+  // 5000 faults sharing one list of 256 groups: each list is within its limit, the whole
+  // would be 2.5 million values to copy.
+  const groups = Array.from({ length: 256 }, () => [1]);
+  const faults = Array.from({ length: 5_000 }, (_, i) => ({ at_ms: i, fault: { type: "partition", groups } }));
+  assert.throws(() => new Simulation(scenario({ faults })), (err) => err instanceof RangeError && err.code === "ERR_TOO_LARGE" && /^scenario has 1000001 values \(or more\); at most 1000000/.test(err.message));
+  // Text takes the same limits as objects.
+  const text = JSON.stringify(scenario({ faults: Array.from({ length: 10_001 }, () => ({ at_ms: 1, fault: { type: "heal" } })) }));
+  assert.throws(() => Simulation.fromJSON(text), (err) => err.code === "ERR_TOO_LARGE" && /^scenario.faults has 10001 elements; at most 10000/.test(err.message));
+  const wide = JSON.stringify(scenario({ faults: [{ at_ms: 1, fault: { type: "isolate", nodes: Array.from({ length: 257 }, () => 1) } }] }));
+  assert.throws(() => Simulation.fromJSON(wide), (err) => err.code === "ERR_TOO_LARGE" && /^scenario.faults\[0\].fault.nodes has 257 elements; at most 256/.test(err.message));
+  everyClassWorks();
+});
