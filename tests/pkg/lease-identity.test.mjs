@@ -1,4 +1,4 @@
-// Design rule 8 through the built package: a lease belongs to (holder, session), so two
+// Design rule 8 (S17) through the built package: a lease belongs to (holder, session), so two
 // LeaseCandidates that claim one holder id never lead together.
 //
 // The story (apache/curator CURATOR-696; fabric8io/kubernetes-client#5733): two processes

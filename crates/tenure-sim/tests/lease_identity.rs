@@ -1,5 +1,6 @@
-//! Design rule 8 in the full simulator: contenders that claim one holder id are still
-//! separate sessions, so at most one leads and the fenced resource takes writes from one.
+//! Design rule 8 (docs/scenarios.md S17) in the full simulator: contenders that claim one
+//! holder id are still separate sessions, so at most one leads and the fenced resource takes
+//! writes from one.
 //!
 //! The story (apache/curator CURATOR-696; fabric8io/kubernetes-client#5733): two processes
 //! deployed with the same identity were both granted the same lease and token, both renewed,
