@@ -233,6 +233,17 @@ test("a getter or trap that throws reaches the caller as thrown, coded ERR_INPUT
   Object.defineProperty(target, "peers", { value: [2n], configurable: false, enumerable: true });
   const lying = new Proxy(target, { get: () => [3n] });
   assert.throws(() => new RaftNode(lying), (err) => err instanceof TypeError && err.code === "ERR_INPUT_THREW");
+  // Hostile throws: a frozen Error (cannot take a code), a non-Error, a Proxy whose traps throw.
+  const frozen = Object.freeze(new Error("frozen"));
+  assert.throws(() => new LeaseCandidate({ get key() { throw frozen; } }), (err) => err === frozen && err.code === undefined);
+  assert.throws(() => new LeaseCandidate({ get key() { throw 42; } }), (err) => err === 42);
+  const trap = () => { throw new Error("trap"); };
+  const nasty = new Proxy(new Error("nasty"), { getPrototypeOf: trap, getOwnPropertyDescriptor: trap, defineProperty: trap, get: trap });
+  assert.throws(() => new RaftNode({ get peers() { throw nasty; } }), (err) => err === nasty);
+  const raft = new RaftNode({ id: 1n, peers: [2n], seed: 1n });
+  assert.throws(() => raft.handleMessage(0, 2n, { get type() { throw nasty; } }), (err) => err === nasty);
+  raft.campaign(0);
+  assert.notEqual(raft.role, "Follower", "the instance is still usable");
   const sim = new Simulation(scenario());
   assert.throws(() => sim.inject({ type: "isolate", get nodes() { throw mine; } }), (err) => err === mine);
   sim.runUntil(10);
