@@ -285,3 +285,8 @@ test("the whole scenario is bounded too: nested lists within their limits cannot
   assert.throws(() => Simulation.fromJSON(wide), (err) => err.code === "ERR_TOO_LARGE" && /^scenario.faults\[0\].fault.nodes has 257 elements; at most 256/.test(err.message));
   everyClassWorks();
 });
+
+test("a leader never sends more entries per AppendEntries than a follower's binding reads", () => {
+  assert.throws(() => new RaftNode({ max_entries_per_append: 65_537 }), (err) => err instanceof RangeError && err.code === "ERR_INTEGER_RANGE" && /0..=65536, got 65537/.test(err.message));
+  assert.equal(new RaftNode({ max_entries_per_append: 65_536 }).config.max_entries_per_append, 65_536);
+});
