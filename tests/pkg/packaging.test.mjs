@@ -38,6 +38,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "dist/tenure.d.ts",
     "dist/tenure.js",
     "dist/tenure_bg.wasm",
+    "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",
