@@ -1,7 +1,7 @@
 // The driver's clock and its one timer (design rule 10): a monotonic `performance.now()`
 // rounded to whole microseconds, so no machine call ever sees ERR_MILLIS_PRECISION, and a
 // single re-armable timeout that is `unref`'d under Node (an idle election does not keep the
-// process alive).
+// process alive) unless the caller is waiting on it (`keepAlive`).
 
 /** Whole microseconds of `performance.now()`, never going backwards. */
 export class MonotonicClock {
@@ -29,9 +29,15 @@ export class OneTimer {
     this.#fire = fire;
   }
 
-  /** Arms the timer for clock time `at` (ms), or disarms it when `at` is undefined. */
-  arm(at, now) {
-    if (at === this.#at && this.#handle !== undefined) return;
+  /**
+   * Arms the timer for clock time `at` (ms), or disarms it when `at` is undefined. With
+   * `keepAlive` the timer holds a Node process open (someone awaits what it will settle).
+   */
+  arm(at, now, keepAlive = false) {
+    if (at === this.#at && this.#handle !== undefined) {
+      this.#ref(keepAlive);
+      return;
+    }
     this.clear();
     if (at === undefined) return;
     this.#at = at;
@@ -41,9 +47,16 @@ export class OneTimer {
       this.#at = undefined;
       this.#fire();
     }, delay);
-    // Node: an armed lease timer alone does not keep the process running. Browsers return a
-    // number, which has no unref.
-    if (typeof this.#handle === "object" && typeof this.#handle?.unref === "function") this.#handle.unref();
+    this.#ref(keepAlive);
+  }
+
+  // Node: an armed lease timer alone does not keep the process running. Browsers return a
+  // number, which has neither ref nor unref.
+  #ref(keepAlive) {
+    const h = this.#handle;
+    if (typeof h !== "object" || h === null) return;
+    if (keepAlive) h.ref?.();
+    else h.unref?.();
   }
 
   clear() {

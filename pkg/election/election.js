@@ -31,6 +31,7 @@ export class LeaderElection {
   #metrics;
   #caps = machineCaps();
   #pumping = false;
+  #releasing = 0;
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -120,6 +121,7 @@ export class LeaderElection {
     if (this.#m.state === "Leader" && now < this.#m.leaseDeadline) return Promise.resolve({ leader: true, token: this.#m.token });
     const result = new Promise((resolve) => this.#waiters.push(resolve));
     this.#input(() => this.#m.campaign(now));
+    this.#arm();
     return result;
   }
 
@@ -161,6 +163,7 @@ export class LeaderElection {
     let finish;
     entry.done = new Promise((resolve) => (finish = resolve));
     this.#work.add(entry);
+    this.#arm();
     try {
       return await fn({ token, signal: controller.signal });
     } finally {
@@ -191,7 +194,14 @@ export class LeaderElection {
     const now = this.#clock.now();
     this.#input(() => this.#m.release(now));
     const releases = [...this.#inflight.values()].filter((r) => r.seq > before && r.mreq.type === "Release");
-    await Promise.all(releases.map((r) => r.settled));
+    if (releases.length === 0) return;
+    this.#releasing++;
+    this.#arm();
+    try {
+      await Promise.all(releases.map((r) => r.settled));
+    } finally {
+      this.#releasing--;
+    }
   }
 
   /**
@@ -268,7 +278,10 @@ export class LeaderElection {
   #arm() {
     let at = this.#m.pollTimeout();
     for (const r of this.#inflight.values()) if (at === undefined || r.deadline < at) at = r.deadline;
-    this.#timer.arm(at, this.#clock.now());
+    // Kept alive while someone awaits what the timer settles: a campaign(), work whose signal
+    // waits for the deadline, a release() waiting for its answer or timeout.
+    const awaited = this.#waiters.length > 0 || this.#work.size > 0 || this.#releasing > 0;
+    this.#timer.arm(at, this.#clock.now(), awaited);
   }
 
   #onTimer() {

@@ -130,6 +130,15 @@ const isMillis = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
  * the token). `undefined` (no answer) is not read here.
  */
 export function readReply(request, reply) {
+  try {
+    return read(request, reply);
+  } catch (err) {
+    // A getter or proxy trap in the answer threw while it was read.
+    return { ok: false, code: "ERR_STORE_REPLY", message: `reading the store's answer to ${request.type} threw: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+function read(request, reply) {
   const bad = (message, code = "ERR_STORE_REPLY") => ({ ok: false, code, message });
   if (!isPlainObject(reply)) return bad(`the store answered ${request.type} with ${describe(reply)}, not a reply object`);
   const type = reply.type;
