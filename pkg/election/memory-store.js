@@ -1,11 +1,14 @@
 // MemoryStore: the in-memory store, LeaderElection's embedded default, over the wasm
 // LeaseStore (design rules 2-3: tokens +1 per new grant, expiry on the store's own clock with
-// the ttl recorded at the grant). The store protocol's (holder, session) string pairs are
-// interned to LeaseStore's u64 holders, so a lease belongs to one session (design rule 8).
+// the ttl recorded at the grant). The store protocol's holder and session strings are
+// interned to LeaseStore's u64 holder and session ids, so a lease belongs to one session and
+// another session under the same holder is Held out, named (design rule 8). (With a
+// LeaseStore that predates sessions, each (holder, session) pair is interned as one holder.)
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
 import { misuse } from "./errors.js";
+import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
 
 const KNOWN = ["latencyMs", "lossRate", "seed"];
@@ -22,9 +25,11 @@ const INTERN_LIMIT = 4096;
 export class MemoryStore {
   #store = new LeaseStore();
   #clock = new MonotonicClock();
-  #ids = new Map(); // "holder\0session" -> u64
-  #names = new Map(); // u64 -> { holder, session }
-  #next = 1n;
+  #holders = new Interned();
+  #sessions = new Interned();
+  #pairs = new Interned(); // "holder\0session", for a LeaseStore without sessions
+  #withSessions = machineCaps().session;
+  #pruneAt = INTERN_LIMIT;
   #requestId = 0n;
   #latency;
   #loss;
@@ -119,8 +124,17 @@ export class MemoryStore {
   holder(key) {
     const h = this.#store.holder(key, this.#clock.now());
     if (h === undefined) return undefined;
-    const name = this.#names.get(h.holder);
-    return { holder: name.holder, session: name.session, token: h.token, expires_at_ms: h.expires_at_ms };
+    const { holder, session } = this.#who(h.holder, this.#store.lease(key)?.session);
+    return { holder, session, token: h.token, expires_at_ms: h.expires_at_ms };
+  }
+
+  /** The strings behind LeaseStore's ids. */
+  #who(holderId, sessionId) {
+    if (!this.#withSessions) {
+      const [holder, session] = this.#pairs.name(holderId)?.split("\u0000") ?? [];
+      return { holder, session };
+    }
+    return { holder: this.#holders.name(holderId), session: this.#sessions.name(sessionId) };
   }
 
   /** The last token issued for `key`, `undefined` before its first grant. */
@@ -155,8 +169,14 @@ export class MemoryStore {
 
   #handle(request) {
     const { type, key, holder, session } = request;
-    const id = this.#intern(holder, session);
-    const req = { type, id: ++this.#requestId, key, holder: id };
+    if (this.#holders.size + this.#sessions.size + this.#pairs.size >= this.#pruneAt) this.#prune();
+    const req = { type, id: ++this.#requestId, key };
+    if (this.#withSessions) {
+      req.holder = this.#holders.id(holder);
+      req.session = this.#sessions.id(session);
+    } else {
+      req.holder = this.#pairs.id(`${holder}\u0000${session}`);
+    }
     if (type !== "Acquire") req.token = request.token;
     if (type !== "Release") req.ttl_ms = request.ttl_ms;
     const res = this.#store.handle(this.#clock.now(), req);
@@ -165,8 +185,13 @@ export class MemoryStore {
       case "Granted":
       case "Renewed":
         return { type: res.type, token: res.token, ttl_ms: res.ttl_ms };
-      case "Held":
-        return { type: "Held", holder: this.#names.get(res.holder)?.holder, remaining_ms: res.remaining_ms };
+      case "Held": {
+        const out = { type: "Held" };
+        const name = res.holder === undefined || res.holder === null ? undefined : this.#who(res.holder, undefined).holder;
+        if (name !== undefined) out.holder = name;
+        if (typeof res.remaining_ms === "number") out.remaining_ms = res.remaining_ms;
+        return out;
+      }
       case "Released":
         return { type: "Released" };
       default:
@@ -174,26 +199,51 @@ export class MemoryStore {
     }
   }
 
-  #intern(holder, session) {
-    const name = `${holder}\u0000${session}`;
+  /** Forgets ids that no key's last lease uses: a new id serves them just as well. */
+  #prune() {
+    const holders = new Set();
+    const sessions = new Set();
+    for (const key of this.#store.keys()) {
+      const lease = this.#store.lease(key);
+      if (lease === undefined || lease.released) continue;
+      holders.add(lease.holder);
+      sessions.add(lease.session);
+    }
+    this.#holders.keepOnly(holders);
+    this.#sessions.keepOnly(sessions);
+    this.#pairs.keepOnly(holders);
+    // Ids still in use are kept; the next prune waits until as many again are added.
+    this.#pruneAt = Math.max(INTERN_LIMIT, 2 * (this.#holders.size + this.#sessions.size + this.#pairs.size));
+  }
+}
+
+/** Strings <-> u64 ids, handed out from 1. */
+class Interned {
+  #ids = new Map();
+  #names = new Map();
+  #next = 1n;
+
+  get size() {
+    return this.#ids.size;
+  }
+
+  id(name) {
     let id = this.#ids.get(name);
-    if (id !== undefined) return id;
-    if (this.#ids.size >= INTERN_LIMIT) this.#prune();
-    id = this.#next++;
-    this.#ids.set(name, id);
-    this.#names.set(id, { holder, session });
+    if (id === undefined) {
+      id = this.#next++;
+      this.#ids.set(name, id);
+      this.#names.set(id, name);
+    }
     return id;
   }
 
-  /** Forgets identities that hold no key's last lease: a new id serves them just as well. */
-  #prune() {
-    const keep = new Set();
-    for (const key of this.#store.keys()) {
-      const lease = this.#store.lease(key);
-      if (lease !== undefined && !lease.released) keep.add(lease.holder);
-    }
+  name(id) {
+    return this.#names.get(id);
+  }
+
+  keepOnly(ids) {
     for (const [name, id] of this.#ids) {
-      if (!keep.has(id)) {
+      if (!ids.has(id)) {
         this.#ids.delete(name);
         this.#names.delete(id);
       }
@@ -201,7 +251,6 @@ export class MemoryStore {
   }
 }
 
-// Not unref'd: like a socket, a request in flight keeps a Node process alive until answered.
 function later(ms, fn) {
   setTimeout(fn, ms);
 }
