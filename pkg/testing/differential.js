@@ -11,6 +11,7 @@
 // until every lease has lapsed on both sides before it goes on.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
+import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed } from "../election/random.js";
 import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
 
@@ -89,6 +90,7 @@ export async function runDifferential(makeStore, options = {}) {
       // The reference at the send time, with the ttl the store recorded (it is believed).
       const refTtl = got.type === "Granted" || got.type === "Renewed" ? got.ttl_ms : ttl;
       const refReq = { type, id: BigInt(step), key, holder: refId[name] };
+      if (machineCaps().session) refReq.session = refId[name]; // one session per holder
       if (type !== "Acquire") refReq.token = pair.ref;
       if (type !== "Release") refReq.ttl_ms = refTtl;
       const want = ref.handle(sent, refReq);
