@@ -103,8 +103,12 @@ export class MemoryStore {
     const there = leg();
     const back = leg();
     if (there === 0 && back === 0) {
-      const reply = lostRequest ? undefined : this.#handle(checked);
-      return Promise.resolve(lost ? undefined : reply);
+      try {
+        const reply = lostRequest ? undefined : this.#handle(checked);
+        return Promise.resolve(lost ? undefined : reply);
+      } catch (err) {
+        return Promise.reject(err); // a value LeaseStore refused: the request changed nothing
+      }
     }
     return new Promise((resolve, reject) => {
       later(there, () => {
