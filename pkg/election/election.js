@@ -383,7 +383,7 @@ export class LeaderElection {
     }
     if (first && r.mreq.type === "Renew" && ok.type === "Rejected") this.#metrics.renewalFailed();
     if (ok.type === "Held") this.#emit("held", { key: this.#key, holder: ok.holder });
-    const state = this.#m.state;
+    const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
     const now = this.#clock.now();
     try {
       this.#m.handleResponse(now, toMachineResponse(r.mreq, ok, this.#own));
