@@ -49,6 +49,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "election/protocol.js",
     "election/random.js",
     "election/shards.js",
+    "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",
