@@ -448,7 +448,9 @@ export class LeaderElection {
 }
 
 function notLeader(key, state) {
-  return new LeadershipExpiredError(`not the leader of "${key}" (state ${state}): refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
+  // The easy mistake: an election nobody started never leads, and should say so.
+  const hint = state === "Follower" ? ": campaign() was never called" : state === "Stopped" ? ": released or closed; campaign() again to contend" : "";
+  return new LeadershipExpiredError(`not the leader of "${key}" (state ${state})${hint}: refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
 }
 
 function closedError(call, why = "the election was closed") {
