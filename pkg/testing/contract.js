@@ -3,7 +3,7 @@
 import { Breach, CASES } from "./cases.js";
 import { Unreadable, exchange, sleep } from "./exchange.js";
 
-const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only"];
+const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
 
 /**
  * @param {() => object | Promise<object>} makeStore a fresh store, or the same one each time
@@ -23,6 +23,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     keyPrefix = `tenure-contract-${globalThis.crypto.randomUUID().slice(0, 8)}`,
     t,
     only,
+    closeStores = true,
   } = options;
   if (numbering !== "consecutive" && numbering !== "increasing") {
     throw codeError(TypeError, "ERR_VARIANT", `options.numbering must be "consecutive" or "increasing", got ${String(numbering)}`);
@@ -33,7 +34,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
   );
   // Each store once, after every case: makeStore may hand out one shared store.
-  for (const store of made) {
+  for (const store of closeStores ? made : []) {
     try {
       await store?.close?.();
     } catch {

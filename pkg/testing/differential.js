@@ -15,7 +15,7 @@ import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed } from "../election/random.js";
 import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
 
-const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix"];
+const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix", "closeStores"];
 const NAMES = ["A", "B", "C"];
 
 export async function runDifferential(makeStore, options = {}) {
@@ -34,6 +34,7 @@ export async function runDifferential(makeStore, options = {}) {
     numbering = "consecutive",
     requestTimeoutMs = 2000,
     keyPrefix = `tenure-differential-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    closeStores = true,
   } = options;
   const key = `${keyPrefix}:key`;
   const store = await makeStore();
@@ -150,7 +151,7 @@ export async function runDifferential(makeStore, options = {}) {
   } finally {
     ref.free();
     try {
-      await store?.close?.();
+      if (closeStores) await store?.close?.();
     } catch {
       // Nothing more to learn from it.
     }

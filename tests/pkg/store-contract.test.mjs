@@ -131,3 +131,14 @@ test("differential_run_tolerates_a_store_clock_with_millisecond_resolution", asy
   const report = await runDifferential(coarse, { steps: 50, ttlMs: 120, clockResolutionMs: 1 });
   assert.ok(report.ok, JSON.stringify(report.counts));
 });
+
+test("stores_are_closed_once_at_the_end_unless_told_not_to", async () => {
+  const shared = new MemoryStore();
+  let closes = 0;
+  const store = { send: (r) => shared.send(r), close: async () => void closes++ };
+  await checkStoreContract(() => store, { ttlMs: 100, only: ["first_grant_issues_a_token", "held_while_another_holds"] });
+  assert.equal(closes, 1, "one shared store, closed once");
+  await checkStoreContract(() => store, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeStores: false });
+  await runDifferential(() => store, { steps: 5, ttlMs: 100, closeStores: false });
+  assert.equal(closes, 1);
+});
