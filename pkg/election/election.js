@@ -10,6 +10,7 @@ import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
 import { readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
+import { randomId } from "./random.js";
 
 export class LeaderElection {
   #m;
@@ -41,7 +42,7 @@ export class LeaderElection {
     this.#store = o.store;
     this.#key = o.key;
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
-    this.#own = { holder, session: globalThis.crypto.randomUUID(), machineHolder: machineHolder(o.nodeId) };
+    this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
     this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;

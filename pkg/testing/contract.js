@@ -2,6 +2,7 @@
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
 import { Unreadable, exchange, sleep } from "./exchange.js";
+import { randomId } from "../election/random.js";
 
 const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
 
@@ -20,7 +21,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     numbering = "consecutive",
     clockResolutionMs = 1,
     requestTimeoutMs = 2000,
-    keyPrefix = `tenure-contract-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
     t,
     only,
     closeStores = true,
@@ -77,7 +78,7 @@ async function runCase(kase, makeStore, made, o) {
       as(holder, n = 1) {
         const name = n === 1 ? holder : `${holder}/${n}`;
         let session = sessions.get(name);
-        if (session === undefined) sessions.set(name, (session = `${name}-${globalThis.crypto.randomUUID()}`));
+        if (session === undefined) sessions.set(name, (session = `${name}-${randomId()}`));
         const base = { key: o.key, holder, session };
         const send = (req) => exchange(store, req, { who: name, saw, timeoutMs: o.timeoutMs });
         return {
