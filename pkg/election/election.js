@@ -236,11 +236,6 @@ export class LeaderElection {
     return this.#closing;
   }
 
-  /** Async disposal (`await using election = new LeaderElection(...)`): close(). */
-  [Symbol.asyncDispose]() {
-    return this.close();
-  }
-
   /** A snapshot of this election's counters and gauges (the names of the Prometheus metrics). */
   metrics() {
     return this.#metrics.snapshot(this.#clock.now());
@@ -446,6 +441,18 @@ export class LeaderElection {
     }
     this.#emit("error", new StoreError(`a "${event}" listener threw: ${message(err)}`, { code: "ERR_LISTENER", key: this.#key, cause: err }));
   }
+}
+
+// Async disposal (`await using election = new LeaderElection(...)`) is close(), where the
+// engine has Symbol.asyncDispose.
+if (typeof Symbol.asyncDispose === "symbol") {
+  Object.defineProperty(LeaderElection.prototype, Symbol.asyncDispose, {
+    value() {
+      return this.close();
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 function notLeader(key, state) {

@@ -188,7 +188,8 @@ export class ShardedElection {
         e.on("error", (err) => this.#emitError(err));
         const result = await e.campaign();
         if (result.leader) {
-          this.#member = e;
+          if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
+          else this.#member = e;
           return;
         }
         await e.close();
