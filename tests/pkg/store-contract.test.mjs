@@ -43,7 +43,7 @@ const reusesToken = () =>
 const ALL = contractCases.map((c) => c.name);
 
 test("memory_store_keeps_the_store_contract", async (t) => {
-  const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 200, t });
+  const report = await checkStoreContract(() => new MemoryStore(), { t });
   assert.ok(report.ok, report.text);
   assert.deepEqual(report.cases.map((c) => c.name), ALL);
   assert.ok(ALL.length >= 13);
@@ -51,7 +51,7 @@ test("memory_store_keeps_the_store_contract", async (t) => {
 });
 
 test("memory_store_with_latency_and_a_coarse_check_still_passes", async () => {
-  const report = await checkStoreContract(() => new MemoryStore({ latencyMs: [1, 8] }), { ttlMs: 200, clockResolutionMs: 10 });
+  const report = await checkStoreContract(() => new MemoryStore({ latencyMs: [1, 8] }), { clockResolutionMs: 10 });
   assert.ok(report.ok, report.text);
 });
 
@@ -65,7 +65,7 @@ for (const [name, make, expected] of [
   ],
 ]) {
   test(`a_store_that_${name}_fails_exactly_the_cases_of_that_rule`, async () => {
-    const report = await checkStoreContract(make, { ttlMs: 200 });
+    const report = await checkStoreContract(make);
     assert.equal(report.ok, false);
     assert.deepEqual(report.failed, expected, report.text);
     const first = report.cases.find((c) => c.name === expected[0]);
