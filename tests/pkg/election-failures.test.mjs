@@ -32,6 +32,8 @@ const EXPECT = {
   "reply-wrong-type": "ERR_STORE_REPLY",
   "reply-bumped-token": "ERR_STORE_CONTRACT",
   "reply-negative-ttl": "ERR_STORE_REPLY",
+  "reply-other-key": "ERR_STORE_REPLY",
+  "reply-bad-reason": "ERR_STORE_REPLY",
   "reply-throwing-getter": "ERR_STORE_REPLY",
 };
 
