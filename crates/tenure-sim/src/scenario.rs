@@ -95,9 +95,14 @@ impl FromStr for Algorithm {
 #[serde(deny_unknown_fields, default)]
 pub struct AlgoConfig {
     // --- raft ---
-    /// Raft: election timeout T in ms; each wait is drawn from `[T, 2T)` (rule 6).
+    /// Raft: the minimum election timeout T in ms; each wait is drawn from
+    /// `[T, election_timeout_max_ms)`, `[T, 2T)` by default (rule 6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub election_timeout_ms: Option<Ms>,
+    /// Raft: the exclusive upper end of the election-timeout range in ms (default 2T); must
+    /// exceed `election_timeout_ms` (or the default T of 150 ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub election_timeout_max_ms: Option<Ms>,
     /// Raft and Bully: heartbeat interval in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heartbeat_ms: Option<Ms>,
@@ -110,6 +115,10 @@ pub struct AlgoConfig {
     /// Raft: the leader proposes a command this often, in ms (default 200).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub propose_interval_ms: Option<Ms>,
+    /// Raft: the leader lease (needs CheckQuorum): a leader acts only while a quorum
+    /// acknowledged it within T less the drift bound `max_drift_ppm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_lease: Option<bool>,
     // --- lease ---
     /// Lease: time to live in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,7 +137,8 @@ pub struct AlgoConfig {
     pub write_interval_ms: Option<Ms>,
     /// Lease: the clock-rate difference the safety margin must cover, in parts per million
     /// (rule 5; default: the core's `LeaseConfig` default). Drift faults within this bound
-    /// keep the lease's promise of no split brain.
+    /// keep the lease's promise of no split brain. Raft: the drift the leader lease allows
+    /// for (default 10 000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_drift_ppm: Option<u32>,
     /// Lease: the round trip that renew interval + round trip must fit in `ttl - margin`,
@@ -160,11 +170,18 @@ impl AlgoConfig {
                 v.push((k, a));
             }
         };
+        const RAFT_LEASE: &[Algorithm] = &[Raft, LeaseFencing, LeaseUnfenced];
         add(
             self.election_timeout_ms.is_some(),
             "election_timeout_ms",
             RAFT,
         );
+        add(
+            self.election_timeout_max_ms.is_some(),
+            "election_timeout_max_ms",
+            RAFT,
+        );
+        add(self.leader_lease.is_some(), "leader_lease", RAFT);
         add(self.heartbeat_ms.is_some(), "heartbeat_ms", HEARTBEAT);
         add(self.pre_vote.is_some(), "pre_vote", RAFT);
         add(self.check_quorum.is_some(), "check_quorum", RAFT);
@@ -178,7 +195,7 @@ impl AlgoConfig {
         add(self.renew_interval_ms.is_some(), "renew_interval_ms", LEASE);
         add(self.retry_interval_ms.is_some(), "retry_interval_ms", LEASE);
         add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
-        add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
+        add(self.max_drift_ppm.is_some(), "max_drift_ppm", RAFT_LEASE);
         add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
         add(
             self.failure_timeout_ms.is_some(),

@@ -125,7 +125,7 @@ impl BullyNode {
         // a Persist and two events each.
         let cap = peers.len().saturating_add(8).saturating_mul(2);
         Ok(BullyNode {
-            rng: Rng::from_seed(config.seed),
+            rng: Rng::for_node(config.seed, config.id),
             config,
             peers,
             clock: Clock::new(),
