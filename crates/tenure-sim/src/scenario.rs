@@ -119,6 +119,10 @@ pub struct AlgoConfig {
     /// acknowledged it within T less the drift bound `max_drift_ppm`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leader_lease: Option<bool>,
+    /// Raft: the clock-rate difference the leader lease allows for, in parts per million
+    /// (default 10 000); the lease lasts `T - T * ppm / 1e6`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_lease_drift_ppm: Option<u32>,
     // --- lease ---
     /// Lease: time to live in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,8 +141,7 @@ pub struct AlgoConfig {
     pub write_interval_ms: Option<Ms>,
     /// Lease: the clock-rate difference the safety margin must cover, in parts per million
     /// (rule 5; default: the core's `LeaseConfig` default). Drift faults within this bound
-    /// keep the lease's promise of no split brain. Raft: the drift the leader lease allows
-    /// for (default 10 000).
+    /// keep the lease's promise of no split brain.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_drift_ppm: Option<u32>,
     /// Lease: the round trip that renew interval + round trip must fit in `ttl - margin`,
@@ -170,7 +173,6 @@ impl AlgoConfig {
                 v.push((k, a));
             }
         };
-        const RAFT_LEASE: &[Algorithm] = &[Raft, LeaseFencing, LeaseUnfenced];
         add(
             self.election_timeout_ms.is_some(),
             "election_timeout_ms",
@@ -182,6 +184,11 @@ impl AlgoConfig {
             RAFT,
         );
         add(self.leader_lease.is_some(), "leader_lease", RAFT);
+        add(
+            self.leader_lease_drift_ppm.is_some(),
+            "leader_lease_drift_ppm",
+            RAFT,
+        );
         add(self.heartbeat_ms.is_some(), "heartbeat_ms", HEARTBEAT);
         add(self.pre_vote.is_some(), "pre_vote", RAFT);
         add(self.check_quorum.is_some(), "check_quorum", RAFT);
@@ -195,7 +202,7 @@ impl AlgoConfig {
         add(self.renew_interval_ms.is_some(), "renew_interval_ms", LEASE);
         add(self.retry_interval_ms.is_some(), "retry_interval_ms", LEASE);
         add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
-        add(self.max_drift_ppm.is_some(), "max_drift_ppm", RAFT_LEASE);
+        add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
         add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
         add(
             self.failure_timeout_ms.is_some(),

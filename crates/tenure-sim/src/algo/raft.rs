@@ -64,7 +64,7 @@ impl RaftAdapter {
         if let Some(v) = c.leader_lease {
             base.leader_lease = v;
         }
-        if let Some(v) = c.max_drift_ppm {
+        if let Some(v) = c.leader_lease_drift_ppm {
             base.max_drift_ppm = v;
         }
         let n = usize::try_from(s.nodes).unwrap_or(0);

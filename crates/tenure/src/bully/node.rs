@@ -98,6 +98,8 @@ pub struct BullyNode {
     view: Option<View>,
     timers: TimerTable<BullyTimer>,
     outputs: OutputQueue,
+    /// Before its first election: the first `FailureDetector` firing schedules it.
+    booting: bool,
 }
 
 impl BullyNode {
@@ -134,6 +136,7 @@ impl BullyNode {
             view: None,
             timers,
             outputs: OutputQueue::new(cap),
+            booting: true,
         })
     }
 
@@ -235,6 +238,7 @@ impl BullyNode {
             self.timers.clear(timer);
             match timer {
                 BullyTimer::Heartbeat => self.send_heartbeats(now),
+                BullyTimer::FailureDetector if self.booting => self.boot(now),
                 BullyTimer::FailureDetector => self.begin_election(now),
                 BullyTimer::AwaitAnswer if self.state == State::AwaitingAnswers => {
                     self.announce(now)
@@ -262,18 +266,36 @@ impl BullyNode {
     /// `Election` from `from`: a lower id is answered and bullied; a higher id's own
     /// announcement will follow, so its `Election` needs nothing beyond the stale check.
     fn on_election(&mut self, now: Instant, from: NodeId, epoch: u64) {
+        // Whether the sender has seen an epoch this node's view does not cover.
+        let sender_ahead = self.view.is_none_or(|v| epoch > v.epoch);
         self.observe_epoch(epoch);
         if from < self.id() && self.state == State::Coordinator {
-            // The fresh announcement below tells the sender more than a stale reply would.
             self.send(from, BullyMessage::Answer { epoch: self.epoch });
-            self.announce(now);
+            if sender_ahead {
+                // One fresh announcement per epoch: it overrides whatever the sender saw.
+                self.announce(now);
+            } else {
+                // The current announcement, to the sender only: no new round.
+                self.reply_with_view(from);
+            }
             return;
         }
         self.reply_if_stale(from, epoch);
         if from < self.id() {
             self.send(from, BullyMessage::Answer { epoch: self.epoch });
-            if self.state == State::Follower {
-                self.begin_election(now);
+            match (self.state, self.view) {
+                // A follower of a higher coordinator it still hears tells the sender so
+                // instead of starting a round of its own: one round per epoch, not one
+                // per message received.
+                (State::Follower, Some(view)) if !sender_ahead => {
+                    let msg = BullyMessage::Coordinator {
+                        coordinator: view.coordinator,
+                        epoch: view.epoch,
+                    };
+                    self.send(from, msg);
+                }
+                (State::Follower, _) => self.begin_election(now),
+                _ => {}
             }
         }
     }
@@ -319,8 +341,29 @@ impl BullyNode {
 
     // ----- Transitions -----
 
+    /// The first timeout after (re)start: the highest id elects at once; a node with `r`
+    /// higher peers waits `r` answer timeouts (at most one failure timeout) for their
+    /// announcement first, so a cluster booting together elects with one announcement
+    /// instead of every node asking every higher one (`O(n)`, not `O(n^2)`, messages).
+    fn boot(&mut self, now: Instant) {
+        self.booting = false;
+        let higher = self.peers.iter().filter(|p| **p > self.id()).count();
+        let wait = self
+            .config
+            .answer_timeout
+            .saturating_mul(u64::try_from(higher).unwrap_or(u64::MAX))
+            .min(self.config.failure_timeout);
+        if wait == Duration::ZERO || self.view.is_some() {
+            self.begin_election(now);
+        } else {
+            self.timers
+                .set(BullyTimer::FailureDetector, now.saturating_add(wait));
+        }
+    }
+
     /// Runs an election: announce at once with no higher peer, else ask the higher ids.
     fn begin_election(&mut self, now: Instant) {
+        self.booting = false;
         let higher: Vec<NodeId> = self
             .peers
             .iter()
