@@ -98,8 +98,6 @@ pub struct BullyNode {
     view: Option<View>,
     timers: TimerTable<BullyTimer>,
     outputs: OutputQueue,
-    /// Before its first election: the first `FailureDetector` firing schedules it.
-    booting: bool,
 }
 
 impl BullyNode {
@@ -136,7 +134,6 @@ impl BullyNode {
             view: None,
             timers,
             outputs: OutputQueue::new(cap),
-            booting: true,
         })
     }
 
@@ -238,7 +235,6 @@ impl BullyNode {
             self.timers.clear(timer);
             match timer {
                 BullyTimer::Heartbeat => self.send_heartbeats(now),
-                BullyTimer::FailureDetector if self.booting => self.boot(now),
                 BullyTimer::FailureDetector => self.begin_election(now),
                 BullyTimer::AwaitAnswer if self.state == State::AwaitingAnswers => {
                     self.announce(now)
@@ -266,17 +262,18 @@ impl BullyNode {
     /// `Election` from `from`: a lower id is answered and bullied; a higher id's own
     /// announcement will follow, so its `Election` needs nothing beyond the stale check.
     fn on_election(&mut self, now: Instant, from: NodeId, epoch: u64) {
-        // Whether the sender has seen an epoch this node's view does not cover.
-        let sender_ahead = self.view.is_none_or(|v| epoch > v.epoch);
+        // Where the sender stands against this node's view: behind it, or not.
+        let behind = self.view.is_some_and(|v| epoch < v.epoch);
         self.observe_epoch(epoch);
         if from < self.id() && self.state == State::Coordinator {
             self.send(from, BullyMessage::Answer { epoch: self.epoch });
-            if sender_ahead {
-                // One fresh announcement per epoch: it overrides whatever the sender saw.
-                self.announce(now);
-            } else {
-                // The current announcement, to the sender only: no new round.
+            if behind {
+                // The sender has not heard this epoch's announcement: tell it alone. A new
+                // round for it would be one round per message (a start-up storm).
                 self.reply_with_view(from);
+            } else {
+                // One fresh announcement per epoch overrides whatever the sender saw.
+                self.announce(now);
             }
             return;
         }
@@ -284,15 +281,16 @@ impl BullyNode {
         if from < self.id() {
             self.send(from, BullyMessage::Answer { epoch: self.epoch });
             match (self.state, self.view) {
-                // A follower of a higher coordinator it still hears tells the sender so
-                // instead of starting a round of its own: one round per epoch, not one
-                // per message received.
-                (State::Follower, Some(view)) if !sender_ahead => {
-                    let msg = BullyMessage::Coordinator {
-                        coordinator: view.coordinator,
-                        epoch: view.epoch,
-                    };
-                    self.send(from, msg);
+                // A follower of a higher coordinator in the sender's epoch tells it so
+                // instead of starting a round of its own (a stale sender was told above).
+                (State::Follower, Some(view)) if epoch <= view.epoch => {
+                    if !behind {
+                        let msg = BullyMessage::Coordinator {
+                            coordinator: view.coordinator,
+                            epoch: view.epoch,
+                        };
+                        self.send(from, msg);
+                    }
                 }
                 (State::Follower, _) => self.begin_election(now),
                 _ => {}
@@ -341,29 +339,8 @@ impl BullyNode {
 
     // ----- Transitions -----
 
-    /// The first timeout after (re)start: the highest id elects at once; a node with `r`
-    /// higher peers waits `r` answer timeouts (at most one failure timeout) for their
-    /// announcement first, so a cluster booting together elects with one announcement
-    /// instead of every node asking every higher one (`O(n)`, not `O(n^2)`, messages).
-    fn boot(&mut self, now: Instant) {
-        self.booting = false;
-        let higher = self.peers.iter().filter(|p| **p > self.id()).count();
-        let wait = self
-            .config
-            .answer_timeout
-            .saturating_mul(u64::try_from(higher).unwrap_or(u64::MAX))
-            .min(self.config.failure_timeout);
-        if wait == Duration::ZERO || self.view.is_some() {
-            self.begin_election(now);
-        } else {
-            self.timers
-                .set(BullyTimer::FailureDetector, now.saturating_add(wait));
-        }
-    }
-
     /// Runs an election: announce at once with no higher peer, else ask the higher ids.
     fn begin_election(&mut self, now: Instant) {
-        self.booting = false;
         let higher: Vec<NodeId> = self
             .peers
             .iter()
