@@ -183,7 +183,9 @@ impl RaftNode {
 
     /// Appends `command` to the leader's log and starts replicating it; returns its index.
     /// Acceptance is not commitment: wait for a `Committed` event at or above it. Throws
-    /// `Error` with `code: "ERR_NOT_LEADER"` on any other role (forward to `leaderId`).
+    /// `Error` with `code: "ERR_NOT_LEADER"` on any other role (forward to `leaderId`),
+    /// including a leader whose CheckQuorum deadline passed before this call: it steps down
+    /// first (a `SteppedDown` event waits in `pollOutput`).
     #[wasm_bindgen(unchecked_return_type = "LogIndex")]
     pub fn propose(
         &mut self,

@@ -95,7 +95,7 @@ impl LeaseCandidate {
     pub fn new(config: LeaseConfig) -> Result<Self, ConfigError> {
         config.validate()?;
         Ok(LeaseCandidate {
-            rng: Rng::for_node(config.seed, config.holder),
+            rng: Rng::from_seed(config.seed),
             config,
             clock: Clock::new(),
             state: CandidateState::Follower,
