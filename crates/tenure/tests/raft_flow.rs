@@ -2,6 +2,8 @@
 //! leader (node 1 of 3). The rules are those of `RaftNode`'s docs, after etcd-io/raft's
 //! probe/replicate progress and Ongaro's dissertation §6.2.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 mod raft_node_support;
 
 use raft_node_support::*;

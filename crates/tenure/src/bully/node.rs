@@ -283,15 +283,14 @@ impl BullyNode {
             match (self.state, self.view) {
                 // A follower of a higher coordinator in the sender's epoch tells it so
                 // instead of starting a round of its own (a stale sender was told above).
-                (State::Follower, Some(view)) if epoch <= view.epoch => {
-                    if !behind {
-                        let msg = BullyMessage::Coordinator {
-                            coordinator: view.coordinator,
-                            epoch: view.epoch,
-                        };
-                        self.send(from, msg);
-                    }
+                (State::Follower, Some(view)) if epoch == view.epoch => {
+                    let msg = BullyMessage::Coordinator {
+                        coordinator: view.coordinator,
+                        epoch: view.epoch,
+                    };
+                    self.send(from, msg);
                 }
+                (State::Follower, Some(_)) if behind => {}
                 (State::Follower, _) => self.begin_election(now),
                 _ => {}
             }
