@@ -87,8 +87,10 @@ pub enum CampaignError {
 /// messages in flight (after etcd-io/raft). A heartbeat or a duplicate, reordered or stale
 /// response never starts a second resend chain, so a healthy cluster of `n` nodes sends
 /// `O(n x (heartbeat rate + proposal rate))` messages per second whatever the duplication,
-/// reordering or loss: per follower and heartbeat interval, one heartbeat (or probe) and its
-/// answer, plus at most one `AppendEntries` and one answer per proposal.
+/// reordering or loss: per follower, one heartbeat (or probe) per heartbeat interval and at
+/// most one `AppendEntries` per proposal (plus a probe per reordering), each answered once per
+/// delivered copy. With `h` heartbeats and `p` proposals per second that is at most
+/// `3 (n - 1)(h + p)` messages per second (the storm regressions in `tenure-sim` assert it).
 ///
 /// # CheckQuorum and the leader lease
 /// With `check_quorum`, a leader steps down once the quorum it last heard from is more than
