@@ -14,14 +14,14 @@ const sent = (scenario) => {
 
 test("raft_half_duplicated_commands_every_5ms_stay_within_the_bound", () => {
   const m = sent({ algorithm: "raft", nodes: 3, duration_ms: 2000, config: { propose_interval_ms: 5 }, network: { duplicate: 0.5 } });
-  const bound = 3 * 2 * (1000 / 50 + 1000 / 5) * 2 + 8;
+  const bound = 4 * 2 * (1000 / 50 + 1000 / 5) * 2 + 8;
   assert.ok(m <= bound, `${m} messages in 2 s, bound ${bound}`);
   assert.ok(m > 500, `${m}: the cluster is replicating`);
 });
 
 test("raft_12ms_heartbeat_five_nodes_stays_within_the_bound", () => {
   const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_ms: 12, propose_interval_ms: 5 } });
-  const bound = 3 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
+  const bound = 4 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
   assert.ok(m <= bound, `${m} messages in 5 s, bound ${bound}`);
 });
 

@@ -11,12 +11,11 @@
 use tenure_sim::units::{Ms, Probability};
 use tenure_sim::{Algorithm, Scenario, World};
 
-/// The Raft bound for `secs` of a healthy cluster: per follower and second at most
-/// `h + p` AppendEntries (h heartbeats, p proposals) and a probe per reordering, each
-/// answered once per delivered copy (at most twice): `3 (n - 1)(h + p)` per second, plus one
-/// election (`4 (n - 1)` messages with PreVote).
+/// The Raft bound for `secs` of a healthy cluster (`RaftNode`, "Flow control and the message
+/// bound"): `4 (n - 1)(h + p)` per second for h heartbeats and p proposals per second, plus
+/// one election (`4 (n - 1)` messages with PreVote).
 fn raft_bound(nodes: u64, heartbeat_ms: u64, propose_ms: u64, secs: u64) -> u64 {
-    let per_second = 3 * (nodes - 1) * (1_000 / heartbeat_ms + 1_000 / propose_ms);
+    let per_second = 4 * (nodes - 1) * (1_000 / heartbeat_ms + 1_000 / propose_ms);
     per_second * secs + 4 * (nodes - 1)
 }
 
@@ -50,7 +49,7 @@ fn raft_three_nodes_commands_every_5ms_half_duplicated_stays_within_the_bound() 
 
 #[test]
 fn raft_five_nodes_12ms_heartbeat_sends_what_the_bound_allows() {
-    for duplicate in [0.0, 0.01, 0.5] {
+    for duplicate in [0.0, 0.01, 0.5, 1.0] {
         let w = raft(5, 12, duplicate, 5);
         let m = w.metrics();
         let bound = raft_bound(5, 12, 5, 5);
