@@ -70,7 +70,8 @@ fn run_in(seed: u64, lease: bool, pause_after: Duration, harsh: bool) -> Outcome
                 stepped_down = true;
                 break;
             }
-            TraceKind::Send { from, msg, .. }
+            // The cut drops what it sends at once: a drop is a send as leader too.
+            TraceKind::Send { from, msg, .. } | TraceKind::Drop { from, msg, .. }
                 if *from == node && (*msg == "AppendEntries" || *msg == "Heartbeat") =>
             {
                 sent += 1;
