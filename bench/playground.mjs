@@ -8,7 +8,7 @@
 //    and reports the median and p95 of the script time per animation frame, measured inside
 //    the element's frame callback (advance the simulation + draw the snapshot), plus
 //    Chromium's own ScriptDuration per frame (includes everything else on the page).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -123,6 +123,9 @@ export default async function bench() {
     const gz = sizes.reduce((a, s) => a + s.gzip, 0);
     console.log(`page transfer (production build, index.html and everything it loads): ${(gz / 1024).toFixed(1)} KiB gzipped, ${(raw / 1024).toFixed(1)} KiB raw, ${sizes.length} files`);
     for (const s of sizes.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(s.gzip / 1024).toFixed(1).padStart(6)} KiB gz  ${(s.raw / 1024).toFixed(1).padStart(6)} KiB  ${s.url || "index.html"}`);
+    // tenure/playground: the one-script-tag element, everything but the wasm inlined.
+    const element = readFileSync(join(outDir, "tenure-playground.js"));
+    console.log(`tenure-playground.js (one-script-tag element, without the wasm): ${(gzipSync(element, { level: 9 }).length / 1024).toFixed(1)} KiB gzipped, ${(element.length / 1024).toFixed(1)} KiB raw (goal: <= 60 KiB gzipped)`);
     console.log(`\nscript time per animation frame under chaos (${WALL_MS} ms wall each, 1280x720):`);
     console.log("  algorithm        nodes  speed  frames  median    p95       chrome script/frame  simulated");
     for (const speed of SPEEDS) {

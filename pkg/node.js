@@ -1,9 +1,12 @@
 // Node entry of `tenure`: loads the wasm module synchronously, so a plain
 // `import { FencedResource } from "tenure"` works with no top-level await.
 import { readFileSync } from "node:fs";
-import { initSync } from "./dist/tenure.js";
+import * as bindings from "./dist/tenure.js";
+import { guardClasses } from "./guard.js";
 
-initSync({ module: readFileSync(new URL("./dist/tenure_bg.wasm", import.meta.url)) });
+bindings.initSync({ module: readFileSync(new URL("./dist/tenure_bg.wasm", import.meta.url)) });
+// A call on a freed object throws a coded ERR_FREED error (pkg/guard.js).
+guardClasses(bindings);
 
 export * from "./dist/tenure.js";
 

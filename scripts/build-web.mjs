@@ -2,6 +2,7 @@
 // builds the wasm package if needed, then bundles web/ with Vite into web/dist/ (git-ignored).
 // Every page is an entry: index.html (the full playground), embed.html (for iframes) and
 // examples.html (two embedded playgrounds). Paths are relative, so the folder can live anywhere.
+// Beside them, the self-contained element for docs pages: tenure-playground.js and its wasm.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib/run.mjs";
@@ -22,6 +23,8 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
       rollupOptions: { input: PAGES.map((f) => join(root, "web", f)) },
     },
   });
+  const { buildElement } = await import("./build-element.mjs");
+  await buildElement(outDir);
   return outDir;
 }
 

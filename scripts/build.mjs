@@ -3,7 +3,8 @@
 // 1. cargo build --release --target wasm32-unknown-unknown -p tenure-wasm (cargo is incremental);
 // 2. wasm-bindgen --target web, with the CLI pinned to Cargo.lock's exact version;
 // 3. wasm-opt -Oz from the npm `binaryen` package;
-// 4. prints the gzipped size of the shipped .wasm.
+// 4. bundles the self-contained <tenure-playground> (scripts/build-element.mjs) beside it;
+// 5. prints the gzipped size of the shipped .wasm.
 // Steps 2-3 are skipped when the cargo output, the tool versions and this script are unchanged
 // (a stamp in pkg/dist/), so a no-change rebuild takes seconds.
 //
@@ -71,6 +72,10 @@ export function build() {
     writeFileSync(join(OUT, "tenure.d.ts"), noAny(readFileSync(join(staging, "tenure.d.ts"), "utf8")));
     writeFileSync(stampPath, stamp);
   }
+
+  // `tenure/playground`: the self-contained <tenure-playground> beside the same wasm (a child
+  // process, because Vite's build is async and this function is not).
+  run(process.execPath, [join(root, "scripts", "build-element.mjs")]);
 
   const wasm = readFileSync(join(OUT, "tenure_bg.wasm"));
   const gzipped = gzipSync(wasm, { level: 9 }).length;

@@ -34,9 +34,11 @@ test("tarball_holds_exactly_the_declared_files", () => {
   assert.deepEqual(files, [
     "README.md",
     "browser.js",
+    "dist/tenure-playground.js",
     "dist/tenure.d.ts",
     "dist/tenure.js",
     "dist/tenure_bg.wasm",
+    "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",

@@ -270,7 +270,7 @@ test("a_bad_link_says_so_and_leaves_a_working_default_run", async () => {
     const page = await browser.open(path);
     const error = page.locator(PG).getByTestId("error");
     await error.waitFor({ state: "visible" });
-    assert.match(await error.textContent(), /cannot be read|no preset named "nope"|not JSON/, path);
+    assert.match(await error.textContent(), /cannot be read|no story named "nope"|not JSON/, path);
     await page.keyboard.press(".");
     assert.ok(Number(await page.locator(PG).getByTestId("time").getAttribute("data-ms")) >= 0, path);
     assert.deepEqual(page.errors, [], path);
@@ -317,6 +317,15 @@ test("screenshots_of_the_main_view_at_desktop_and_phone_widths", async () => {
   const page = await browser.open();
   await runTo(page, 2400);
   await screenshot(page, "playground-main");
+  // The picture at the top of README.md (docs/playground.png is a reviewed copy of this one):
+  // the fenced story at the moment the paused leader's write is refused.
+  const readme = await browser.open("", { viewport: { width: 1280, height: 800 } });
+  await loadPreset(readme, "gc-pause-fenced");
+  await readme.evaluate(() => document.querySelector("tenure-playground").seek(5570));
+  assert.match(await readme.getByTestId("resource-flash").textContent(), /rejected: 1 < 2/);
+  await readme.mouse.move(0, 0);
+  await screenshot(readme, "readme-playground", { clip: { x: 0, y: 0, width: 1280, height: 800 } });
+  await readme.close();
   const phone = await browser.open("", { viewport: { width: 390, height: 844 } });
   await loadPreset(phone, "bully-partition");
   await runTo(phone, 3000);
@@ -328,4 +337,78 @@ test("screenshots_of_the_main_view_at_desktop_and_phone_widths", async () => {
   await screenshot(embed, "playground-embed");
   assert.deepEqual([...page.errors, ...phone.errors, ...embed.errors], []);
   await Promise.all([page.close(), phone.close(), embed.close()]);
+});
+
+test("a_bad_knob_is_refused_at_its_field_in_its_units_and_the_run_goes_on", async () => {
+  const page = await browser.open();
+  await page.getByTestId("algorithm").selectOption("lease-fencing");
+  await runTo(page, 2000);
+  const scenario = () => page.evaluate(() => JSON.stringify(document.querySelector("tenure-playground").scenario().config));
+  const before = await scenario();
+  const knob = (k) => page.getByTestId(`knob-${k}`);
+  const errorOf = (k) => page.getByTestId(`knob-${k}-error`);
+  // Out of range: refused at the field, in ms, and the run (at 2 s) is not replaced.
+  await knob("ttl_ms").fill("20 s");
+  await knob("ttl_ms").press("Enter");
+  await knob("ttl_ms").blur();
+  assert.equal(await knob("ttl_ms").getAttribute("aria-invalid"), "true");
+  assert.equal(await errorOf("ttl_ms").textContent(), "Lease TTL: must be 500–10000 ms (20 s is 20000 ms).");
+  assert.equal(await knob("ttl_ms").inputValue(), "20 s", "the field keeps what was typed");
+  assert.equal(await scenario(), before);
+  assert.ok((await page.evaluate(() => document.querySelector("tenure-playground").now)) >= 2000, "the old run goes on");
+  assert.equal(await page.locator(PG).getByTestId("error").isVisible(), false, "no banner above the cluster");
+  // A rule between knobs (the simulator's): said at the field it names, in the field's words.
+  await knob("ttl_ms").fill("2000");
+  await knob("safety_margin_ms").fill("2500");
+  await knob("safety_margin_ms").blur();
+  assert.equal(await errorOf("safety_margin_ms").textContent(), "Safety margin 2500 ms must satisfy 0 < Safety margin < Lease TTL 2000 ms.");
+  assert.equal(await knob("safety_margin_ms").getAttribute("aria-invalid"), "true");
+  assert.equal(await errorOf("ttl_ms").isVisible(), false, "the fixed TTL field is clear again");
+  assert.equal(await scenario(), before);
+  // Units as typed: a drift bound in percent.
+  await knob("safety_margin_ms").fill("300");
+  await knob("ttl_ms").fill("2 s");
+  await knob("max_drift_ppm").fill("2%");
+  await knob("max_drift_ppm").blur();
+  await page.waitForFunction(() => document.querySelector("tenure-playground").scenario().config.max_drift_ppm === 20000);
+  assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").scenario().config.ttl_ms), 2000);
+  assert.equal(await knob("max_drift_ppm").getAttribute("aria-invalid"), null);
+  // An empty seed is refused, not read as 0.
+  const seed = await page.evaluate(() => document.querySelector("tenure-playground").scenario().seed);
+  await page.getByTestId("seed").fill("");
+  await page.getByTestId("seed").blur();
+  assert.match(await page.getByTestId("seed-error").textContent(), /^Seed: enter a value/);
+  assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").scenario().seed), seed);
+  // A bad value in a node menu is refused there too.
+  await page.getByTestId("node-n1").click();
+  await page.getByTestId("menu-pause-ms").fill("soon");
+  await page.getByTestId("menu-pause-ms").press("Tab");
+  assert.match(await page.getByTestId("menu-pause-ms-error").textContent(), /is not a number/);
+  assert.match(await page.getByTestId("action-pause").textContent(), /3000 ms/, "the action keeps the last good value");
+  await screenshot(page, "playground-field-errors");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("links_follow_the_run_shown_and_play_at_the_end_replays", async () => {
+  const page = await browser.open();
+  await loadPreset(page, "gc-pause-fenced");
+  await runTo(page, 1000);
+  await page.getByTestId("copy-link").click();
+  assert.match(page.url(), /#s=/);
+  // Another story replaces the run: the old link leaves the address bar, so a reload does
+  // not jump back to it.
+  await loadPreset(page, "bully-partition");
+  assert.doesNotMatch(page.url(), /#s=/);
+  await page.reload();
+  await page.locator("body[data-ready=true]").waitFor();
+  assert.notEqual(await page.getByTestId("caption").getAttribute("data-preset"), "gc-pause-fenced");
+  // Play at the end of a story plays it again from the start.
+  await loadPreset(page, "bully-partition");
+  await runTo(page, 8000);
+  await page.getByTestId("play").click();
+  assert.equal(await page.locator(PG).getAttribute("data-playing"), "true");
+  assert.ok((await page.evaluate(() => document.querySelector("tenure-playground").now)) < 1000);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -6,25 +6,40 @@
 //   autoplay                    start playing once mounted (and visible)
 //   height="420px"              height of the cluster view
 //   use-hash                    read the scenario from the page's URL hash (permalink) and
-//                               handle space / "." for the whole document
+//                               handle the shortcut keys (keys.js) for the whole document
+//   link-base="https://..."     the page permalinks point at (default: this page, or
+//                               ./index.html beside it for an embed)
+//   wasm="/assets/tenure_bg.wasm" where the wasm is (default: beside the script; the
+//                               first element on a page decides)
+// Unknown attributes and values are reported in the console with what is allowed; with
+// prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
 // wasm Simulation (see model.js); this file wires views and controls to it.
 import { networkActions, partitionOf, procActions, linkActions } from "./actions.js";
+import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
+import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
 import { loadWasm } from "./model.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
 import { PRESETS, captionAt, presetById } from "./presets.js";
-import { ClusterView, fmtMs } from "./render-cluster.js";
+import { ClusterView, fmtMs, roleClass } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
 import { KNOBS, buildScenario, defaultKnobs, family, newSeed, setupOf } from "./setup.js";
-import { html, setText, svg } from "./svg.js";
+import { html, setAttrs, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
+// Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
+import css from "./playground.css?inline";
 
 const SECTIONS = ["bar", "caption", "timeline", "safety", "presets", "setup", "faults", "info"];
+const CONTROLS_WORDS = ["all", "minimal", "none"];
+const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base", "wasm"];
+/** Attributes any element may carry; others are reported as unknown. */
+const GLOBAL_ATTRIBUTES = /^(id|class|style|title|lang|dir|hidden|slot|part|tabindex|role|inert|translate|nonce|is|data-.*|aria-.*)$/;
+const PREFIX = "<tenure-playground>";
 const SPEED_MIN = -200; // 10^(-2) = 0.01x
 const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
@@ -46,16 +61,18 @@ export class TenurePlayground extends HTMLElement {
     this.frameTimes = [];
     this.lastTimeline = 0;
     this.error = null;
+    this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
   connectedCallback() {
     if (this.built) return this.activate();
     this.built = true;
+    this.reportUnknownAttributes();
     this.build();
-    this.ready = loadWasm().then(() => {
+    this.ready = loadWasm(this.getAttribute("wasm") || undefined).then(() => {
       this.loadInitial();
       this.dataset.ready = "true";
-      if (this.hasAttribute("autoplay")) this.play();
+      if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
@@ -75,7 +92,26 @@ export class TenurePlayground extends HTMLElement {
     if (!this.dataset.ready || old === value) return;
     if (name === "preset" && value) this.loadPreset(value);
     if (name === "scenario" && value) this.load(JSON.parse(value));
-    if (name === "height") this.stage.style.height = value ?? "";
+    if (name === "height") this.applyHeight(value);
+  }
+
+  /** Warns (once per element) about attributes this element does not know. */
+  reportUnknownAttributes() {
+    const unknown = this.getAttributeNames().filter((a) => !ATTRIBUTES.includes(a) && !GLOBAL_ATTRIBUTES.test(a));
+    if (unknown.length) console.warn(`${PREFIX} unknown attribute${unknown.length > 1 ? "s" : ""} ${unknown.map((a) => `"${a}"`).join(", ")} ignored; it knows ${ATTRIBUTES.join(", ")}.`);
+  }
+
+  /** Sets the cluster's height from the attribute, or warns and keeps the default. */
+  applyHeight(value) {
+    this.stage.classList.toggle("fixed", false);
+    if (value == null || value === "") return (this.stage.style.height = "");
+    const css = /^\d+(\.\d+)?$/.test(value.trim()) ? `${value.trim()}px` : value.trim();
+    if (!CSS.supports("height", css) || /^(auto|inherit|initial|unset)$/.test(css)) {
+      console.warn(`${PREFIX} height="${value}" is not a CSS length; use e.g. height="360px" or "50vh". Keeping the default height.`);
+      return (this.stage.style.height = "");
+    }
+    this.stage.style.height = css;
+    this.stage.classList.toggle("fixed", true);
   }
 
   // ----- public API (also used by the tests and the bench) -----
@@ -95,8 +131,10 @@ export class TenurePlayground extends HTMLElement {
     return this.timeline.scenario();
   }
 
+  /** Plays; at the end of a run, plays it again from the start. */
   play() {
-    if (!this.timeline || this.now >= this.endMs) return;
+    if (!this.timeline) return;
+    if (this.now >= this.endMs) this.seek(0);
     this.playing = true;
     this.updatePlayButton();
     this.kick();
@@ -147,7 +185,7 @@ export class TenurePlayground extends HTMLElement {
   /** Loads preset `id` at time 0. */
   loadPreset(id) {
     const preset = presetById(id);
-    if (!preset) return this.showError(new RangeError(`no preset named ${JSON.stringify(id)}`));
+    if (!preset) return this.showError(unknownPreset(id));
     this.setSpeed(preset.speed);
     this.load(preset.scenario, { preset });
   }
@@ -176,7 +214,7 @@ export class TenurePlayground extends HTMLElement {
         if (link) {
           const preset = link.preset ? presetById(link.preset) : undefined;
           if (preset) this.setSpeed(preset.speed);
-          return this.load(link.scenario, { preset, timeMs: link.timeMs });
+          return this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
         }
       } catch (err) {
         problem = err;
@@ -193,14 +231,15 @@ export class TenurePlayground extends HTMLElement {
     const presetAttr = this.getAttribute("preset");
     if (presetAttr && !problem) {
       if (presetById(presetAttr)) return this.loadPreset(presetAttr);
-      problem = new RangeError(`no preset named ${JSON.stringify(presetAttr)}`);
+      problem = unknownPreset(presetAttr);
+      console.warn(`${PREFIX} ${problem.message}`);
     }
     this.load(buildScenario(DEFAULT_SETUP));
     if (problem) this.showError(problem);
   }
 
   /** Replaces the run with `scenario` at time `timeMs` (0 by default). */
-  load(scenario, { preset, timeMs = 0 } = {}) {
+  load(scenario, { preset, timeMs = 0, fromLink = false } = {}) {
     let timeline;
     try {
       timeline = new Timeline(scenario);
@@ -211,6 +250,10 @@ export class TenurePlayground extends HTMLElement {
     this.timeline?.free();
     this.timeline = timeline;
     this.preset = preset;
+    // A permalink in the address bar describes the run it opened: once another run replaces
+    // it, drop it, so a reload opens what the page shows rather than the old link.
+    if (!fromLink && this.hasAttribute("use-hash") && location.hash.includes("s=")) history.replaceState(null, "", location.href.split("#")[0]);
+    this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
     this.setup = setupOf(scenario);
     this.cluster.reset();
@@ -226,10 +269,39 @@ export class TenurePlayground extends HTMLElement {
     this.load(buildScenario({ ...s, seed: seed ?? s.seed, durationMs: this.preset ? this.endMs : undefined }));
   }
 
-  /** Restarts free play from the setup controls' values. */
+  /**
+   * Restarts free play from the setup controls' values, if every field is valid and the
+   * simulator accepts the scenario; otherwise the fields say what is wrong and the run goes on.
+   */
   applySetup() {
     const s = this.readSetupControls();
-    this.load(buildScenario(s));
+    if (!s) return false;
+    const scenario = buildScenario(s);
+    try {
+      new Timeline(scenario).free();
+    } catch (err) {
+      this.fieldError(err);
+      return false;
+    }
+    this.load(scenario);
+    return true;
+  }
+
+  /**
+   * Shows a simulator error at a knob it names (the one just changed if named, else the first
+   * named), in the fields' words: their labels for the config names, "2500 ms" for "2500ms".
+   */
+  fieldError(err) {
+    const inputs = [...this.knobBox.querySelectorAll("input[data-knob]")];
+    const raw = String(err.message ?? err).replace(/^.*?config:\s*/, "");
+    const nameOf = (i) => i.dataset.knob.replace(/_ms$/, "");
+    const at = (i) => raw.search(new RegExp(`\\b${nameOf(i)}\\b`));
+    const named = inputs.filter((i) => at(i) >= 0).sort((a, b) => at(a) - at(b));
+    const target = named.includes(this.lastKnob) ? this.lastKnob : named[0] ?? inputs[0];
+    let text = raw.replace(/\bmax_round_trip\b/g, "the longest round trip").replace(/(\d)ms\b/g, "$1 ms");
+    for (const i of inputs) text = text.replace(new RegExp(`\\b${nameOf(i)}\\b`, "g"), i.dataset.label);
+    if (target) setFieldError(target, `${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+    else this.showError(err);
   }
 
   // ----- the loop -----
@@ -284,19 +356,55 @@ export class TenurePlayground extends HTMLElement {
   }
 
   onKey(e) {
-    const tag = (e.composedPath?.()[0] ?? e.target)?.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === " ") {
-      e.preventDefault();
-      e.stopPropagation();
-      this.toggle();
-    } else if (e.key === ".") {
-      e.preventDefault();
-      e.stopPropagation();
-      this.step();
-    } else if (e.key === "Escape") {
-      this.menu.close();
+    const target = e.composedPath?.()[0] ?? e.target;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    if (e.key === "Escape") return this.menu.close();
+    const tag = target?.tagName?.toUpperCase();
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    // Space and Enter belong to the focused button, node or slider.
+    if (e.key === " " && ownsKeys(target)) return;
+    const action = shortcutFor(e.key);
+    if (!action || !this.timeline) return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.shortcut(action);
+  }
+
+  /** Runs a shortcut by name (keys.js); the fault ones act on the acting leader. */
+  shortcut(action) {
+    if (action === "toggle") return this.toggle();
+    if (action === "step") return this.step();
+    if (action === "back") return (this.pause(), this.seek(Math.max(0, this.now - 100)));
+    if (action === "help") return this.showHelp();
+    if (action.startsWith("focus-")) return this.cluster.focusProc(action.slice(6));
+    const snap = this.snapshot();
+    const leader = snap.nodes.find((n) => roleClass(n) === "leader" && n.status === "up");
+    if (action === "heal") return this.inject({ type: "heal" });
+    if (action === "restart-crashed") {
+      for (const n of snap.nodes.filter((n) => n.status === "crashed")) this.inject({ type: "restart", node: n.id });
+      return;
     }
+    if (!leader) return this.announce("No node leads right now: nothing to do.");
+    const id = leader.id;
+    if (action === "crash-leader") this.inject({ type: "crash", node: id });
+    if (action === "pause-leader") this.inject({ type: "pause", target: id, duration_ms: this.menuValues.pauseMs });
+    if (action === "isolate-leader") this.inject({ type: "isolate", nodes: [id] });
+  }
+
+  /** Says `text` in the caption (a live region) until the next caption change. */
+  announce(text) {
+    setText(this.captionEl, text);
+    this.lastCaption = text;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => {
+      this.lastCaption = undefined;
+      this.renderAll(true);
+    }, 4000);
+  }
+
+  showHelp() {
+    this.helpOpener = this.shadowRoot.activeElement;
+    this.help.showModal();
   }
 
   // ----- drawing -----
@@ -310,7 +418,12 @@ export class TenurePlayground extends HTMLElement {
     setText(this.timeEl, `${fmtMs(snap.time_ms)}${this.endMs < 3_600_000 ? ` / ${fmtMs(this.endMs)}` : ""}`);
     this.timeEl.dataset.ms = String(snap.time_ms);
     const caption = this.preset ? captionAt(this.preset, snap.time_ms) : "";
-    setText(this.captionEl, caption || freePlayCaption(snap));
+    const text = caption || freePlayCaption(snap, this.presetsEl != null);
+    // Only a changed caption is written, so the live region speaks each line once.
+    if (text !== this.lastCaption) {
+      this.lastCaption = text;
+      setText(this.captionEl, text);
+    }
     this.captionEl.dataset.preset = this.preset?.id ?? "";
     const wall = performance.now();
     if (force || wall - this.lastTimeline > TIMELINE_EVERY_MS) {
@@ -325,7 +438,10 @@ export class TenurePlayground extends HTMLElement {
     this.error = err;
     if (!this.errorEl) return;
     this.errorEl.hidden = !err;
-    setText(this.errorEl, err ? `${err.name ?? "Error"}${err.code ? ` ${err.code}` : ""}: ${err.message}` : "");
+    // The sentence, in the caller's words; the code stays machine-readable on the element.
+    const text = err ? String(err.message ?? err) : "";
+    setText(this.errorEl, text.charAt(0).toUpperCase() + text.slice(1));
+    setAttrs(this.errorEl, { "data-code": err?.code });
   }
 
   updatePlayButton() {
@@ -345,52 +461,78 @@ export class TenurePlayground extends HTMLElement {
 
   sections() {
     const attr = (this.getAttribute("controls") ?? "all").trim();
-    if (attr === "all") return new Set(SECTIONS);
+    if (attr === "all" || attr === "") return new Set(SECTIONS);
     if (attr === "minimal") return new Set(["bar", "caption"]);
     if (attr === "none") return new Set(["caption"]);
-    return new Set(attr.split(",").map((s) => s.trim()));
+    const words = attr.split(",").map((s) => s.trim()).filter(Boolean);
+    const unknown = words.filter((w) => !SECTIONS.includes(w));
+    if (unknown.length) {
+      console.warn(`${PREFIX} controls="${attr}": unknown ${unknown.map((w) => `"${w}"`).join(", ")} ignored; use ${CONTROLS_WORDS.join(", ")}, or a comma list of ${SECTIONS.join(", ")}.`);
+    }
+    return new Set(words.filter((w) => SECTIONS.includes(w)));
   }
 
   build() {
     const show = this.sections();
     const root = this.shadowRoot;
-    const link = html("link", { rel: "stylesheet", href: new URL("./playground.css", import.meta.url).href });
+    const style = html("style", { text: css });
     this.errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
     this.captionEl = html("p", { class: "caption", "data-testid": "caption", "aria-live": "polite" });
     const clusterSvg = svg("svg", { class: "cluster" });
+    this.drawBtn = html("button", {
+      type: "button", class: "draw-toggle", "data-testid": "draw-partition", "aria-pressed": "false",
+      title: "Draw a line across the cluster to split the network in two (needed on touch screens)",
+      text: "✎ Draw partition", onclick: () => this.setDrawMode(!this.cluster.drawMode),
+    });
     this.stage = html("div", { class: "stage" }, clusterSvg);
-    if (this.hasAttribute("height")) this.stage.style.height = this.getAttribute("height");
+    this.applyHeight(this.getAttribute("height"));
     this.menu = new Menu(this.stage);
     this.cluster = new ClusterView(clusterSvg, {
-      onProcClick: (key, e) => this.openProcMenu(key, e),
-      onLinkClick: (a, b, e) => this.menu.open(e, `Link ${a} ↔ ${b}`, () => linkActions(a, b, (f) => this.inject(f))),
-      onDrawLine: (sides) => this.inject(partitionOf(sides)),
+      onProcClick: (key, anchor, k) => this.openProcMenu(key, anchor, k),
+      onLinkClick: (a, b, at, el, k) => this.menu.open(at, `Link ${a} ↔ ${b}`, () => linkActions(a, b, (f) => this.inject(f)), [], { invoker: el, key: k }),
+      onDrawLine: (sides) => {
+        this.inject(partitionOf(sides));
+        if (this.cluster.drawMode) this.setDrawMode(false);
+      },
     });
+    this.cluster.reducedMotion = this.reducedMotion;
     this.timelineSvg = svg("svg", { class: "timeline" });
     // An SVG element has no `hidden` property (that is HTMLElement's): set the attribute.
     this.timelineSvg.toggleAttribute("hidden", !show.has("timeline"));
     this.timelineView = new TimelineView(this.timelineSvg, { onSeek: (ms) => this.seekSoon(ms) });
-    const main = html("div", { class: "main" }, this.captionEl, this.stage, legend(), this.timelineSvg);
+    // The draw toggle sits under the cluster, beside the legend, never over a node.
+    const under = html("div", { class: "under-stage" }, legend());
+    if (show.has("faults") || show.has("setup")) under.prepend(this.drawBtn);
+    const main = html("div", { class: "main" }, this.captionEl, this.stage, under, this.timelineSvg);
     if (!show.has("caption")) this.captionEl.hidden = true;
-    const side = html("aside", { class: "side" });
-    this.safetyEl = html("section", { class: "panel safety" });
+    // Tab order follows the page: bar, stories, cluster, timeline, then the panels.
+    const parts = [];
+    if (show.has("presets")) parts.push(this.buildPresets());
+    parts.push(main);
+    this.safetyEl = html("section", { class: "panel safety", "aria-label": "Safety checks" });
     this.safety = new SafetyView(this.safetyEl);
-    if (show.has("safety")) side.append(this.safetyEl);
-    if (show.has("presets")) side.append(this.buildPresets());
+    if (show.has("safety")) parts.push(this.safetyEl);
     const below = html("div", { class: "below" });
     if (show.has("setup")) below.append(this.buildSetup());
     if (show.has("faults")) below.append(this.buildFaults());
     if (show.has("info")) below.append(this.buildInfo());
-    if (below.childElementCount) main.append(below);
-    const layout = html("div", { class: `layout${side.childElementCount ? "" : " no-side"}` }, main);
-    if (side.childElementCount) layout.append(side);
+    if (below.childElementCount) parts.push(below);
+    const side = show.has("presets") || show.has("safety");
+    const layout = html("div", { class: `layout${side ? "" : " no-side"}` }, ...parts);
     const bar = this.buildBar(show.has("bar"));
-    root.replaceChildren(link, html("div", { class: "pg" }, bar, this.errorEl, layout));
-    this.setAttribute("tabindex", this.getAttribute("tabindex") ?? "0");
+    this.help = this.buildHelp();
+    root.replaceChildren(style, html("div", { class: "pg" }, bar, this.errorEl, layout, this.help));
     if (!this.hasAttribute("use-hash")) this.addEventListener("keydown", (e) => this.onKey(e));
     root.addEventListener("pointerdown", (e) => {
       if (this.menu.isOpen && !e.composedPath().includes(this.menu.el)) this.menu.close();
     });
+  }
+
+  /** Touch screens draw partitions only in this mode, so a swipe scrolls the page. */
+  setDrawMode(on) {
+    this.cluster.drawMode = on;
+    this.cluster.root.classList.toggle("drawing", on);
+    this.drawBtn.setAttribute("aria-pressed", String(on));
   }
 
   seekSoon(ms) {
@@ -403,23 +545,24 @@ export class TenurePlayground extends HTMLElement {
     });
   }
 
-  openProcMenu(key, e) {
+  openProcMenu(key, anchor, openedBy) {
     const snap = this.snapshot();
     const node = snap.nodes.find((n) => procKey(n.id) === key);
     const lease = snap.store != null;
     const v = this.menuValues;
-    const fields = key === "resource" ? [["pause-ms", "ms", v.pauseMs, (x) => (v.pauseMs = x)]] : [
-      ["pause-ms", "pause / outage ms", v.pauseMs, (x) => (v.pauseMs = x)],
-      ["offset-ms", "clock step ms", v.offsetMs, (x) => (v.offsetMs = x)],
-      ...(key.startsWith("n") ? [["drift-pct", "drift %", v.driftPct, (x) => (v.driftPct = x)]] : []),
+    const ms = { unit: "ms", min: 1, max: 600_000 };
+    const fields = key === "resource" ? [["pause-ms", "pause ms", v.pauseMs, (x) => (v.pauseMs = x), ms]] : [
+      ["pause-ms", "pause / outage ms", v.pauseMs, (x) => (v.pauseMs = x), ms],
+      ["offset-ms", "clock step ms", v.offsetMs, (x) => (v.offsetMs = x), { unit: "ms", min: 1, max: 3_600_000 }],
+      ...(key.startsWith("n") ? [["drift-pct", "drift %", v.driftPct, (x) => (v.driftPct = x), { unit: "count", min: -99, max: 1000 }]] : []),
     ];
     const title = key.startsWith("n") ? `${key}: ${node?.role ?? ""} (${node?.status ?? ""})` : key;
-    this.menu.open(e, title, () => procActions(key, node, v, lease, (f) => this.inject(f)), fields);
+    this.menu.open(anchor, title, () => procActions(key, node, v, lease, (f) => this.inject(f)), fields, { invoker: anchor, key: openedBy });
   }
 
   buildBar(visible) {
-    this.playBtn = html("button", { type: "button", class: "primary", "data-testid": "play", onclick: () => this.toggle(), title: "Play / pause (space)" });
-    const stepBtn = html("button", { type: "button", "data-testid": "step", onclick: () => this.step(), title: "Process one event (.)", text: "Step" });
+    this.playBtn = html("button", { type: "button", class: "primary", "data-testid": "play", onclick: () => this.toggle(), title: "Play / pause (space)", "aria-keyshortcuts": "Space" });
+    const stepBtn = html("button", { type: "button", "data-testid": "step", onclick: () => this.step(), title: "Process one event (.)", text: "Step", "aria-keyshortcuts": "." });
     this.speedInput = html("input", {
       type: "range", min: SPEED_MIN, max: SPEED_MAX, step: 1, "data-testid": "speed", "aria-label": "speed",
       oninput: (e) => this.setSpeed(10 ** (Number(e.target.value) / 100)),
@@ -428,13 +571,26 @@ export class TenurePlayground extends HTMLElement {
     this.timeEl = html("span", { class: "time", "data-testid": "time" });
     const restart = html("button", { type: "button", "data-testid": "restart", onclick: () => this.restart(), text: "↺ Restart", title: "Restart with the same seed" });
     const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "Copy link" });
+    const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
-      this.playBtn, stepBtn, html("label", { class: "speed" }, "speed", this.speedInput, this.speedLabel), this.timeEl, restart, copy, this.linkOut);
+      this.playBtn, stepBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
+      html("span", { class: "bar-end" }, restart, copy, keys), this.linkOut);
     if (!visible) bar.hidden = true;
     this.updatePlayButton();
     this.setSpeed(this.speed);
     return bar;
+  }
+
+  buildHelp() {
+    const rows = SHORTCUTS.map(([k, what]) => html("tr", {}, html("th", { scope: "row" }, html("kbd", { text: k })), html("td", { text: what })));
+    const close = html("button", { type: "button", "data-testid": "shortcuts-close", text: "Close", onclick: () => dialog.close() });
+    const dialog = html("dialog", { class: "help", "data-testid": "shortcuts-dialog", "aria-labelledby": "help-title" },
+      html("h2", { id: "help-title", text: "Keyboard shortcuts" }),
+      html("table", {}, html("tbody", {}, ...rows)), close);
+    dialog.addEventListener("keydown", (e) => e.stopPropagation());
+    dialog.addEventListener("close", () => this.helpOpener?.focus?.({ preventScroll: true }));
+    return dialog;
   }
 
   async copyLink() {
@@ -451,19 +607,36 @@ export class TenurePlayground extends HTMLElement {
     }
   }
 
-  /** Plays story `id` from the start, bringing the cluster into view (on a phone the story
-   * list sits far below it). */
+  /**
+   * Plays story `id` from the start (with reduced motion: loads it, paused), scrolling so that
+   * the caption sits under the bar and the cluster below it, together on screen.
+   */
   startStory(id) {
     this.loadPreset(id);
-    this.play();
-    if (this.stage.getBoundingClientRect().top < 0) this.stage.scrollIntoView({ block: "start" });
+    if (!this.reducedMotion) this.play();
+    const bar = this.shadowRoot.querySelector(".bar");
+    const barBottom = bar && !bar.hidden ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+    const top = (this.captionEl.hidden ? this.stage : this.captionEl).getBoundingClientRect().top;
+    const bottom = this.stage.getBoundingClientRect().bottom;
+    if (top < barBottom || bottom > innerHeight) {
+      const by = Math.min(top - barBottom - 6, Math.max(0, bottom - innerHeight + 6));
+      window.scrollBy({ top: by, behavior: "instant" });
+    }
+  }
+
+  markCurrentStory() {
+    if (!this.presetsEl) return;
+    for (const b of this.presetsEl.querySelectorAll("button[data-preset]")) {
+      setAttrs(b, { "aria-current": b.dataset.preset === this.preset?.id ? "true" : undefined });
+    }
   }
 
   buildPresets() {
     const items = PRESETS.map((p) =>
-      html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, onclick: () => this.startStory(p.id) },
+      html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, "data-preset": p.id, onclick: () => this.startStory(p.id) },
         html("strong", { text: p.title }), html("small", { text: p.source }))));
-    return html("section", { class: "panel presets" }, html("h2", { text: "Stories" }), html("ul", {}, ...items));
+    this.presetsEl = html("nav", { class: "panel presets", "aria-labelledby": "stories-title" }, html("h2", { id: "stories-title", text: "Stories" }), html("ul", {}, ...items));
+    return this.presetsEl;
   }
 
   buildSetup() {
@@ -471,41 +644,73 @@ export class TenurePlayground extends HTMLElement {
       ...ALGORITHMS.map(([v, label]) => html("option", { value: v, text: label })));
     this.nodesInput = html("input", { type: "range", min: 3, max: 9, step: 1, "data-testid": "nodes", onchange: () => this.applySetup(), oninput: (e) => setText(this.nodesOut, e.target.value) });
     this.nodesOut = html("output", {});
-    this.seedInput = html("input", { type: "number", min: 0, step: 1, "data-testid": "seed", onchange: () => this.applySetup() });
+    this.seedInput = html("input", { type: "text", inputmode: "numeric", "data-testid": "seed", "data-label": "Seed", onchange: () => this.applySetup() });
     this.knobBox = html("div", { class: "knobs" });
     this.marginBox = html("div", { class: "margin", "data-testid": "margin-diagram" });
     const newSeedBtn = html("button", { type: "button", "data-testid": "restart-new-seed", text: "New seed", onclick: () => { this.seedInput.value = String(newSeed()); this.applySetup(); } });
-    return html("section", { class: "panel setup" }, html("h2", { text: "Setup" }),
+    return html("section", { class: "panel setup", "aria-labelledby": "setup-title" }, html("h2", { id: "setup-title", text: "Setup" }),
       html("label", {}, "Algorithm", this.algoSelect),
       html("label", {}, "Nodes ", this.nodesOut, this.nodesInput),
-      html("div", { class: "row" }, html("label", {}, "Seed", this.seedInput), newSeedBtn),
+      html("div", { class: "row" }, fieldLabel("Seed", this.seedInput), newSeedBtn),
       this.knobBox, this.marginBox);
   }
 
   onAlgorithmChange() {
-    this.setup = { ...this.readSetupControls(), knobs: defaultKnobs(this.algoSelect.value) };
+    const s = this.readSetupControls({ knobs: false });
+    if (!s) return;
+    this.setup = { ...s, knobs: defaultKnobs(this.algoSelect.value) };
     this.load(buildScenario(this.setup));
   }
 
   syncSetupControls() {
     const s = this.setup;
     if (this.infoEl) this.renderInfo(s.choice);
+    if (this.outageSlider) this.outageSlider.hidden = family(s.choice) !== "lease";
     if (!this.algoSelect) return;
     this.algoSelect.value = s.choice;
     this.nodesInput.value = String(s.nodes);
     setText(this.nodesOut, String(s.nodes));
     this.seedInput.value = String(s.seed);
-    this.knobBox.replaceChildren(...KNOBS[family(s.choice)].map(([k, label, min, max, step]) =>
-      html("label", {}, label, html("input", { type: "number", min, max, step, value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, onchange: () => this.applySetup() }))));
+    setFieldError(this.seedInput, null);
+    // Same knobs as shown: update the values in place (focus and the caret stay where they are).
+    const fam = family(s.choice);
+    if (this.knobBox.dataset.family === fam) {
+      for (const input of this.knobBox.querySelectorAll("input[data-knob]")) {
+        input.value = String(s.knobs[input.dataset.knob]);
+        setFieldError(input, null);
+      }
+    } else {
+      this.knobBox.dataset.family = fam;
+      this.knobBox.replaceChildren(...KNOBS[fam].map(([k, label, , , , , unit]) =>
+        fieldLabel(label, html("input", {
+          type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
+          "data-unit": unit, onchange: (e) => { this.lastKnob = e.target; this.applySetup(); },
+        }))));
+    }
     this.renderMarginDiagram();
     if (this.storeOutageBtn) this.storeOutageBtn.hidden = family(s.choice) !== "lease";
   }
 
-  readSetupControls() {
+  /**
+   * The setup controls' values, or null when a field is invalid (the field then shows why,
+   * and keeps what was typed). `knobs: false` skips the knobs (an algorithm change resets them).
+   */
+  readSetupControls({ knobs: withKnobs = true } = {}) {
+    let ok = true;
+    const read = (input, spec) => {
+      const r = parseField(input.value, { label: input.dataset.label, ...spec });
+      setFieldError(input, r.error ?? null);
+      if (r.error) ok = false;
+      return r.value;
+    };
+    const seed = read(this.seedInput, { unit: "count", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
     const knobs = {};
-    for (const input of this.knobBox.querySelectorAll("input[data-knob]")) knobs[input.dataset.knob] = Number(input.value);
-    const choice = this.algoSelect.value;
-    return { choice, nodes: Number(this.nodesInput.value), seed: Number(this.seedInput.value), knobs };
+    if (withKnobs) {
+      const spec = Object.fromEntries(KNOBS[family(this.setup.choice)].map(([k, , min, max, , , unit]) => [k, { min, max, unit }]));
+      for (const input of this.knobBox.querySelectorAll("input[data-knob]")) knobs[input.dataset.knob] = read(input, spec[input.dataset.knob]);
+    }
+    if (!ok) return null;
+    return { choice: this.algoSelect.value, nodes: Number(this.nodesInput.value), seed, knobs };
   }
 
   renderMarginDiagram() {
@@ -534,13 +739,16 @@ export class TenurePlayground extends HTMLElement {
       table.find(([, , o]) => o.testid === testid)?.[1]();
     };
     this.storeOutageBtn = html("button", { type: "button", "data-testid": "action-outage", onclick: run("action-outage"), text: "Store outage" });
-    return html("section", { class: "panel faults" }, html("h2", { text: "Break it" }),
-      html("p", { class: "hint", text: "Click a node, the store or a link for faults. Drag a line across the cluster to split the network in two." }),
+    // Only lease worlds have a store to take down: the outage length and button show there only.
+    this.outageSlider = slider("outageMs", "Store outage", 100, 10000, 100, (x) => `${x} ms`);
+    this.outageSlider.dataset.testid = "outage-slider";
+    return html("section", { class: "panel faults", "aria-labelledby": "faults-title" }, html("h2", { id: "faults-title", text: "Break it" }),
+      html("p", { class: "hint", text: "Click a node, the store or a link for faults (or focus it and press Enter; ? lists the keys). Drag a line across the cluster to split the network in two; on a touch screen, turn on ✎ Draw partition first." }),
       slider("loss", "Loss", 0, 1, 0.05, (x) => `${Math.round(x * 100)}%`),
       html("button", { type: "button", "data-testid": "action-loss", onclick: run("action-loss"), text: "Apply loss" }),
       slider("latencyMax", "Max latency", 1, 2000, 1, (x) => `${x} ms`),
       html("button", { type: "button", "data-testid": "action-latency", onclick: run("action-latency"), text: "Apply latency" }),
-      slider("outageMs", "Outage", 100, 10000, 100, (x) => `${x} ms`),
+      this.outageSlider,
       html("div", { class: "row" }, this.storeOutageBtn,
         html("button", { type: "button", "data-testid": "action-heal-all", onclick: run("action-heal-all"), text: "Heal all" })));
   }
@@ -560,18 +768,42 @@ export class TenurePlayground extends HTMLElement {
   }
 }
 
+
+/** A label around a text field with a place for its error (announced with the field). */
+function fieldLabel(label, input) {
+  const id = `err-${input.dataset.testid}`;
+  const err = html("span", { class: "field-error", id, "data-testid": `${input.dataset.testid}-error`, hidden: true });
+  input.setAttribute("aria-describedby", id);
+  const l = html("label", {}, label, input);
+  return html("div", { class: "field-wrap" }, l, err);
+}
+
+/** Shows `message` at `input` (aria-invalid, the error below it), or clears it. */
+function setFieldError(input, message) {
+  const err = input.getRootNode().getElementById?.(input.getAttribute("aria-describedby"));
+  setAttrs(input, { "aria-invalid": message ? "true" : undefined });
+  if (!err) return;
+  err.hidden = !message;
+  setText(err, message ?? "");
+}
+
+function unknownPreset(id) {
+  return Object.assign(new RangeError(`there is no story named ${JSON.stringify(id)}; the stories are ${PRESETS.map((p) => p.id).join(", ")}. Showing free play instead.`), { code: "PAGE_UNKNOWN_PRESET" });
+}
+
 function legend() {
   const item = (cls, text) => html("li", { class: cls }, html("span", { class: "swatch", "aria-hidden": "true" }), text);
   return html("ul", { class: "legend", "aria-label": "legend" },
     item("l-leader", "★ leader"), item("l-candidate", "candidate"), item("l-follower", "follower"),
     item("l-paused", "paused"), item("l-crashed", "crashed"),
+    item("l-timer", "time to next timeout"), item("l-lease", "lease time left"),
     item("l-vote", "vote"), item("l-beat", "heartbeat"), item("l-store", "lease"), item("l-write", "write"),
     item("l-resp", "reply"), item("l-cut", "cut link"));
 }
 
-function freePlayCaption(snap) {
+function freePlayCaption(snap, hasStories) {
   const leaders = snap.nodes.filter((n) => (n.role === "Leader" || n.role === "Coordinator") && n.status === "up");
-  if (leaders.length === 0) return "No leader right now. Click a node to break it, or pick a story.";
+  if (leaders.length === 0) return `No leader right now. Click a node to break it${hasStories ? ", or pick a story" : ""}.`;
   if (leaders.length > 1) return `${leaders.length} nodes act as leader at once: split brain.`;
   return `n${leaders[0].id} leads. Click it to crash or pause it, or drag a line across the ring to partition.`;
 }
@@ -580,4 +812,4 @@ function fmtSpeed(s) {
   return s >= 1 ? `${s.toFixed(s >= 10 ? 0 : 1)}×` : `${s.toPrecision(2)}×`;
 }
 
-customElements.define("tenure-playground", TenurePlayground);
+if (!customElements.get("tenure-playground")) customElements.define("tenure-playground", TenurePlayground);

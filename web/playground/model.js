@@ -4,9 +4,13 @@ import init, { Simulation } from "tenure";
 
 let ready;
 
-/** Loads the wasm module once per page; every playground on the page shares it. */
-export function loadWasm() {
-  ready ??= init();
+/**
+ * Loads the wasm module once per page; every playground on the page shares it. `url`
+ * overrides where the .wasm comes from (by default beside the bindings' script); the first
+ * call's wins.
+ */
+export function loadWasm(url) {
+  ready ??= init(url);
   return ready;
 }
 

@@ -76,7 +76,12 @@ export function layout(keys, isLease) {
   });
   if (isLease) {
     pos.set("store", { x: cx, y: cy, r: 34 });
-    pos.set("resource", { x: cx + r + 130, y: cy, r: 52 });
+    // Right of the ring's rightmost node and its labels (up to ~46 px either side of its
+    // centre), with the resource's own half-width (54) and a gap between: with 9 nodes the
+    // ring's right side holds two nodes near the resource's height.
+    let right = cx + r;
+    for (const p of pos.values()) if (Math.abs(p.y - cy) < 110) right = Math.max(right, p.x + 46);
+    pos.set("resource", { x: Math.max(cx + r + 130, right + 54 + 40), y: cy, r: 52 });
   }
   // Crop the view to what is drawn (labels below nodes, the resource's verdict below it).
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -84,7 +89,7 @@ export function layout(keys, isLease) {
     const padX = k === "resource" ? 74 : k === "store" ? 50 : Math.max(p.r + 6, 46);
     x0 = Math.min(x0, p.x - padX);
     x1 = Math.max(x1, p.x + padX);
-    y0 = Math.min(y0, p.y - p.r - (k.startsWith("n") ? 26 : 16));
+    y0 = Math.min(y0, p.y - p.r - (k.startsWith("n") ? 26 : k === "resource" ? 30 : 16));
     y1 = Math.max(y1, p.y + p.r + (k === "resource" ? 40 : 46));
   }
   const bounds = { x: Math.floor(x0), y: Math.floor(y0), w: Math.ceil(x1 - x0), h: Math.ceil(y1 - y0) };
@@ -99,7 +104,9 @@ export class ClusterView {
   constructor(root, handlers = {}) {
     this.root = root;
     this.handlers = handlers;
-    setAttrs(root, { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, role: "img", "data-testid": "cluster" });
+    // A group, not an image: it holds the nodes and links you act on. Its label is the text
+    // alternative (who leads); one tab stop, arrow keys move between its parts.
+    setAttrs(root, { viewBox: `0 0 ${VIEW_W} ${VIEW_H}`, role: "group", "aria-roledescription": "cluster", "data-testid": "cluster", tabindex: -1 });
     root.append(defs());
     this.gLinks = svg("g", { class: "links" });
     this.gCuts = svg("g", { class: "cuts" });
@@ -109,8 +116,59 @@ export class ClusterView {
     this.gDraw = svg("g", { class: "drawn" });
     this.title = svg("title");
     root.prepend(this.title);
-    root.append(this.gLinks, this.gCuts, this.gProcs, this.gMsgs, this.gDrops, this.gDraw);
+    // Messages travel under the processes, whose labels have a halo: a dot never hides a label.
+    root.append(this.gLinks, this.gCuts, this.gMsgs, this.gDrops, this.gProcs, this.gDraw);
+    /** Touch input draws partitions only in draw mode (a swipe scrolls the page). */
+    this.drawMode = false;
+    /** With prefers-reduced-motion: messages sit still mid-link instead of moving. */
+    this.reducedMotion = false;
     this.bindDrawing();
+    this.bindRoving();
+  }
+
+  /** The focusable parts in tab-arrow order: processes, then links. */
+  focusables() {
+    return [...this.gProcs.children, ...this.gLinks.querySelectorAll(".link-hit")];
+  }
+
+  /** One tab stop: the last focused part (the first process at first) has tabindex 0. */
+  syncTabStop() {
+    const items = this.focusables();
+    const current = items.includes(this.current) ? this.current : items[0];
+    this.current = current;
+    for (const el of items) setAttrs(el, { tabindex: el === current ? 0 : -1 });
+  }
+
+  bindRoving() {
+    this.root.addEventListener("focusin", (e) => {
+      const el = e.target.closest?.(".proc, .link-hit");
+      if (el && el !== this.current) {
+        this.current = el;
+        this.syncTabStop();
+      }
+    });
+    this.root.addEventListener("keydown", (e) => {
+      const items = this.focusables();
+      const i = items.indexOf(e.target);
+      if (i < 0) return;
+      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+      if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      e.stopPropagation();
+      items[(to + items.length) % items.length].focus();
+    });
+  }
+
+  /** An arc's fraction: smooth, or in eighths with reduced motion (a state, not a motion). */
+  steps(f) {
+    return this.reducedMotion ? Math.ceil(f * 8) / 8 : f;
+  }
+
+  /** Focuses process `key` (a shortcut target). Returns whether it exists. */
+  focusProc(key) {
+    const el = this.gProcs._keyed?.get(key);
+    el?.focus();
+    return Boolean(el);
   }
 
   /** Forgets the layout: call after a restart or a seek. */
@@ -132,8 +190,9 @@ export class ClusterView {
       setAttrs(this.root, { viewBox: `${b.x} ${b.y} ${b.w} ${b.h}` });
     }
     const { pos } = this.geo;
-    const leaders = snap.nodes.filter((n) => roleClass(n) === "leader" && n.status === "up").length;
-    setText(this.title, `Cluster at ${fmtMs(now)}: ${leaders} acting leader(s)`);
+    const summary = describe(snap);
+    setText(this.title, summary);
+    setAttrs(this.root, { "aria-label": summary });
     this.drawCuts(snap.blocked ?? []);
     syncKeyed(
       this.gProcs,
@@ -142,12 +201,13 @@ export class ClusterView {
       (n) => this.createProc(procKey(n.id)),
       (el, n) => this.updateProc(el, n, snap, config, now),
     );
+    if (!this.focusables().includes(this.current) || this.current?.getAttribute("tabindex") !== "0") this.syncTabStop();
     syncKeyed(
       this.gMsgs,
       snap.in_flight.filter((m) => pos.has(procKey(m.from)) && pos.has(procKey(m.to))),
       (m) => String(m.id) + ":" + m.arrival_ms,
       (m) => createMessage(m),
-      (el, m) => updateMessage(el, m, pos, now),
+      (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now),
     );
     syncKeyed(
       this.gDrops,
@@ -178,11 +238,16 @@ export class ClusterView {
       const line = svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "link" });
       const hit = svg("line", {
         x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "link-hit",
-        "data-testid": `link-${a}-${b}`, tabindex: 0, role: "button",
-        "aria-label": `link ${a} to ${b}: click to cut`,
+        "data-testid": `link-${a}-${b}`, tabindex: -1, role: "button", "aria-haspopup": "dialog",
+        "aria-label": `Link ${a} to ${b}: cut or heal`,
       });
-      hit.addEventListener("click", (e) => this.handlers.onLinkClick?.(a, b, e));
-      hit.addEventListener("keydown", (e) => { if (e.key === "Enter") this.handlers.onLinkClick?.(a, b, e); });
+      hit.addEventListener("click", (e) => this.handlers.onLinkClick?.(a, b, e, hit));
+      hit.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        e.preventDefault();
+        e.stopPropagation();
+        this.handlers.onLinkClick?.(a, b, linkMidpoint(hit), hit, e.key);
+      });
       this.gLinks.append(line, hit);
     }
   }
@@ -238,10 +303,16 @@ export class ClusterView {
     const kind = key.startsWith("n") ? "node" : key;
     const g = svg("g", {
       class: `proc ${kind}`, transform: `translate(${p.x.toFixed(1)} ${p.y.toFixed(1)})`,
-      "data-testid": key === "store" || key === "resource" ? key : `node-${key}`, tabindex: 0, role: "button",
+      "data-testid": key === "store" || key === "resource" ? key : `node-${key}`, tabindex: -1, role: "button", "aria-haspopup": "dialog",
     });
-    g.addEventListener("click", (e) => this.handlers.onProcClick?.(key, e));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter") this.handlers.onProcClick?.(key, e); });
+    g.addEventListener("click", (e) => this.handlers.onProcClick?.(key, g));
+    // Enter or Space opens the menu and nothing else (the keystroke is consumed here).
+    g.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.handlers.onProcClick?.(key, g, e.key);
+    });
     const parts = { title: svg("title") };
     g.append(parts.title);
     if (kind === "node") {
@@ -253,7 +324,9 @@ export class ClusterView {
       parts.role = svg("text", { class: "role", y: p.r + 25 });
       parts.value = svg("text", { class: "value", y: p.r + 39 });
       parts.clock = svg("text", { class: "clock", y: -p.r - 15 });
-      parts.cross = svg("path", { class: "cross", d: `M${-p.r * 0.6} ${-p.r * 0.6}L${p.r * 0.6} ${p.r * 0.6}M${p.r * 0.6} ${-p.r * 0.6}L${-p.r * 0.6} ${p.r * 0.6}` });
+      // Crashed: a badge at the upper left (the name stays readable in the middle).
+      parts.cross = svg("g", { class: "cross", transform: `translate(${-p.r * 0.7} ${-p.r * 0.7})` },
+        svg("circle", { r: 9 }), svg("path", { d: "M-4 -4L4 4M4 -4L-4 4" }));
       parts.pause = svg("g", { class: "pause-glyph", transform: `translate(${p.r * 0.7} ${-p.r * 0.7})` },
         svg("circle", { r: 9 }), svg("rect", { x: -4, y: -5, width: 3, height: 10 }), svg("rect", { x: 1, y: -5, width: 3, height: 10 }));
       g.append(parts.lease, parts.timer, parts.body, parts.cross, parts.name, parts.badge, parts.role, parts.value, parts.clock, parts.pause);
@@ -266,8 +339,9 @@ export class ClusterView {
       g.append(parts.body, parts.name, parts.line1, parts.line2, parts.bar);
     } else {
       parts.body = svg("path", { class: "body", d: "M-54 -34 v68 a54 12 0 0 0 108 0 v-68 a54 12 0 0 0 -108 0 a54 12 0 0 0 108 0" });
-      parts.name = svg("text", { class: "name", y: -14 }, "resource");
-      parts.line1 = svg("text", { class: "line", y: 2 });
+      // The name above the cylinder, like the nodes' labels; its values below the rim.
+      parts.name = svg("text", { class: "name", y: -52 }, "resource");
+      parts.line1 = svg("text", { class: "line", y: 0 });
       parts.big = svg("text", { class: "big", y: 24 });
       parts.flash = svg("g", { class: "flash", transform: "translate(0 66)" });
       parts.flashBg = svg("rect", { x: -66, y: -13, width: 132, height: 26, rx: 6 });
@@ -275,6 +349,9 @@ export class ClusterView {
       parts.flash.append(parts.flashBg, parts.flashText);
       g.append(parts.body, parts.name, parts.line1, parts.big, parts.flash);
     }
+    // A space between the labels (not drawn: SVG ignores text outside <text>), so tools that
+    // read the visible text see "n1 follower term 1", not "n1followerterm 1".
+    for (const t of g.querySelectorAll("text")) t.before(document.createTextNode(" "));
     g._parts = parts;
     return g;
   }
@@ -289,7 +366,6 @@ export class ClusterView {
     setAttrs(g, {
       "data-role": role, "data-status": n.status, "data-term": n.term ?? undefined, "data-token": n.token ?? undefined,
       class: `proc node role-${role} status-${n.status}`,
-      "aria-label": `${key}: ${ROLE_TEXT[role]}${n.status === "paused" ? ", paused" : ""}. Click for faults.`,
     });
     const roleText = n.role === "Campaigning" ? "contender" : n.role === "PreCandidate" ? "pre-candidate" : ROLE_TEXT[role];
     setText(parts.role, n.status === "paused" ? `${roleText}, paused` : roleText);
@@ -304,16 +380,17 @@ export class ClusterView {
     let timerD = "";
     if (t && n.status !== "crashed") {
       const span = timerSpan(t.kind, config);
-      timerD = arcPath(0, 0, r + 5, (t.deadline_ms - now) / span);
+      timerD = arcPath(0, 0, r + 5, this.steps((t.deadline_ms - now) / span));
     }
     setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
     let leaseD = "";
     if (n.lease_deadline_ms != null && role === "leader") {
       const ttl = (config.ttl_ms ?? 2000) - (config.safety_margin_ms ?? 300);
-      leaseD = arcPath(0, 0, r + 10, (n.lease_deadline_ms - now) / ttl);
+      leaseD = arcPath(0, 0, r + 10, this.steps((n.lease_deadline_ms - now) / ttl));
     }
     setAttrs(parts.lease, { d: leaseD });
     setText(parts.title, nodeTitle(key, n, role, now));
+    setAttrs(g, { "aria-label": visibleName(g) });
   }
 
   /** Dragging across the background draws a cut line; releasing partitions by side. */
@@ -328,6 +405,8 @@ export class ClusterView {
       return { x: pt.x, y: pt.y };
     };
     root.addEventListener("pointerdown", (e) => {
+      // A finger on the cluster scrolls the page unless "draw partition" is on.
+      if (e.pointerType === "touch" && !this.drawMode) return;
       if (e.target !== root && !e.target.classList?.contains("link")) return;
       start = toView(e);
       setAttrs(line, { x1: start.x, y1: start.y, x2: start.x, y2: start.y });
@@ -358,6 +437,35 @@ export class ClusterView {
   }
 }
 
+/**
+ * A process's accessible name: its visible texts in order (so speech users can say what they
+ * see), then what activating it does.
+ */
+function visibleName(g) {
+  const texts = [...g.querySelectorAll("text")].map((t) => t.textContent.trim()).filter(Boolean);
+  return `${texts.join(" ")}: faults menu`;
+}
+
+/** The cluster's text alternative: who leads now, and what is down. */
+export function describe(snap) {
+  const at = `At ${fmtMs(snap.time_ms)}`;
+  const nodes = snap.nodes.filter((n) => procKey(n.id).startsWith("n"));
+  const leaders = nodes.filter((n) => roleClass(n) === "leader" && n.status === "up");
+  const word = snap.algorithm === "bully" ? "epoch" : snap.store != null ? "token" : "term";
+  const lead = leaders.length === 0
+    ? "no node leads"
+    : leaders.map((n) => `${procKey(n.id)} leads${(n.token ?? n.term) != null ? ` (${word} ${n.token ?? n.term})` : ""}`).join(" and ");
+  const down = nodes.filter((n) => n.status !== "up").map((n) => `${procKey(n.id)} ${n.status}`);
+  const res = snap.resource ? `; the resource's highest token is ${snap.resource.fenced ? snap.resource.highest_token : "not checked (no fencing)"}` : "";
+  return `${at}: ${lead}${leaders.length > 1 ? " (split brain)" : ""}${down.length ? `; ${down.join(", ")}` : ""}; ${nodes.length} nodes${res}.`;
+}
+
+/** Where a link's menu opens: its midpoint, as a pointer-like point. */
+function linkMidpoint(line) {
+  const r = line.getBoundingClientRect();
+  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+}
+
 function updateStore(g, parts, store, n, config, now) {
   if (!store) return;
   const outage = !store.available;
@@ -367,6 +475,7 @@ function updateStore(g, parts, store, n, config, now) {
   const ttl = config.ttl_ms ?? 2000;
   const left = store.expiry_true_ms != null ? Math.max(0, Math.min(1, (store.expiry_true_ms - now) / ttl)) : 0;
   setAttrs(parts.bar, { width: (76 * left).toFixed(1) });
+  setAttrs(g, { "aria-label": visibleName(g) });
 }
 
 function updateResource(g, parts, res, n, now) {
@@ -375,6 +484,7 @@ function updateResource(g, parts, res, n, now) {
   setText(parts.line1, res.fenced ? "highest token" : "no fencing");
   setText(parts.big, res.fenced ? String(res.highest_token) : "accepts all");
   const last = res.recent_writes?.at(-1);
+  setAttrs(g, { "aria-label": visibleName(g) });
   if (!last) return setAttrs(parts.flash, { opacity: 0 });
   const age = now - last.time_ms;
   const kind = !last.accepted ? "rejected" : last.stale ? "stale" : "accepted";
@@ -385,7 +495,8 @@ function updateResource(g, parts, res, n, now) {
       : `✓ write, token ${last.token}`;
   setText(parts.flashText, text);
   const hot = age < FLASH_MS;
-  setAttrs(parts.flash, { class: `flash ${kind}${hot ? " hot" : ""}`, opacity: kind === "accepted" ? (hot ? 1 : 0.55) : 1, "data-testid": "resource-flash" });
+  setAttrs(parts.flash, { class: `flash ${kind}${hot ? " hot" : ""}`, "data-testid": "resource-flash" });
+  setAttrs(g, { "aria-label": visibleName(g) });
 }
 
 function createMessage(m) {

@@ -1,19 +1,49 @@
 // The timeline view: one lane per node showing when it believed it led (with its term or
 // token), paused and crashed spans, split-brain windows shaded red across every lane, stale
-// writes marked rejected or accepted, and faults. Dragging on it seeks.
+// writes marked rejected or accepted, and faults. Dragging on it seeks; it is also a slider
+// (arrow keys, Page Up/Down, Home/End) with the time as its value text.
 import { setAttrs, svg } from "./svg.js";
 
 const LABEL = 44;
 const LANE = 17;
 const TOP = 4;
+/** Faults closer than this (px) share one flag: "3 faults", each listed in its tooltip. */
+const FLAG_MERGE_PX = 9;
+/** Rows of fault labels in the faults lane. */
+const FAULT_ROWS = 2;
+/** Approximate advance of the 10.5 px label fonts, px per character (a little over, to be safe). */
+const CHAR_PX = 6.4;
+const AXIS_STEPS = [100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 3_600_000];
 
 export class TimelineView {
   /** @param {SVGSVGElement} root @param {{onSeek?:(ms:number)=>void}} handlers */
   constructor(root, handlers = {}) {
     this.root = root;
     this.handlers = handlers;
-    setAttrs(root, { "data-testid": "timeline" });
+    setAttrs(root, { "data-testid": "timeline", role: "slider", tabindex: 0, "aria-label": "Time (arrow keys scrub)", "aria-valuemin": 0 });
     this.bindSeek();
+    this.bindKeys();
+  }
+
+  /** Arrow keys: ±100 ms (Shift: ±1 s); Page Up/Down ±1 s; Home: 0; End: the furthest time reached. */
+  bindKeys() {
+    this.root.addEventListener("blur", () => (this.pendingKey = undefined));
+    this.root.addEventListener("keydown", (e) => {
+      if (this.now === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+      const big = 1000;
+      const small = e.shiftKey ? big : 100;
+      // Keys pressed faster than frames add up: step from the seek still pending.
+      const now = this.pendingKey ?? this.now;
+      const to = {
+        ArrowRight: now + small, ArrowUp: now + small, ArrowLeft: now - small, ArrowDown: now - small,
+        PageUp: now + big, PageDown: now - big, Home: 0, End: this.furthest,
+      }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.pendingKey = Math.max(0, Math.min(to, this.span));
+      this.handlers.onSeek?.(this.pendingKey);
+    });
   }
 
   /**
@@ -22,18 +52,30 @@ export class TimelineView {
    */
   render(record, nodeKeys, now, spanMs, lease) {
     const lanes = [...nodeKeys, ...(lease ? ["writes"] : []), "faults"];
-    const h = TOP + lanes.length * LANE + 16;
+    const faultsH = LANE * FAULT_ROWS;
+    const laneTop = (i) => TOP + i * LANE;
+    const lanesBottom = laneTop(lanes.length - 1) + faultsH;
+    const h = lanesBottom + 18;
     const W = Math.max(300, Math.round(this.root.clientWidth || 1000));
     this.W = W;
     this.span = spanMs;
-    setAttrs(this.root, { viewBox: `0 0 ${W} ${h}`, height: h });
+    this.now = now;
+    if (this.pendingKey !== undefined && Math.abs(now - this.pendingKey) < 1e-3) this.pendingKey = undefined;
+    this.furthest = record.maxTime;
+    setAttrs(this.root, {
+      viewBox: `0 0 ${W} ${h}`, height: h,
+      "aria-valuemax": Math.round(spanMs), "aria-valuenow": Math.round(now), "aria-valuetext": `${fmt(now)} of ${fmt(spanMs)}`,
+    });
     const x = (ms) => LABEL + ((W - LABEL - 6) * Math.min(ms, spanMs)) / spanMs;
-    const y = (i) => TOP + i * LANE;
+    const y = laneTop;
     const out = [];
     lanes.forEach((k, i) => {
-      out.push(svg("rect", { x: LABEL, y: y(i) + 1, width: W - LABEL - 6, height: LANE - 2, class: "lane" }));
+      const hh = k === "faults" ? faultsH : LANE;
+      out.push(svg("rect", { x: LABEL, y: y(i) + 1, width: W - LABEL - 6, height: hh - 2, class: "lane" }));
       out.push(svg("text", { x: LABEL - 6, y: y(i) + LANE - 5, class: "lane-label" }, k));
     });
+    // Not reached yet: drawn under every mark and label, so none is washed out.
+    if (record.maxTime < spanMs) out.push(svg("rect", { x: x(record.maxTime), y: TOP, width: W - 6 - x(record.maxTime), height: lanesBottom - TOP, class: "unreached" }));
     nodeKeys.forEach((k, i) => {
       for (const s of record.lead.get(k) ?? []) {
         const to = s.to ?? record.maxTime;
@@ -69,23 +111,9 @@ export class TimelineView {
         out.push(mark);
       }
     }
-    const fy = y(lanes.length - 1);
-    let lastLabelX = -1e9;
-    for (const f of record.faults) {
-      const fx = x(f.time);
-      const g = svg("g", { class: "fault", "data-testid": "fault-mark" }, svg("title", {}, `${fmt(f.time)}: ${f.label}`),
-        svg("path", { d: `M${fx} ${fy + 3}v${LANE - 5}M${fx} ${fy + 3}h7l-2 3l2 3h-7` }));
-      if (fx - lastLabelX > 110 && fx < W - 90) {
-        g.append(svg("text", { x: fx + 9, y: fy + LANE - 5 }, f.label));
-        lastLabelX = fx;
-      }
-      out.push(g);
-    }
-    if (record.maxTime < spanMs) out.push(svg("rect", { x: x(record.maxTime), y: TOP, width: W - 6 - x(record.maxTime), height: h - TOP - 16, class: "unreached" }));
-    out.push(svg("line", { x1: x(now), x2: x(now), y1: 0, y2: h - 14, class: "cursor" }));
-    out.push(svg("text", { x: Math.min(Math.max(x(now), LABEL + 24), W - 30), y: h - 3, class: "cursor-label" }, fmt(now)));
-    out.push(svg("text", { x: LABEL, y: h - 3, class: "axis" }, "0"));
-    out.push(svg("text", { x: W - 8, y: h - 3, class: "axis end" }, fmt(spanMs)));
+    out.push(...faultFlags(record.faults, x, y(lanes.length - 1), LABEL, W - 6));
+    out.push(svg("line", { x1: x(now), x2: x(now), y1: 0, y2: lanesBottom + 2, class: "cursor" }));
+    out.push(...axis(x, spanMs, now, lanesBottom + 14, LABEL, W - 6));
     this.root.replaceChildren(...out);
   }
 
@@ -107,6 +135,100 @@ export class TimelineView {
     this.root.addEventListener("pointerup", () => (dragging = false));
     this.root.addEventListener("pointercancel", () => (dragging = false));
   }
+}
+
+/**
+ * The faults lane: faults within FLAG_MERGE_PX share a flag ("3 faults"); each flag's label goes
+ * in the first of FAULT_ROWS rows where it does not overlap the previous label (right of the
+ * flag, or left of it near the end); a flag with no room keeps its tooltip and a number.
+ */
+function faultFlags(faults, x, top, x0, x1) {
+  const groups = [];
+  for (const f of faults) {
+    const fx = x(f.time);
+    const last = groups.at(-1);
+    if (last && fx - last.x < FLAG_MERGE_PX) last.faults.push(f);
+    else groups.push({ x: fx, faults: [f] });
+  }
+  const rowEnd = Array(FAULT_ROWS).fill(-Infinity);
+  /** Per row, the x ranges its labels cover: an unlabelled flag's pole must miss them. */
+  const taken = Array.from({ length: FAULT_ROWS }, () => []);
+  const placed = groups.map((g) => {
+    const label = g.faults.length === 1 ? g.faults[0].label : `${g.faults.length} faults`;
+    const row = findRow(rowEnd, g.x, label.length * CHAR_PX, x0, x1);
+    if (row) taken[row.row].push(row.anchorEnd ? [row.textX - label.length * CHAR_PX - 2, g.x + 2] : [g.x - 2, row.textX + label.length * CHAR_PX + 2]);
+    return { g, label, row };
+  });
+  const out = [];
+  for (const { g, label, row } of placed) {
+    const title = svg("title", {}, g.faults.map((f) => `${fmt(f.time)}: ${f.label}`).join("\n"));
+    const el = svg("g", { class: "fault", "data-testid": "fault-mark", "data-count": g.faults.length }, title);
+    // A flag stands in its own row only, so its pole never crosses another row's label.
+    let r = row?.row;
+    if (r === undefined) r = taken.findIndex((spans) => !spans.some(([a, b]) => g.x >= a && g.x <= b));
+    if (r >= 0) {
+      const fy = top + r * LANE;
+      el.append(svg("path", { d: `M${g.x} ${fy + 3}V${fy + LANE - 2}M${g.x} ${fy + 3}h7l-2 3l2 3h-7` }));
+    } else {
+      // Every row's label covers this time: a small notch on the lane's top edge.
+      el.append(svg("path", { d: `M${g.x - 3} ${top - 2}h6l-3 3.5z` }));
+    }
+    if (row) el.append(svg("text", { x: row.textX, y: top + row.row * LANE + LANE - 5, class: row.anchorEnd ? "end" : undefined, "data-testid": "fault-label" }, label));
+    out.push(el);
+  }
+  return out;
+}
+
+/** The first row with room for a label of `w` px at flag `fx`: right of it, or left near the end. */
+function findRow(rowEnd, fx, w, x0, x1) {
+  for (let row = 0; row < rowEnd.length; row++) {
+    const right = fx + 9;
+    if (right > rowEnd[row] + 6 && right + w <= x1) {
+      rowEnd[row] = right + w;
+      return { row, textX: right, anchorEnd: false };
+    }
+    const left = fx - 4 - w;
+    if (right + w > x1 && left > Math.max(rowEnd[row] + 6, x0)) {
+      rowEnd[row] = fx;
+      return { row, textX: fx - 4, anchorEnd: true };
+    }
+  }
+  return null;
+}
+
+/**
+ * The time axis: ticks at a round step with at least ~70 px between labels, and the cursor's
+ * time in a box over them (ticks it would touch are left out, so nothing overprints).
+ */
+function axis(x, spanMs, now, y, x0, x1) {
+  const pxPerMs = (x1 - x0) / spanMs;
+  const step = AXIS_STEPS.find((s) => s * pxPerMs >= 70) ?? AXIS_STEPS.at(-1);
+  const out = [];
+  const cursorText = fmt(now);
+  const cw = cursorText.length * CHAR_PX + 8;
+  const cx = Math.min(Math.max(x(now), x0 + cw / 2), x1 - cw / 2);
+  const clear = (lx, w, anchor) => {
+    const l = anchor === "start" ? lx : anchor === "end" ? lx - w : lx - w / 2;
+    return l + w + 4 < cx - cw / 2 || l - 4 > cx + cw / 2;
+  };
+  for (let t = 0; t <= spanMs + 1e-6; t += step) {
+    const text = t === 0 ? "0" : fmtTick(t, step);
+    const w = text.length * CHAR_PX;
+    const lx = x(t);
+    const anchor = t === 0 ? "start" : lx + w / 2 > x1 ? "end" : "middle";
+    if (anchor === "middle" && spanMs - t < step && x(spanMs) - lx < w) continue;
+    if (!clear(anchor === "end" ? x1 : lx, w, anchor)) continue;
+    out.push(svg("text", { x: anchor === "end" ? x1 : lx, y, class: `axis ${anchor}`, "data-testid": "axis-label" }, text));
+  }
+  out.push(svg("rect", { x: cx - cw / 2, y: y - 10, width: cw, height: 13, rx: 3, class: "cursor-box" }));
+  out.push(svg("text", { x: cx, y, class: "cursor-label", "data-testid": "cursor-label" }, cursorText));
+  return out;
+}
+
+function fmtTick(ms, step) {
+  if (step >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (step >= 1000) return `${ms / 1000} s`;
+  return ms >= 1000 ? `${(ms / 1000).toFixed(step % 1000 === 0 ? 0 : step % 100 === 0 ? 1 : 2)} s` : `${ms} ms`;
 }
 
 function fmt(ms) {

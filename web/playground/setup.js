@@ -5,21 +5,24 @@
 export const FREE_PLAY_MS = 3_600_000;
 export const DEFAULT_NETWORK = { latency_ms: [5, 30] };
 
-/** Timing knobs per algorithm family: [key, label, min, max, step, default]. */
+/**
+ * Timing knobs per algorithm family: [key, label, min, max, step, default, unit]. Fields take
+ * the unit typed ("2 s", "1%"): see fields.js.
+ */
 export const KNOBS = {
   lease: [
-    ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000],
-    ["safety_margin_ms", "Safety margin (ms)", 50, 3000, 10, 300],
-    ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667],
-    ["max_drift_ppm", "Clock-drift bound (ppm)", 0, 150000, 1000, 10000],
+    ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000, "ms"],
+    ["safety_margin_ms", "Safety margin (ms)", 50, 3000, 10, 300, "ms"],
+    ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667, "ms"],
+    ["max_drift_ppm", "Clock-drift bound (ppm, or %)", 0, 150000, 1000, 10000, "ppm"],
   ],
   raft: [
-    ["election_timeout_ms", "Election timeout T (ms), waits in [T, 2T)", 50, 2000, 10, 300],
-    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 100],
+    ["election_timeout_ms", "Election timeout T (ms), waits in [T, 2T)", 50, 2000, 10, 300, "ms"],
+    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 100, "ms"],
   ],
   bully: [
-    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50],
-    ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200],
+    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50, "ms"],
+    ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200, "ms"],
   ],
 };
 

@@ -38,7 +38,7 @@ export interface RaftConfigInit {
   pre_vote?: boolean;
   /** CheckQuorum (dissertation §6.2) [true]. */
   check_quorum?: boolean;
-  /** Most entries per AppendEntries, >= 1 [64]. */
+  /** Most entries per AppendEntries, 1 ..= 65536 (what a follower's binding reads) [64]. */
   max_entries_per_append?: number;
   /** Flow control: most unacknowledged AppendEntries per follower, >= 1 [8]. */
   max_inflight_appends?: number;
@@ -309,7 +309,11 @@ impl RaftNode {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RaftTimer")] kind: JsValue,
     ) -> Result<Option<f64>, JsValue> {
-        let key = match kind.as_string().as_deref() {
+        let key = match crate::js::bounded_string(&kind, 16)
+            .ok()
+            .flatten()
+            .as_deref()
+        {
             Some("Start") => RaftTimer::Start,
             Some("Election") => RaftTimer::Election,
             Some("Heartbeat") => RaftTimer::Heartbeat,
@@ -407,7 +411,9 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     if let Some(on) = f.opt_bool("check_quorum")? {
         c.check_quorum = on;
     }
-    if let Some(n) = f.opt_int("max_entries_per_append", u64::from(u32::MAX))? {
+    // No more than a follower's binding reads from one AppendEntries (`crate::limits`).
+    let most = u64::try_from(crate::limits::MAX_APPEND_ENTRIES).unwrap_or(u64::MAX);
+    if let Some(n) = f.opt_int("max_entries_per_append", most)? {
         c.max_entries_per_append = usize::try_from(n).unwrap_or(usize::MAX);
     }
     if let Some(n) = f.opt_int("max_inflight_appends", u64::from(u32::MAX))? {
@@ -425,7 +431,7 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
 
 /// Reads an array of node ids (`config.peers`).
 pub(crate) fn peer_list(array: &js_sys::Array, path: Name) -> Result<Vec<NodeId>, JsValue> {
-    each(array, &path, |name, value| {
+    each(array, &path, crate::limits::MAX_PEERS, |name, value| {
         Ok(NodeId(u64_from_bigint_named(value, U64Arg::NodeId, name)?))
     })
 }

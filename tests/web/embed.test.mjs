@@ -1,0 +1,128 @@
+// Embedding as README.md documents it: the one-script-tag element (the npm package's
+// tenure/playground file and a fresh build of it) served by a plain static server, not the dev
+// server, with no console error; the self-sizing iframe on a host page; unknown attributes
+// and values reported; a bad preset said in place.
+import assert from "node:assert/strict";
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { after, before, test } from "node:test";
+import { buildElement } from "../../scripts/build-element.mjs";
+import { root } from "../../scripts/lib/run.mjs";
+import { launch, screenshot } from "./browser.mjs";
+
+const README = readFileSync(join(root, "README.md"), "utf8");
+/** The html block after `<!-- snippet: name ... -->` in README.md. */
+function snippet(name) {
+  const m = new RegExp(`<!-- snippet: ${name}\\b[^>]*-->\\s*\`\`\`html\\n([\\s\\S]*?)\`\`\``).exec(README);
+  assert.ok(m, `README.md has the ${name} snippet`);
+  return m[1];
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".svg": "image/svg+xml" };
+/** A plain static file server: `mounts` maps a URL prefix to a folder. */
+function staticServer(mounts) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const [prefix, dir] = Object.entries(mounts).find(([p]) => path.startsWith(p)) ?? [];
+    const file = dir && normalize(join(dir, path.slice(prefix.length) || "index.html"));
+    if (!file || !file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) })));
+}
+
+let browser;
+let work;
+before(async () => {
+  browser = await launch();
+  work = mkdtempSync(join(tmpdir(), "tenure-embed-"));
+});
+after(async () => {
+  await browser?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+test("the_one_script_tag_element_works_from_a_static_server", async () => {
+  // The README's snippet, as a docs page, with the element freshly built (by the script that
+  // builds pkg/dist/tenure-playground.js, so the test sees the current source) into a folder
+  // of its own beside the page.
+  const fresh = join(work, "fresh");
+  await buildElement(fresh);
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,"></head><body><main>\n${snippet("element")}\n</main></body></html>`;
+  writeFileSync(join(work, "index.html"), page);
+  for (const [name, dir] of [["fresh build", fresh]]) {
+    assert.ok(existsSync(join(dir, "tenure_bg.wasm")), `${name}: the wasm beside the element`);
+    const server = await staticServer({ "/tenure/": dir, "/": work });
+    const tab = await browser.open(server.url, { ready: "tenure-playground[data-ready=true]" });
+    await tab.evaluate(() => document.querySelector("tenure-playground").runTo(5600));
+    assert.equal(await tab.locator("tenure-playground").getByTestId("caption").getAttribute("data-preset"), "gc-pause-fenced", name);
+    assert.equal(await tab.locator("tenure-playground").locator("[data-testid^=node-]").count(), 3, name);
+    assert.ok((await tab.locator("tenure-playground").getByTestId("timeline").count()) === 1, name);
+    assert.deepEqual([...tab.errors, ...tab.missing], [], name);
+    await screenshot(tab, "embed-static-server");
+    await tab.close();
+    await server.close();
+  }
+  // The element bundle does not change what `import "tenure"` loads: it is a separate file.
+  const pkg = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8"));
+  assert.equal(pkg.exports["./playground"], "./dist/tenure-playground.js");
+  assert.ok(pkg.files.includes("dist/tenure-playground.js"));
+  assert.doesNotMatch(readFileSync(join(root, "pkg", "browser.js"), "utf8"), /playground/);
+});
+
+test("the_iframe_sizes_itself_on_a_host_page", async () => {
+  const host = await browser.open("", { ready: "body" });
+  const src = new URL("embed.html?preset=gc-pause-fenced", browser.url).href;
+  const html = snippet("iframe").replace(/src="[^"]*"/, `src="${src}"`);
+  await host.setViewportSize({ width: 720, height: 900 });
+  await host.setContent(`<!doctype html><html lang="en"><head><title>host</title></head><body style="margin:0">${html}<p id="after">after</p></body></html>`);
+  const frame = host.frameLocator("iframe");
+  await frame.locator("body[data-ready=true]").waitFor();
+  await host.waitForFunction(() => {
+    const f = document.querySelector("iframe");
+    const inner = f.contentDocument?.documentElement ?? null;
+    return f.style.height !== "480px" && (!inner || Math.abs(f.getBoundingClientRect().height - inner.getBoundingClientRect().height) < 2);
+  });
+  // Everything inside is visible: the stage's bottom and the bar's last button.
+  const iframe = await host.locator("iframe").boundingBox();
+  const fit = async (sel) => {
+    const b = await frame.locator("tenure-playground").locator(sel).first().boundingBox();
+    return b.y + b.height <= iframe.y + iframe.height + 0.5;
+  };
+  for (const sel of [".stage", ".legend", "[data-testid=copy-link]"]) assert.ok(await fit(sel), `${sel} fits in the iframe`);
+  const play = await frame.getByTestId("play").boundingBox();
+  const copy = await frame.getByTestId("copy-link").boundingBox();
+  assert.ok(Math.abs(play.y - copy.y) < 4, "at 720 px the bar is one row (Copy link does not wrap)");
+  await screenshot(host, "embed-iframe-host");
+  await host.close();
+});
+
+test("unknown_attributes_and_values_are_reported_and_a_bad_preset_says_so_in_place", async () => {
+  const page = await browser.open("embed.html?preset=nope&controls=bar,caption,sparkles&height=banana&colour=red");
+  const warnings = page.warnings.join("\n");
+  assert.match(warnings, /unknown parameter "colour" ignored; it takes preset, scenario/);
+  assert.match(warnings, /controls="bar,caption,sparkles": unknown "sparkles" ignored; use all, minimal, none, or a comma list of bar, caption/);
+  assert.match(warnings, /height="banana" is not a CSS length/);
+  assert.match(warnings, /no story named "nope"/);
+  const error = page.locator("tenure-playground").getByTestId("error");
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.textContent(), /There is no story named "nope"; the stories are gc-pause-fenced, .*clock-drift/);
+  // The embed has no story list, so the caption does not point at one.
+  assert.doesNotMatch(await page.locator("tenure-playground").getByTestId("caption").textContent(), /story/);
+  const el = await browser.open("examples.html");
+  await el.evaluate(() => {
+    const x = document.createElement("tenure-playground");
+    x.setAttribute("presett", "gc-pause-fenced");
+    document.body.append(x);
+  });
+  await el.waitForFunction(() => document.querySelectorAll("tenure-playground[data-ready=true]").length === 3);
+  assert.match(el.warnings.join("\n"), /unknown attribute "presett" ignored; it knows preset, scenario/);
+  assert.deepEqual([...page.errors, ...el.errors], []);
+  await Promise.all([page.close(), el.close()]);
+});
