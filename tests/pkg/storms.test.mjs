@@ -44,6 +44,13 @@ test("raft_timeout_range_and_leader_lease_are_config_keys", () => {
   assert.ok(t >= 150 && t < 155, `${t}`);
   assert.equal(node.isActingLeader, false);
   assert.throws(() => new RaftNode({ election_timeout_ms: 150, election_timeout_max_ms: 150 }), /election_timeout_max/);
+  // The echoed context is a u64 like every other: a wrong type or range is a coded error,
+  // absent means 0n, and the node keeps working.
+  const ack = { type: "AppendEntriesResponse", term: 0n, success: true, match_index: 0n };
+  assert.throws(() => node.handleMessage(1, 2n, { ...ack, context: 5 }), (e) => e.code === "ERR_CONTEXT_TYPE" && e instanceof TypeError);
+  assert.throws(() => node.handleMessage(1, 2n, { ...ack, context: -1n }), (e) => e.code === "ERR_CONTEXT_RANGE" && e instanceof RangeError);
+  node.handleMessage(1, 2n, ack);
+  node.handleMessage(1, 2n, { ...ack, context: 7n });
   assert.throws(() => new RaftNode({ leader_lease: true, check_quorum: false }), /check_quorum/);
   const sim = new Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 1000, config: { election_timeout_max_ms: 155, leader_lease: true } });
   sim.runUntil(1000);

@@ -162,13 +162,13 @@ pub(crate) fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<
             prev_log_term: f.u64("prev_log_term", U64Arg::Term)?,
             entries: entries_from_js(&f, "entries", crate::limits::MAX_APPEND_ENTRIES)?,
             leader_commit: f.u64("leader_commit", U64Arg::Index)?,
-            context: f.opt_u64("context", U64Arg::Command)?.unwrap_or(0),
+            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
         },
         _ => Message::AppendEntriesResponse {
             term,
             success: f.bool("success")?,
             match_index: f.u64("match_index", U64Arg::Index)?,
-            context: f.opt_u64("context", U64Arg::Command)?.unwrap_or(0),
+            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
         },
     })
 }
