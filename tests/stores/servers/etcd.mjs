@@ -12,7 +12,7 @@ async function healthy(clientUrl) {
 }
 
 /** Member flags; the same ones start a member the first time and again on its data folder. */
-function memberArgs(member, initialCluster, clusterToken) {
+function memberArgs(member, initialCluster, clusterToken, timing) {
   return [
     "--name", member.name,
     "--data-dir", member.dataDir,
@@ -23,18 +23,18 @@ function memberArgs(member, initialCluster, clusterToken) {
     "--initial-cluster", initialCluster,
     "--initial-cluster-state", "new",
     "--initial-cluster-token", clusterToken,
-    "--heartbeat-interval", "100",
-    "--election-timeout", "1000",
+    "--heartbeat-interval", String(timing.heartbeatMs),
+    "--election-timeout", String(timing.electionMs),
     "--log-level", "warn",
     "--logger", "zap",
   ];
 }
 
-async function launch(bin, member, initialCluster, clusterToken, waitHealthy) {
+async function launch(bin, member, initialCluster, clusterToken, timing, waitHealthy) {
   return startProcess({
     name: `etcd ${member.name} :${member.clientPort}`,
     cmd: bin,
-    args: memberArgs(member, initialCluster, clusterToken),
+    args: memberArgs(member, initialCluster, clusterToken, timing),
     dir: member.dataDir,
     cwd: member.root,
     keepDir: true,
@@ -48,12 +48,15 @@ async function launch(bin, member, initialCluster, clusterToken, waitHealthy) {
 }
 
 /**
- * A cluster of `size` members (1 for a single server).
+ * A cluster of `size` members (1 for a single server). etcd's shortest lease ttl is 1.5 x the
+ * election timeout, rounded up to whole seconds: 1 s for one member (election 500 ms, it never
+ * needs one), 2 s for a cluster (election 1000 ms, steady on a busy two-core machine).
  * @returns {Promise<{ hosts: string[], members: Array<{ name: string, clientUrl: string,
  *   stop(): Promise<void>, start(): Promise<void>, running: boolean }>, stop(): Promise<void> }>}
  */
 export async function startEtcdCluster(size = 3) {
   const bin = requireBinary("etcd");
+  const timing = size === 1 ? { heartbeatMs: 50, electionMs: 500 } : { heartbeatMs: 100, electionMs: 1000 };
   const root = tempDir("etcd");
   removeOnExit(root);
   const token = `tenure-${process.pid}-${Date.now()}`;
@@ -90,7 +93,7 @@ export async function startEtcdCluster(size = 3) {
     /** Starts this member again on its data folder. */
     async start({ waitHealthy = false } = {}) {
       if (m.process?.running) return;
-      m.process = await launch(bin, m, initialCluster, token, waitHealthy);
+      m.process = await launch(bin, m, initialCluster, token, timing, waitHealthy);
     },
     signal(sig) {
       m.process?.signal(sig);
