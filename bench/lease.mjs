@@ -27,7 +27,7 @@ export default function bench() {
 
   const check = timePerOp(() => candidate.assertLeadership(candidate.now));
   const s = new LeaseStore();
-  const request = { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 10_000 };
+  const request = { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 10_000 };
   const handle = timePerOp((i) => s.handle(i, request));
   const resource = new FencedResource();
   const write = timePerOp(() => resource.write(1n, "v"));

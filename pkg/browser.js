@@ -2,6 +2,7 @@
 import wasmInit from "./dist/tenure.js";
 
 export * from "./dist/tenure.js";
+export * from "./election/index.js";
 
 let ready;
 

@@ -1,11 +1,25 @@
 // Node entry of `tenure`: loads the wasm module synchronously, so a plain
 // `import { FencedResource } from "tenure"` works with no top-level await.
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { initSync } from "./dist/tenure.js";
+import { setPromClientLoader } from "./election/metrics.js";
 
 initSync({ module: readFileSync(new URL("./dist/tenure_bg.wasm", import.meta.url)) });
 
+// prom-client (an optional peer dependency) is loaded only when an election is given a
+// registry; a missing install is reported then (ERR_PROM_CLIENT), never at import.
+const require = createRequire(import.meta.url);
+setPromClientLoader(() => {
+  try {
+    return require("prom-client");
+  } catch {
+    return undefined;
+  }
+});
+
 export * from "./dist/tenure.js";
+export * from "./election/index.js";
 
 /**
  * Resolves at once: under Node the module is already loaded. Present so that code shared

@@ -55,13 +55,13 @@ function expectThrow(call, [value, cls, code, message], label) {
 
 // ----- fixtures: a fresh instance, valid arguments, and a check that it still works -----
 
-const acquire = () => ({ type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 10_000 });
+const acquire = () => ({ type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 10_000 });
 const granted = () => ({ type: "Granted", id: 1n, key: "leader", token: 1n, ttl_ms: 10_000 });
 const vote = () => ({ type: "RequestVote", term: 1n, last_log_index: 0n, last_log_term: 0n, pre_vote: false });
 const heartbeat = () => ({ type: "Heartbeat", epoch: 1n });
 
 function storeWorks(store) {
-  const r = store.handle(1, { type: "Acquire", id: 99n, key: "sanity", holder: 5n, ttl_ms: 10 });
+  const r = store.handle(1, { type: "Acquire", id: 99n, key: "sanity", holder: 5n, session: 5n, ttl_ms: 10 });
   assert.equal(r.type, "Granted");
 }
 function candidateWorks(c) {
@@ -87,8 +87,9 @@ const ENTRY_POINTS = [
   ["LeaseStore.handle request", () => new LeaseStore(), (s, v) => s.handle(0, v), "object", storeWorks],
   ["LeaseStore.handle request.id", () => new LeaseStore(), (s, v) => s.handle(0, { ...acquire(), id: v }), "REQUEST_ID-field", storeWorks],
   ["LeaseStore.handle request.holder", () => new LeaseStore(), (s, v) => s.handle(0, { ...acquire(), holder: v }), "NODE_ID-field", storeWorks],
+  ["LeaseStore.handle request.session", () => new LeaseStore(), (s, v) => s.handle(0, { ...acquire(), session: v }), "SESSION-field", storeWorks],
   ["LeaseStore.handle request.ttl_ms", () => new LeaseStore(), (s, v) => s.handle(0, { ...acquire(), ttl_ms: v }), "millis-field", storeWorks],
-  ["LeaseStore.handle Renew.token", () => new LeaseStore(), (s, v) => s.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, token: v, ttl_ms: 1 }), "TOKEN-field", storeWorks],
+  ["LeaseStore.handle Renew.token", () => new LeaseStore(), (s, v) => s.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, session: 1n, token: v, ttl_ms: 1 }), "TOKEN-field", storeWorks],
   ["LeaseStore.holder now_ms", () => new LeaseStore(), (s, v) => (v === undefined ? s.holder("k", -1) : s.holder("k", v)), "millis-optional", storeWorks],
   ["LeaseCandidate.campaign", () => new LeaseCandidate({ seed: 1n }), (c, v) => c.campaign(v), "millis", candidateWorks],
   ["LeaseCandidate.handleTimeout", () => new LeaseCandidate({ seed: 1n }), (c, v) => c.handleTimeout(v), "millis", candidateWorks],
@@ -178,7 +179,7 @@ test("unknown_keys_are_rejected_in_configs_and_messages_naming_the_key", () => {
 test("missing_keys_bad_variants_and_wrong_field_types_are_coded", () => {
   const store = new LeaseStore();
   const cases = [
-    [() => store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n }), TypeError, "ERR_MISSING_KEY", /request.ttl_ms is required/],
+    [() => store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n }), TypeError, "ERR_MISSING_KEY", /request.ttl_ms is required/],
     [() => store.handle(0, { type: "Grab", id: 1n }), TypeError, "ERR_VARIANT", /request.type must be one of "Acquire", "Renew", "Release", got string "Grab"/],
     [() => store.handle(0, { id: 1n }), TypeError, "ERR_VARIANT", /request.type must be one of .* got undefined/],
     [() => store.handle(0, { ...acquire(), key: 5 }), TypeError, "ERR_STRING_TYPE", /request.key must be a string, got number 5/],

@@ -137,19 +137,19 @@ test("store_rules_held_renew_release_and_tokens", () => {
   // design rules 2-3 through the binding: Held while valid, same token on renewal and
   // idempotent re-acquire, Rejected reasons, tokens never reused.
   const store = new LeaseStore();
-  const acquire = (id, holder, at, ttl_ms = 1_000) => store.handle(at, { type: "Acquire", id, key: "k", holder, ttl_ms });
+  const acquire = (id, holder, at, ttl_ms = 1_000) => store.handle(at, { type: "Acquire", id, key: "k", holder, session: holder, ttl_ms });
   assert.deepEqual(acquire(1n, 1n, 0), { type: "Granted", id: 1n, key: "k", token: 1n, ttl_ms: 1_000 });
   assert.deepEqual(acquire(2n, 2n, 250), { type: "Held", id: 2n, key: "k", holder: 1n, remaining_ms: 750 });
   assert.deepEqual(acquire(3n, 1n, 300), { type: "Granted", id: 3n, key: "k", token: 1n, ttl_ms: 1_000 });
   assert.deepEqual(
-    store.handle(400, { type: "Renew", id: 4n, key: "k", holder: 1n, token: 1n, ttl_ms: 2_000.5 }),
+    store.handle(400, { type: "Renew", id: 4n, key: "k", holder: 1n, session: 1n, token: 1n, ttl_ms: 2_000.5 }),
     { type: "Renewed", id: 4n, key: "k", token: 1n, ttl_ms: 2_000.5 },
   );
-  assert.deepEqual(store.lease("k"), { holder: 1n, token: 1n, ttl_ms: 2_000.5, expires_at_ms: 2_400.5, released: false });
-  assert.equal(store.handle(500, { type: "Renew", id: 5n, key: "k", holder: 2n, token: 1n, ttl_ms: 1 }).reason, "NotHolder");
-  assert.equal(store.handle(500, { type: "Renew", id: 6n, key: "k", holder: 1n, token: 9n, ttl_ms: 1 }).reason, "TokenMismatch");
-  assert.deepEqual(store.handle(600, { type: "Release", id: 7n, key: "k", holder: 1n, token: 1n }), { type: "Released", id: 7n, key: "k" });
-  assert.equal(store.handle(700, { type: "Renew", id: 8n, key: "k", holder: 1n, token: 1n, ttl_ms: 1 }).reason, "Expired");
+  assert.deepEqual(store.lease("k"), { holder: 1n, session: 1n, token: 1n, ttl_ms: 2_000.5, expires_at_ms: 2_400.5, released: false });
+  assert.equal(store.handle(500, { type: "Renew", id: 5n, key: "k", holder: 2n, session: 2n, token: 1n, ttl_ms: 1 }).reason, "NotHolder");
+  assert.equal(store.handle(500, { type: "Renew", id: 6n, key: "k", holder: 1n, session: 1n, token: 9n, ttl_ms: 1 }).reason, "TokenMismatch");
+  assert.deepEqual(store.handle(600, { type: "Release", id: 7n, key: "k", holder: 1n, session: 1n, token: 1n }), { type: "Released", id: 7n, key: "k" });
+  assert.equal(store.handle(700, { type: "Renew", id: 8n, key: "k", holder: 1n, session: 1n, token: 1n, ttl_ms: 1 }).reason, "Expired");
   assert.equal(acquire(9n, 1n, 800).token, 2n, "a new grant after release has a new token");
   assert.equal(store.lastToken("k"), 2n);
   assert.equal(store.lastToken("other"), undefined);
@@ -194,7 +194,7 @@ test("same_seed_same_retry_schedule", () => {
   // docs/design.md: randomness only from the seeded PRNG, so the jittered retries replay exactly.
   const schedule = (seed) => {
     const store = new LeaseStore();
-    store.handle(0, { type: "Acquire", id: 1n, key: KEY, holder: 9n, ttl_ms: 60_000 });
+    store.handle(0, { type: "Acquire", id: 1n, key: KEY, holder: 9n, session: 9n, ttl_ms: 60_000 });
     const c = new LeaseCandidate({ holder: 1n, seed });
     c.campaign(0);
     drain(c, store, 0);

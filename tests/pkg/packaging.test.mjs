@@ -37,9 +37,28 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "dist/tenure.d.ts",
     "dist/tenure.js",
     "dist/tenure_bg.wasm",
+    "election/clock.js",
+    "election/election.js",
+    "election/emitter.js",
+    "election/errors.js",
+    "election/index.d.ts",
+    "election/index.js",
+    "election/memory-store.js",
+    "election/metrics.js",
+    "election/options.js",
+    "election/protocol.js",
+    "election/random.js",
+    "election/shards.js",
     "index.d.ts",
     "node.js",
     "package.json",
+    "testing/cases.js",
+    "testing/contract.js",
+    "testing/differential.js",
+    "testing/exchange.js",
+    "testing/index.d.ts",
+    "testing/index.js",
+    "testing/node.js",
   ]);
 });
 
@@ -80,10 +99,27 @@ test("default_export_init_resolves_under_node", () => {
 });
 
 test("public_type_declarations_contain_no_any", () => {
-  for (const file of ["index.d.ts", "dist/tenure.d.ts"]) {
+  for (const file of ["index.d.ts", "dist/tenure.d.ts", "election/index.d.ts", "testing/index.d.ts"]) {
     const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8")
       .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "");
     assert.doesNotMatch(text, /\bany\b/, file);
   }
+});
+
+test("testing_subpath_runs_the_contract_kit_from_the_installed_package", () => {
+  const script = join(project, "kit.mjs");
+  writeFileSync(
+    script,
+    `import { LeaderElection, MemoryStore } from "tenure";
+import { checkStoreContract, contractCases } from "tenure/testing";
+const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 150, only: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"] });
+const election = new LeaderElection({ store: new MemoryStore(), key: "k", nodeId: "n1", ttlMs: 500 });
+const elected = await election.campaign();
+await election.close();
+console.log(JSON.stringify({ ok: report.ok, ran: report.cases.map((c) => c.name), cases: contractCases.length > 10, elected: elected.leader }));
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, ["--unhandled-rejections=strict", script], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(result, { ok: true, ran: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"], cases: true, elected: true });
 });

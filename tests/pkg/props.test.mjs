@@ -132,8 +132,8 @@ class LeaseWorld {
           ["object", (v) => c.handleResponse(this.now, v)],
           ["time", (v) => c.handleResponse(v, { type: "Released", id: 1n, key: KEY })],
           ["bigint", (v) => c.reportFenced(this.now, { presented: v, required: 1n })],
-          ["time", (v) => this.store.handle(v, { type: "Acquire", id: 1n, key: KEY, holder: 9n, ttl_ms: 1 })],
-          ["bigint", (v) => this.store.handle(this.now, { type: "Renew", id: 1n, key: KEY, holder: 1n, token: v, ttl_ms: 1 })],
+          ["time", (v) => this.store.handle(v, { type: "Acquire", id: 1n, key: KEY, holder: 9n, session: 9n, ttl_ms: 1 })],
+          ["bigint", (v) => this.store.handle(this.now, { type: "Renew", id: 1n, key: KEY, holder: 1n, session: 1n, token: v, ttl_ms: 1 })],
           ["object", (v) => this.store.handle(this.now, v)],
         ];
         const [kind, call] = calls[cmd.which];

@@ -7,8 +7,8 @@ import { html, setAttrs, setText } from "./svg.js";
 /** What each algorithm promises, in the simulator's invariant names (checker::promises). */
 export const PROMISES = {
   raft: ["election-safety", "term-monotonic", "log-matching", "leader-completeness", "liveness"],
-  "lease-fencing": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "stale-write-accepted", "liveness"],
-  "lease-unfenced": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "liveness"],
+  "lease-fencing": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "stale-write-accepted", "liveness"],
+  "lease-unfenced": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "liveness"],
   bully: ["liveness"],
 };
 
@@ -20,6 +20,7 @@ const NAMES = {
   "single-valid-holder": "One valid lease holder (store clock)",
   "token-monotonic": "Store tokens strictly increase",
   "resource-token-monotonic": "Resource token never decreases",
+  "token-per-session": "No two sessions share a token",
   "stale-write-accepted": "No stale write accepted",
   "split-brain": "Never two leaders at once (no pauses, drift in bound)",
   liveness: "A leader after faults heal",

@@ -135,6 +135,11 @@ pub struct AlgoConfig {
     /// in ms (rule 5; default 500).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_round_trip_ms: Option<Ms>,
+    /// Lease: the holder id every contender claims, instead of its own node id: the
+    /// misconfiguration of design rule 8 (two processes with one identity). Each contender is
+    /// still its own session, so the store keeps all but one out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub holder_id: Option<u64>,
     // --- bully ---
     /// Bully: no heartbeat from the coordinator for this long (ms) starts an election.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +185,7 @@ impl AlgoConfig {
         add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
         add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
         add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
+        add(self.holder_id.is_some(), "holder_id", LEASE);
         add(
             self.failure_timeout_ms.is_some(),
             "failure_timeout_ms",

@@ -68,6 +68,8 @@ pub(crate) enum U64Arg {
     NodeId,
     /// A lease store request id.
     RequestId,
+    /// A lease holder's session (design rule 8).
+    Session,
     /// A Raft log index.
     Index,
     /// A Bully epoch.
@@ -86,6 +88,7 @@ impl U64Arg {
             U64Arg::Term => "term",
             U64Arg::NodeId => "id",
             U64Arg::RequestId => "request id",
+            U64Arg::Session => "session",
             U64Arg::Index => "index",
             U64Arg::Epoch => "epoch",
             U64Arg::Seed => "seed",
@@ -99,6 +102,7 @@ impl U64Arg {
             U64Arg::Term => "ERR_TERM_TYPE",
             U64Arg::NodeId => "ERR_NODE_ID_TYPE",
             U64Arg::RequestId => "ERR_REQUEST_ID_TYPE",
+            U64Arg::Session => "ERR_SESSION_TYPE",
             U64Arg::Index => "ERR_INDEX_TYPE",
             U64Arg::Epoch => "ERR_EPOCH_TYPE",
             U64Arg::Seed => "ERR_SEED_TYPE",
@@ -112,6 +116,7 @@ impl U64Arg {
             U64Arg::Term => "ERR_TERM_RANGE",
             U64Arg::NodeId => "ERR_NODE_ID_RANGE",
             U64Arg::RequestId => "ERR_REQUEST_ID_RANGE",
+            U64Arg::Session => "ERR_SESSION_RANGE",
             U64Arg::Index => "ERR_INDEX_RANGE",
             U64Arg::Epoch => "ERR_EPOCH_RANGE",
             U64Arg::Seed => "ERR_SEED_RANGE",

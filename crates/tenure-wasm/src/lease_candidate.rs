@@ -24,7 +24,11 @@ const TS_LEASE_CANDIDATE: &'static str = r#"
  * max round trip fit in ttl - margin; the margin covers the drift over one ttl).
  */
 export interface LeaseConfigInit {
-  /** This contender's id, sent as `holder` [1n]. */
+  /**
+   * This contender's id, sent as `holder` [1n]. Two instances may share it by mistake: each
+   * still has its own `session`, drawn from its seed, and the store keeps the second out
+   * (design rule 8).
+   */
   holder?: NodeId;
   /** The lease contended for ["leader"]. */
   key?: string;
@@ -46,7 +50,11 @@ export interface LeaseConfigInit {
   request_timeout_ms?: number;
   /** Whether writes present the token (false shows the hazard; the machine is the same) [true]. */
   fencing?: boolean;
-  /** Seed of the retry-jitter PRNG [fresh from crypto.getRandomValues, reported in `config`]. */
+  /**
+   * Seed of the PRNG behind the retry jitter and the session [fresh from
+   * crypto.getRandomValues, reported in `config`]. Two candidates given the same seed and
+   * holder are one session: give each instance its own seed.
+   */
   seed?: bigint;
 }
 
@@ -77,12 +85,19 @@ export type StepDownReason =
   | "Released"
   | "StoreUnreachable";
 
-/** A leadership change of a LeaseCandidate. */
+/** A leadership change of a LeaseCandidate, or a warning to surface. */
 export type CandidateEvent =
   /** Leads under `token` until at least `deadline_ms` (its own clock, rule 4). */
   | { type: "Elected"; token: FencingToken; deadline_ms: number }
   /** No longer leads: stop all leader work now (S04). */
-  | { type: "SteppedDown"; token: FencingToken; reason: StepDownReason };
+  | { type: "SteppedDown"; token: FencingToken; reason: StepDownReason }
+  /**
+   * The store says `holder`, this candidate's own id, holds the lease in another session:
+   * two instances claim one identity (design rule 8, CURATOR-696). This one is kept out and
+   * keeps contending; emitted once per clash episode (it ends when this candidate is
+   * granted, hears of another holder, or stops).
+   */
+  | { type: "HolderClash"; holder: NodeId };
 
 /** One output of a LeaseCandidate: deliver `request` to the store, or act on `event`. */
 export type CandidateOutput =
@@ -331,6 +346,13 @@ impl LeaseCandidate {
         self.inner.outstanding_requests()
     }
 
+    /// This instance's session (a `bigint`), drawn from its seed at construction and sent
+    /// with every request: the store grants to (holder, session) (design rule 8).
+    #[wasm_bindgen(getter, unchecked_return_type = "SessionId")]
+    pub fn session(&self) -> JsValue {
+        u64_to_bigint(self.inner.session().0)
+    }
+
     /// Whether writes present the token (`config.fencing`).
     #[wasm_bindgen(getter = fencesWrites)]
     pub fn fences_writes(&self) -> bool {
@@ -355,6 +377,7 @@ impl LeaseCandidate {
         let summary = plain_object(&[
             ("state", self.state()),
             ("token", self.token()),
+            ("session", self.session()),
             ("lease_deadline_ms", self.lease_deadline().into()),
             ("config", self.config()?),
         ])?;
@@ -467,6 +490,20 @@ fn event_to_js(event: &CandidateEvent) -> Result<JsValue, JsValue> {
             // Unit variants: the variant name, which also covers reasons added later.
             ("reason", JsValue::from_str(&format!("{reason:?}"))),
         ]),
+        CandidateEvent::HolderClash { holder } => plain_object(&[
+            ("type", JsValue::from_str("HolderClash")),
+            ("holder", u64_to_bigint(holder.0)),
+        ]),
+        // The core's event enum is non-exhaustive; a later event is shown by its name.
+        other => plain_object(&[(
+            "type",
+            JsValue::from_str(
+                format!("{other:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap_or("Unknown"),
+            ),
+        )]),
     }
 }
 

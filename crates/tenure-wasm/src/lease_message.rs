@@ -1,13 +1,15 @@
 //! The lease wire shapes in JS: [`StoreRequest`] and [`StoreResponse`] as flat plain objects
 //! with a `type` discriminant, shared by the `LeaseStore` and `LeaseCandidate` bindings.
 //!
-//! The core's `{ id, key, holder, op: Acquire { ttl } }` becomes
-//! `{ type: "Acquire", id, key, holder, ttl_ms }`: ids and tokens are `bigint`, durations
-//! `number` milliseconds. Reading is strict (unknown keys throw), so a request the caller
-//! built by hand with a typo fails loudly instead of being half-read.
+//! The core's `{ id, key, holder, session, op: Acquire { ttl } }` becomes
+//! `{ type: "Acquire", id, key, holder, session, ttl_ms }`: ids, sessions and tokens are
+//! `bigint`, durations `number` milliseconds. Reading is strict (unknown keys throw), so a
+//! request the caller built by hand with a typo fails loudly instead of being half-read.
+//! What the store contract lets an answer omit (design rule 9) may be absent or `null`:
+//! `Held.holder` and `Held.remaining_ms`.
 
 use tenure::lease::{
-    LeaseKey, RejectReason, RequestId, StoreOp, StoreRequest, StoreResponse, StoreResult,
+    LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
 use tenure::{FencingToken, NodeId};
 use wasm_bindgen::JsValue;
@@ -24,20 +26,34 @@ const TS_LEASE_MESSAGES: &'static str = r#"
 export type NodeId = bigint;
 /** A lease request id, chosen by the candidate and echoed by the store. */
 export type RequestId = bigint;
+/**
+ * A contender instance's session, u64 (a bigint): each LeaseCandidate draws its own from its
+ * seed. A lease belongs to (holder, session), so two instances configured with the same
+ * holder id never share one (design rule 8). Opaque: stores compare it, nothing more.
+ */
+export type SessionId = bigint;
 
 /** A request from a LeaseCandidate to a LeaseStore. */
 export type StoreRequest =
-  | { type: "Acquire"; id: RequestId; key: string; holder: NodeId; ttl_ms: number }
-  | { type: "Renew"; id: RequestId; key: string; holder: NodeId; token: FencingToken; ttl_ms: number }
-  | { type: "Release"; id: RequestId; key: string; holder: NodeId; token: FencingToken };
+  | { type: "Acquire"; id: RequestId; key: string; holder: NodeId; session: SessionId; ttl_ms: number }
+  | { type: "Renew"; id: RequestId; key: string; holder: NodeId; session: SessionId; token: FencingToken; ttl_ms: number }
+  | { type: "Release"; id: RequestId; key: string; holder: NodeId; session: SessionId; token: FencingToken };
 
-/** Why the store refused a Renew or Release (or an Acquire once a key's tokens ran out). */
-export type RejectReason = "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted";
+/**
+ * Why the store refused a Renew or Release (or an Acquire once a key's tokens ran out);
+ * "Unknown" when the store cannot say (design rule 9).
+ */
+export type RejectReason = "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" | "Unknown";
 
-/** The store's answer to one StoreRequest; `id` and `key` are echoed. */
+/**
+ * The store's answer to one StoreRequest; `id` and `key` are echoed. `ttl_ms` of Granted and
+ * Renewed is the ttl the store recorded, which the candidate believes (design rule 9).
+ * `Held.holder` and `Held.remaining_ms` may be absent or null when the store cannot say; a
+ * `holder` equal to the requester's own id means another session claims that id (rule 8).
+ */
 export type StoreResponse =
   | { type: "Granted"; id: RequestId; key: string; token: FencingToken; ttl_ms: number }
-  | { type: "Held"; id: RequestId; key: string; holder: NodeId; remaining_ms: number }
+  | { type: "Held"; id: RequestId; key: string; holder?: NodeId | null; remaining_ms?: number | null }
   | { type: "Renewed"; id: RequestId; key: string; token: FencingToken; ttl_ms: number }
   | { type: "Released"; id: RequestId; key: string }
   | { type: "Rejected"; id: RequestId; key: string; reason: RejectReason };
@@ -45,9 +61,9 @@ export type StoreResponse =
 
 const REQUEST_TAGS: &[&str] = &["Acquire", "Renew", "Release"];
 const REQUEST_KEYS: &[&[&str]] = &[
-    &["type", "id", "key", "holder", "ttl_ms"],
-    &["type", "id", "key", "holder", "token", "ttl_ms"],
-    &["type", "id", "key", "holder", "token"],
+    &["type", "id", "key", "holder", "session", "ttl_ms"],
+    &["type", "id", "key", "holder", "session", "token", "ttl_ms"],
+    &["type", "id", "key", "holder", "session", "token"],
 ];
 
 const RESPONSE_TAGS: &[&str] = &["Granted", "Held", "Renewed", "Released", "Rejected"];
@@ -59,7 +75,13 @@ const RESPONSE_KEYS: &[&[&str]] = &[
     &["type", "id", "key", "reason"],
 ];
 
-const REJECT_REASONS: &[&str] = &["NotHolder", "TokenMismatch", "Expired", "TokensExhausted"];
+const REJECT_REASONS: &[&str] = &[
+    "NotHolder",
+    "TokenMismatch",
+    "Expired",
+    "TokensExhausted",
+    "Unknown",
+];
 
 /// Reads a JS `StoreRequest` (named `path` in errors).
 pub(crate) fn request_from_js(
@@ -70,6 +92,7 @@ pub(crate) fn request_from_js(
     let id = RequestId(f.u64("id", U64Arg::RequestId)?);
     let key = LeaseKey(f.string("key")?);
     let holder = NodeId(f.u64("holder", U64Arg::NodeId)?);
+    let session = SessionId(f.u64("session", U64Arg::Session)?);
     let op = match tag {
         0 => StoreOp::Acquire {
             ttl: f.duration("ttl_ms")?,
@@ -86,6 +109,7 @@ pub(crate) fn request_from_js(
         id,
         key,
         holder,
+        session,
         op,
     })
 }
@@ -95,12 +119,14 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
     let id = u64_to_bigint(req.id.0);
     let key = JsValue::from_str(&req.key.0);
     let holder = u64_to_bigint(req.holder.0);
+    let session = u64_to_bigint(req.session.0);
     match req.op {
         StoreOp::Acquire { ttl } => plain_object(&[
             ("type", JsValue::from_str("Acquire")),
             ("id", id),
             ("key", key),
             ("holder", holder),
+            ("session", session),
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
         StoreOp::Renew { token, ttl } => plain_object(&[
@@ -108,6 +134,7 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
             ("id", id),
             ("key", key),
             ("holder", holder),
+            ("session", session),
             ("token", u64_to_bigint(token.0)),
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
@@ -116,6 +143,7 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
             ("id", id),
             ("key", key),
             ("holder", holder),
+            ("session", session),
             ("token", u64_to_bigint(token.0)),
         ]),
     }
@@ -135,8 +163,8 @@ pub(crate) fn response_from_js(
             ttl: f.duration("ttl_ms")?,
         },
         1 => StoreResult::Held {
-            holder: NodeId(f.u64("holder", U64Arg::NodeId)?),
-            remaining: f.duration("remaining_ms")?,
+            holder: f.opt_u64("holder", U64Arg::NodeId)?.map(NodeId),
+            remaining: f.opt_duration("remaining_ms")?,
         },
         2 => StoreResult::Renewed {
             token: FencingToken(f.u64("token", U64Arg::Token)?),
@@ -148,7 +176,8 @@ pub(crate) fn response_from_js(
                 0 => RejectReason::NotHolder,
                 1 => RejectReason::TokenMismatch,
                 2 => RejectReason::Expired,
-                _ => RejectReason::TokensExhausted,
+                3 => RejectReason::TokensExhausted,
+                _ => RejectReason::Unknown,
             },
         },
     };
@@ -167,13 +196,21 @@ pub(crate) fn response_to_js(resp: &StoreResponse) -> Result<JsValue, JsValue> {
             ("token", u64_to_bigint(token.0)),
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
-        StoreResult::Held { holder, remaining } => plain_object(&[
-            ("type", JsValue::from_str("Held")),
-            ("id", id),
-            ("key", key),
-            ("holder", u64_to_bigint(holder.0)),
-            ("remaining_ms", duration_to_millis(remaining).into()),
-        ]),
+        StoreResult::Held { holder, remaining } => {
+            // What the store did not say is left out (the shape's keys are optional).
+            let mut props = vec![
+                ("type", JsValue::from_str("Held")),
+                ("id", id),
+                ("key", key),
+            ];
+            if let Some(holder) = holder {
+                props.push(("holder", u64_to_bigint(holder.0)));
+            }
+            if let Some(remaining) = remaining {
+                props.push(("remaining_ms", duration_to_millis(remaining).into()));
+            }
+            plain_object(&props)
+        }
         StoreResult::Renewed { token, ttl } => plain_object(&[
             ("type", JsValue::from_str("Renewed")),
             ("id", id),

@@ -22,6 +22,8 @@ export interface LeaseHolder {
 /** The lease last granted for a key, valid or not (store clock, ms). */
 export interface LeaseRecord {
   holder: NodeId;
+  /** The holder's session: the lease belongs to (holder, session) (design rule 8). */
+  session: SessionId;
   token: FencingToken;
   /** The TTL recorded at the last grant or renewal (design rule 3). */
   ttl_ms: number;
@@ -35,9 +37,10 @@ export interface LeaseRecord {
 /// machine you drive: `handle(now_ms, request)` returns the `StoreResponse`, or `undefined`
 /// while the store is unavailable (an outage: the request is lost and nothing changes).
 ///
-/// Rules (docs/design.md 2-3): tokens grow by one on every new grant, never on renewal, and are
-/// never reused; expiry is judged on the store's own clock (the `now_ms` you pass, clamped
-/// when it goes backwards) with the TTL recorded with the lease.
+/// Rules (docs/design.md 2-3, 8): tokens grow by one on every new grant, never on renewal, and
+/// are never reused; expiry is judged on the store's own clock (the `now_ms` you pass, clamped
+/// when it goes backwards) with the TTL recorded with the lease; a lease belongs to the
+/// request's (holder, session), so another session under the same holder id is `Held` out.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct LeaseStore {
@@ -172,6 +175,7 @@ fn key_arg(key: &JsValue) -> Result<LeaseKey, BindingError> {
 fn record_to_js(record: &LeaseRecord) -> Result<JsValue, JsValue> {
     plain_object(&[
         ("holder", u64_to_bigint(record.holder.0)),
+        ("session", u64_to_bigint(record.session.0)),
         ("token", u64_to_bigint(record.token.0)),
         (
             "ttl_ms",

@@ -51,6 +51,12 @@ export interface ScenarioConfig {
   max_drift_ppm?: number;
   /** Lease: the round trip that renew interval + round trip must fit in ttl - margin, ms (rule 5; default 500). */
   max_round_trip_ms?: number;
+  /**
+   * Lease: the holder id every contender claims instead of its node id, the
+   * misconfiguration of design rule 8; each is still its own session, so the store keeps all
+   * but one out (and the others report a "holder-clash").
+   */
+  holder_id?: number;
   /** Bully: no heartbeat from the coordinator for this long (ms) starts an election. */
   failure_timeout_ms?: number;
   /** Bully: wait this long (ms) for an Answer from a higher id. */
@@ -321,6 +327,7 @@ export type InvariantKind =
   | "single-valid-holder"
   | "token-monotonic"
   | "resource-token-monotonic"
+  | "token-per-session"
   | "stale-write-accepted"
   | "split-brain"
   | "liveness";
@@ -445,6 +452,7 @@ export type NodeChange =
   | "became-candidate"
   | "became-pre-candidate"
   | "stepped-down"
+  | "holder-clash"
   | "election-started"
   | "coordinator-changed"
   | "crashed"

@@ -101,10 +101,19 @@ fn s07_grant_with_remaining_validity_at_or_below_the_margin_is_a_failure() {
 }
 
 #[test]
-fn a_shorter_granted_ttl_shortens_the_deadline_a_longer_one_does_not_lengthen_it() {
-    // Rule 4 with the store's recorded TTL (rule 3), capped at the configured TTL that the
-    // margin was validated against (rule 5).
-    for (granted_ms, deadline) in [(500, 400), (5_000, 900)] {
+fn the_granted_ttl_is_believed_shorter_or_longer() {
+    // Rules 4 and 9: the deadline counts the TTL the store recorded (etcd rounds a ttl up to
+    // whole seconds), not the one asked for; a longer one is covered by the margin or, if
+    // larger, the drift over that TTL (rule 5: 1 % of 50 s = 500 ms > the 100 ms margin).
+    // A granted TTL at or below the margin confers nothing: no Elected (rule 5).
+    let cases = [
+        (500, Some(400)),
+        (5_000, Some(4_900)),
+        (50_000, Some(49_500)),
+        (100, None),
+        (60, None),
+    ];
+    for (granted_ms, deadline) in cases {
         let mut c = LeaseCandidate::new(cfg()).unwrap();
         c.campaign(t(0));
         let acq = sends(&drain(&mut c)).remove(0);
@@ -119,8 +128,53 @@ fn a_shorter_granted_ttl_shortens_the_deadline_a_longer_one_does_not_lengthen_it
                 },
             ),
         );
-        assert_eq!(c.lease_deadline(), Some(t(deadline)));
+        assert_eq!(
+            c.lease_deadline(),
+            deadline.map(t),
+            "granted {granted_ms} ms"
+        );
+        let elected = events(&drain(&mut c));
+        assert_eq!(
+            elected.len(),
+            usize::from(deadline.is_some()),
+            "{elected:?}"
+        );
     }
+}
+
+#[test]
+fn a_short_grant_is_renewed_a_round_trip_before_its_deadline() {
+    // Rule 5 with the granted TTL: renew_interval (333 ms) + max_round_trip (200 ms) does not
+    // fit in a 500 ms grant's 400 ms validity, so the renewal moves up to deadline - rtt.
+    let mut c = LeaseCandidate::new(cfg()).unwrap();
+    c.campaign(t(0));
+    let acq = sends(&drain(&mut c)).remove(0);
+    let short = StoreResult::Granted {
+        token: FencingToken(1),
+        ttl: Duration::from_millis(500),
+    };
+    c.handle_response(t(10), &answer(&acq, short));
+    let renew_at = c
+        .timers()
+        .find(|(k, _)| *k == CandidateTimer::Renew)
+        .unwrap()
+        .1;
+    assert_eq!(renew_at, t(200));
+    // A grant so short that even that is spent renews at a third of its validity.
+    let mut c = LeaseCandidate::new(cfg()).unwrap();
+    c.campaign(t(0));
+    let acq = sends(&drain(&mut c)).remove(0);
+    let tiny = StoreResult::Granted {
+        token: FencingToken(1),
+        ttl: Duration::from_millis(250),
+    };
+    c.handle_response(t(10), &answer(&acq, tiny));
+    let renew_at = c
+        .timers()
+        .find(|(k, _)| *k == CandidateTimer::Renew)
+        .unwrap()
+        .1;
+    assert_eq!(renew_at, t(50));
 }
 
 #[test]
@@ -385,8 +439,8 @@ fn held_does_not_stop_retries_and_retries_are_jittered_by_the_seed() {
                 &answer(
                     &acq,
                     StoreResult::Held {
-                        holder: tenure::NodeId(9),
-                        remaining: Duration::from_secs(60),
+                        holder: Some(tenure::NodeId(9)),
+                        remaining: Some(Duration::from_secs(60)),
                     },
                 ),
             );

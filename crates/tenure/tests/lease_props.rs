@@ -208,8 +208,13 @@ proptest! {
             let result = match b % 5 {
                 0 => StoreResult::Granted { token: FencingToken(a % 8), ttl: Duration::from_micros(b) },
                 1 => StoreResult::Renewed { token: FencingToken(a % 8), ttl: Duration::from_micros(b) },
-                2 => StoreResult::Held { holder: NodeId(a), remaining: Duration::from_micros(b) },
+                // The holder may be absent, our own id (a clash) or another; so may `remaining`.
+                2 => StoreResult::Held {
+                    holder: (a % 3 != 0).then_some(NodeId(a % 4)),
+                    remaining: (t % 2 == 0).then_some(Duration::from_micros(b)),
+                },
                 3 => StoreResult::Released,
+                _ if a % 2 == 0 => StoreResult::Rejected { reason: RejectReason::Unknown },
                 _ => StoreResult::Rejected { reason: RejectReason::Expired },
             };
             match kind {

@@ -7,8 +7,8 @@ mod lease_world;
 
 use lease_world::{MS, S, World, config, ms};
 use tenure::lease::{
-    CandidateEvent, CandidateState, LeaseConfig, NotLeader, StepDownReason, StoreOp, StoreRequest,
-    StoreResult,
+    CandidateEvent, CandidateState, LeaseConfig, NotLeader, SessionId, StepDownReason, StoreOp,
+    StoreRequest, StoreResult,
 };
 use tenure::{FencingToken, Instant, NodeId, StaleToken};
 
@@ -28,6 +28,7 @@ fn preseed(w: &mut World, next: u64) {
                 id: tenure::RequestId(0),
                 key: key.clone(),
                 holder: NodeId(999),
+                session: SessionId(0),
                 op,
             };
             w.store.handle(at, &req).unwrap();
@@ -334,6 +335,7 @@ fn s07_validity_counts_from_the_retry_that_was_granted() {
         id: tenure::RequestId(1),
         key,
         holder: NodeId(9),
+        session: SessionId(0),
         op: StoreOp::Acquire { ttl: ms(1_150) },
     };
     assert!(matches!(

@@ -33,7 +33,7 @@ export function runUntil(candidate, store, until) {
 /** Issues `count` grants for `key` to a throwaway holder, so the next grant's token is count + 1. */
 export function burnTokens(store, key, count) {
   for (let i = 1n; i <= BigInt(count); i++) {
-    const granted = store.handle(0, { type: "Acquire", id: i, key, holder: 999n, ttl_ms: 1 });
-    store.handle(0, { type: "Release", id: i, key, holder: 999n, token: granted.token });
+    const granted = store.handle(0, { type: "Acquire", id: i, key, holder: 999n, session: 999n, ttl_ms: 1 });
+    store.handle(0, { type: "Release", id: i, key, holder: 999n, session: 999n, token: granted.token });
   }
 }

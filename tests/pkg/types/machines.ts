@@ -15,6 +15,8 @@ import {
   type RaftMessage,
   type RaftOutput,
   type RaftPersistentState,
+  type NodeId,
+  type SessionId,
   type StoreRequest,
   type StoreResponse,
   type TenureErrorCode,
@@ -37,10 +39,13 @@ for (let out: CandidateOutput | undefined = candidate.pollOutput(); out; out = c
       const response: StoreResponse | undefined = store.handle(0, request);
       if (response) {
         if (response.type === "Held") {
-          const left: number = response.remaining_ms;
+          // Both may be absent or null: a store need not say (design rule 9).
+          const left: number | null | undefined = response.remaining_ms;
+          const who: NodeId | null | undefined = response.holder;
           void left;
+          void who;
         } else if (response.type === "Rejected") {
-          const reason: "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" = response.reason;
+          const reason: "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" | "Unknown" = response.reason;
           void reason;
         }
         candidate.handleResponse(0, response);
@@ -51,9 +56,13 @@ for (let out: CandidateOutput | undefined = candidate.pollOutput(); out; out = c
       if (out.event.type === "Elected") {
         const deadline: number = out.event.deadline_ms;
         void deadline;
-      } else {
+      } else if (out.event.type === "SteppedDown") {
         const why: "LeaseExpired" | "RenewalRejected" | "Fenced" | "Released" | "StoreUnreachable" = out.event.reason;
         void why;
+      } else {
+        // Another session claims this holder id (design rule 8).
+        const clash: NodeId = out.event.holder;
+        void clash;
       }
       break;
   }
@@ -73,6 +82,14 @@ if (check.leader) {
 const timer: TimerInfo<"Retry" | "Renew" | "RequestTimeout" | "LeaseDeadline"> | undefined = candidate.nextTimer;
 const next: number | undefined = candidate.pollTimeout();
 const config: LeaseConfig = candidate.config;
+const session: SessionId = candidate.session;
+const request: StoreRequest = { type: "Release", id: 1n, key: "k", holder: 1n, session, token: 1n };
+void request;
+// A Held answer may leave out what the store cannot say.
+candidate.handleResponse(0, { type: "Held", id: 1n, key: "orders" });
+candidate.handleResponse(0, { type: "Held", id: 1n, key: "orders", holder: null, remaining_ms: null });
+// @ts-expect-error requests carry the session (design rule 8)
+store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 1 });
 const replay = new LeaseCandidate(config);
 const holder = store.holder("orders");
 const expires: number | undefined = holder?.expires_at_ms;
@@ -138,8 +155,8 @@ new LeaseCandidate({ ttl: 10_000 });
 // @ts-expect-error times are numbers of ms
 candidate.campaign(0n);
 // @ts-expect-error a request needs its type's fields
-store.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, ttl_ms: 5 });
+store.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 5 });
 // @ts-expect-error the Raft message union is closed
 raft.handleMessage(0, 2n, { type: "Vote", term: 1n });
 // @ts-expect-error Held carries no token
-store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 1 })?.type === "Held" && store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, ttl_ms: 1 })!.token;
+store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1 })?.type === "Held" && store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1 })!.token;

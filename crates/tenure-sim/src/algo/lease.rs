@@ -23,7 +23,7 @@ use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseCandidate, LeaseConfig,
     LeaseStore, StepDownReason, StoreResult,
 };
-use tenure::{Duration, FencedResource, FencingToken, Instant, StaleToken};
+use tenure::{Duration, FencedResource, FencingToken, Instant, NodeId, StaleToken};
 
 /// Simulator defaults, shorter than the core's so a two-minute run sees many terms.
 pub(crate) const DEFAULT_TTL_MS: u64 = 2_000;
@@ -52,6 +52,8 @@ struct Cand {
 pub(crate) struct LeaseAdapter {
     fencing: bool,
     base: LeaseConfig,
+    /// The holder id every contender claims (`config.holder_id`), else each its node id.
+    holder_id: Option<NodeId>,
     seed: u64,
     write_every: Duration,
     cands: Vec<Cand>,
@@ -99,6 +101,7 @@ impl LeaseAdapter {
         Ok(LeaseAdapter {
             fencing: base.fencing,
             base,
+            holder_id: c.holder_id.map(NodeId),
             seed: s.seed,
             write_every: ms(c.write_interval_ms, DEFAULT_WRITE_MS).max(Duration::from_micros(1)),
             cands: (0..n).map(|_| Cand::default()).collect(),
@@ -121,7 +124,7 @@ impl LeaseAdapter {
     fn boot(&mut self, env: &mut Env<'_>, p: usize) {
         let now = env.local(p);
         let mut config = self.base.clone();
-        config.holder = id_of(p);
+        config.holder = self.holder_id.unwrap_or_else(|| id_of(p));
         let Some(c) = self.cands.get_mut(p) else {
             return;
         };
@@ -161,6 +164,11 @@ impl LeaseAdapter {
                     c.next_write = None;
                     env.node(p, "stepped-down", Some(token.0), Some(reason_label(reason)));
                 }
+                CandidateOutput::Event(CandidateEvent::HolderClash { holder }) => {
+                    // Another session claims this node's holder id (rule 8).
+                    env.node(p, "holder-clash", Some(holder.0), None);
+                }
+                CandidateOutput::Event(_) => {}
             }
         }
         if m.state() != CandidateState::Leader {
@@ -179,16 +187,18 @@ impl LeaseAdapter {
             env.node(store, "request-swallowed", Some(req.id.0), Some("outage"));
             return;
         };
+        // The checker names the node (the process), whatever holder id it claims.
+        let node = id_of(from);
         match resp.result {
             StoreResult::Granted { token, ttl } => {
                 self.checker
-                    .on_grant(now, req.holder, token.0, ttl, &mut self.found);
+                    .on_grant(now, node, req.session, token.0, ttl, &mut self.found);
             }
             StoreResult::Renewed { token, ttl } => {
                 self.checker
-                    .on_renew(now, req.holder, token.0, ttl, &mut self.found);
+                    .on_renew(now, node, req.session, token.0, ttl, &mut self.found);
             }
-            StoreResult::Released => self.checker.on_release(now, req.holder),
+            StoreResult::Released => self.checker.on_release(now, req.session),
             _ => {}
         }
         env.findings(std::mem::take(&mut self.found));

@@ -1,9 +1,11 @@
 //! The lease world's safety properties: one valid holder on the store's clock, strictly
-//! increasing tokens, a resource whose highest token never falls, and no stale write accepted.
+//! increasing tokens, one session per token, a resource whose highest token never falls, and
+//! no stale write accepted.
 
 use super::{Finding, InvariantKind};
 use crate::process::Proc;
 use std::collections::BTreeMap;
+use tenure::lease::SessionId;
 use tenure::{Duration, Instant, NodeId};
 
 /// Keep the expiry of this many recent tokens, to judge late writes.
@@ -11,7 +13,10 @@ const KEEP_TOKENS: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lease {
+    /// The node holding it (its process, whatever holder id it claims).
     holder: NodeId,
+    /// The holder's session: the lease belongs to (holder, session) (rule 8).
+    session: SessionId,
     token: u64,
     /// Expiry on the store's clock.
     end: Instant,
@@ -21,6 +26,9 @@ struct Lease {
 ///
 /// Everything is judged on the store's clock (rule 3), independently of the store's own
 /// bookkeeping: the checker keeps its own record of every grant, renewal and release.
+/// Holders are named by node (the process), and a lease belongs to the node's session: two
+/// nodes that claim one holder id, or one node's incarnations, are different sessions, and no
+/// two sessions may ever hold the same token (rule 8).
 ///
 /// A write is *stale* if its token is below one the resource has already seen (installed by
 /// `establish` or an accepted write): accepting it would let a deposed leader overwrite a
@@ -33,6 +41,8 @@ pub struct LeaseChecker {
     current: Option<Lease>,
     last_token: u64,
     ends: BTreeMap<u64, Instant>,
+    /// The session each recent token was granted to.
+    sessions: BTreeMap<u64, (NodeId, SessionId)>,
     resource_highest: u64,
     shadow_highest: u64,
 }
@@ -43,24 +53,26 @@ impl LeaseChecker {
         Self::default()
     }
 
-    /// The store granted `token` to `holder` for `ttl` at store time `now`.
+    /// The store granted `token` to node `holder` in `session` for `ttl` at store time `now`.
     pub fn on_grant(
         &mut self,
         now: Instant,
         holder: NodeId,
+        session: SessionId,
         token: u64,
         ttl: Duration,
         out: &mut Vec<Finding>,
     ) {
         let end = now.saturating_add(ttl);
+        self.check_session(holder, session, token, "granted", out);
         if let Some(cur) = self.current.filter(|c| c.end > now) {
-            if cur.holder != holder {
+            if cur.session != session {
                 out.push(Finding {
                     kind: InvariantKind::SingleValidHolder,
                     nodes: vec![Proc::Node(cur.holder), Proc::Node(holder)],
                     detail: format!(
-                        "store granted token {token} to {holder} at store time {now} while {} held token {} until {}",
-                        cur.holder, cur.token, cur.end
+                        "store granted token {token} to {holder} ({session}) at store time {now} while {} ({}) held token {} until {}",
+                        cur.holder, cur.session, cur.token, cur.end
                     ),
                 });
             } else if cur.token != token {
@@ -84,24 +96,56 @@ impl LeaseChecker {
             });
         }
         self.last_token = self.last_token.max(token);
-        self.current = Some(Lease { holder, token, end });
+        self.current = Some(Lease {
+            holder,
+            session,
+            token,
+            end,
+        });
         self.ends.insert(token, end);
+        self.sessions.entry(token).or_insert((holder, session));
         while self.ends.len() > KEEP_TOKENS {
             self.ends.pop_first();
         }
+        while self.sessions.len() > KEEP_TOKENS {
+            self.sessions.pop_first();
+        }
     }
 
-    /// The store renewed `holder`'s lease `token` for `ttl` at store time `now`.
+    /// Rule 8: `token` is held by one session only, whichever grants or renewals name it.
+    fn check_session(
+        &self,
+        holder: NodeId,
+        session: SessionId,
+        token: u64,
+        what: &str,
+        out: &mut Vec<Finding>,
+    ) {
+        if let Some(&(first, owner)) = self.sessions.get(&token).filter(|(_, s)| *s != session) {
+            out.push(Finding {
+                kind: InvariantKind::TokenPerSession,
+                nodes: vec![Proc::Node(first), Proc::Node(holder)],
+                detail: format!(
+                    "store {what} token {token} to {holder} ({session}), but it belongs to {first} ({owner})"
+                ),
+            });
+        }
+    }
+
+    /// The store renewed node `holder`'s lease `token` in `session` for `ttl` at store time
+    /// `now`.
     pub fn on_renew(
         &mut self,
         now: Instant,
         holder: NodeId,
+        session: SessionId,
         token: u64,
         ttl: Duration,
         out: &mut Vec<Finding>,
     ) {
+        self.check_session(holder, session, token, "renewed", out);
         match self.current {
-            Some(cur) if cur.holder == holder && cur.token == token && cur.end > now => {
+            Some(cur) if cur.session == session && cur.token == token && cur.end > now => {
                 let end = now.saturating_add(ttl);
                 self.current = Some(Lease { end, ..cur });
                 self.ends.insert(token, end);
@@ -110,19 +154,19 @@ impl LeaseChecker {
                 kind: InvariantKind::SingleValidHolder,
                 nodes: vec![Proc::Node(holder)],
                 detail: format!(
-                    "store renewed token {token} for {holder} at store time {now}, but the valid lease is {}",
+                    "store renewed token {token} for {holder} ({session}) at store time {now}, but the valid lease is {}",
                     cur.filter(|c| c.end > now).map_or_else(
                         || "none".to_string(),
-                        |c| format!("token {} held by {}", c.token, c.holder)
+                        |c| format!("token {} held by {} ({})", c.token, c.holder, c.session)
                     )
                 ),
             }),
         }
     }
 
-    /// The store released `holder`'s lease at store time `now`.
-    pub fn on_release(&mut self, now: Instant, holder: NodeId) {
-        if let Some(cur) = self.current.filter(|c| c.holder == holder) {
+    /// The store released the lease of `session` at store time `now`.
+    pub fn on_release(&mut self, now: Instant, session: SessionId) {
+        if let Some(cur) = self.current.filter(|c| c.session == session) {
             self.current = None;
             self.ends.insert(cur.token, now);
         }
@@ -203,12 +247,29 @@ mod tests {
         Instant::from_millis(v)
     }
 
+    const S1: SessionId = SessionId(11);
+    const S2: SessionId = SessionId(22);
+
     #[test]
     fn second_holder_while_first_valid_is_caught() {
         let mut c = LeaseChecker::new();
         let mut out = Vec::new();
-        c.on_grant(ms(0), NodeId(1), 1, Duration::from_millis(100), &mut out);
-        c.on_grant(ms(50), NodeId(2), 2, Duration::from_millis(100), &mut out);
+        c.on_grant(
+            ms(0),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        c.on_grant(
+            ms(50),
+            NodeId(2),
+            S2,
+            2,
+            Duration::from_millis(100),
+            &mut out,
+        );
         assert_eq!(out[0].kind, InvariantKind::SingleValidHolder);
     }
 
@@ -216,9 +277,23 @@ mod tests {
     fn reused_token_after_expiry_is_caught() {
         let mut c = LeaseChecker::new();
         let mut out = Vec::new();
-        c.on_grant(ms(0), NodeId(1), 5, Duration::from_millis(100), &mut out);
-        c.on_grant(ms(200), NodeId(2), 5, Duration::from_millis(100), &mut out);
-        assert_eq!(out[0].kind, InvariantKind::TokenMonotonic);
+        c.on_grant(
+            ms(0),
+            NodeId(1),
+            S1,
+            5,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        c.on_grant(
+            ms(200),
+            NodeId(2),
+            S2,
+            5,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        assert!(out.iter().any(|f| f.kind == InvariantKind::TokenMonotonic));
     }
 
     #[test]
@@ -234,11 +309,120 @@ mod tests {
     fn late_is_judged_on_the_store_clock() {
         let mut c = LeaseChecker::new();
         let mut out = Vec::new();
-        c.on_grant(ms(0), NodeId(1), 1, Duration::from_millis(100), &mut out);
+        c.on_grant(
+            ms(0),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
         assert!(!c.is_late(1, ms(99)));
-        c.on_renew(ms(90), NodeId(1), 1, Duration::from_millis(100), &mut out);
+        c.on_renew(
+            ms(90),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
         assert!(!c.is_late(1, ms(150)));
         assert!(c.is_late(1, ms(190)));
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn two_sessions_sharing_a_token_is_caught() {
+        // Rule 8 (CURATOR-696): two nodes claiming one holder id both given token 1, the
+        // second while the first's lease is valid and again after it lapsed.
+        let mut c = LeaseChecker::new();
+        let mut out = Vec::new();
+        c.on_grant(
+            ms(0),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        assert!(out.is_empty());
+        c.on_grant(
+            ms(10),
+            NodeId(2),
+            S2,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        let kinds: Vec<_> = out.iter().map(|f| f.kind).collect();
+        assert!(kinds.contains(&InvariantKind::TokenPerSession), "{kinds:?}");
+        assert!(
+            kinds.contains(&InvariantKind::SingleValidHolder),
+            "{kinds:?}"
+        );
+        // A renewal of token 1 in the first session is as much a breach now.
+        out.clear();
+        c.on_renew(
+            ms(20),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        assert!(
+            out.iter()
+                .all(|f| f.kind == InvariantKind::SingleValidHolder)
+        );
+        out.clear();
+        c.on_renew(
+            ms(30),
+            NodeId(2),
+            SessionId(33),
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        assert!(out.iter().any(|f| f.kind == InvariantKind::TokenPerSession));
+    }
+
+    #[test]
+    fn one_session_reacquiring_its_token_is_fine() {
+        let mut c = LeaseChecker::new();
+        let mut out = Vec::new();
+        c.on_grant(
+            ms(0),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        c.on_grant(
+            ms(50),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        c.on_renew(
+            ms(90),
+            NodeId(1),
+            S1,
+            1,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        c.on_release(ms(95), S1);
+        c.on_grant(
+            ms(96),
+            NodeId(1),
+            S2,
+            2,
+            Duration::from_millis(100),
+            &mut out,
+        );
+        assert!(out.is_empty(), "{out:?}");
     }
 }

@@ -36,6 +36,9 @@ pub enum InvariantKind {
     TokenMonotonic,
     /// Lease: the resource's highest token never decreases (rule 1).
     ResourceTokenMonotonic,
+    /// Lease: no two sessions ever hold the same token, even under one holder id (rule 8,
+    /// CURATOR-696).
+    TokenPerSession,
     /// Lease with fencing: no stale write is accepted (S01, S08, S15b).
     StaleWriteAccepted,
     /// Lease: never two nodes acting as leader at once, in true time. Promised only while
@@ -57,6 +60,7 @@ impl InvariantKind {
             InvariantKind::SingleValidHolder => "single-valid-holder",
             InvariantKind::TokenMonotonic => "token-monotonic",
             InvariantKind::ResourceTokenMonotonic => "resource-token-monotonic",
+            InvariantKind::TokenPerSession => "token-per-session",
             InvariantKind::StaleWriteAccepted => "stale-write-accepted",
             InvariantKind::SplitBrain => "split-brain",
             InvariantKind::Liveness => "liveness",
@@ -84,6 +88,7 @@ pub fn promises(algorithm: Algorithm) -> &'static [InvariantKind] {
             SingleValidHolder,
             TokenMonotonic,
             ResourceTokenMonotonic,
+            TokenPerSession,
             StaleWriteAccepted,
             SplitBrain,
             Liveness,
@@ -92,6 +97,7 @@ pub fn promises(algorithm: Algorithm) -> &'static [InvariantKind] {
             SingleValidHolder,
             TokenMonotonic,
             ResourceTokenMonotonic,
+            TokenPerSession,
             SplitBrain,
             Liveness,
         ],

@@ -5,9 +5,10 @@ use super::error::NotLeader;
 use super::event::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason,
 };
-use super::message::{RequestId, StoreOp, StoreRequest, StoreResponse, StoreResult};
+use super::message::{RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult};
 use super::pending::{Asked, Outstanding, Pending};
 use crate::fencing::{FencingToken, StaleToken};
+use crate::id::NodeId;
 use crate::rng::Rng;
 use crate::time::{Clock, Duration, Instant};
 use crate::timer::TimerTable;
@@ -15,6 +16,10 @@ use alloc::collections::VecDeque;
 
 /// Outputs kept when the caller does not drain: the oldest is dropped beyond this.
 const MAX_QUEUED_OUTPUTS: usize = 64;
+
+/// Mixed into the seed for the session's PRNG stream, kept apart from the retry jitter's
+/// stream so that the session leaves every jitter draw as it was.
+const SESSION_STREAM: u64 = 0x5E55_10A1_D5EE_D5ED;
 
 /// The lease the candidate holds while leader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +43,7 @@ struct Held {
 ///
 /// # Outputs
 /// [`poll_output`](Self::poll_output) yields [`CandidateOutput::Send`] (a [`StoreRequest`]
-/// for the store) and [`CandidateOutput::Event`] (`Elected`, `SteppedDown`).
+/// for the store) and [`CandidateOutput::Event`] (`Elected`, `SteppedDown`, `HolderClash`).
 ///
 /// # Call order for a driver
 /// 1. Construct with [`new`](Self::new) (validates the config), then call `campaign(now)`.
@@ -50,17 +55,34 @@ struct Held {
 ///    answers [`StaleToken`], call `report_fenced(now, stale)`.
 ///
 /// # Semantics
+/// - **Session (rule 8).** Each instance draws a [`SessionId`] from its seeded PRNG when it is
+///   constructed ([`session`](Self::session)) and sends it with every request: the store
+///   grants to (holder, session), so a second instance configured with the same holder id is
+///   kept out instead of sharing the token. Two instances built from the same config *and*
+///   seed are one session by construction (that is what replay means): give each its own
+///   seed, as the bindings (a fresh seed when none is given) and the simulator do. When a
+///   `Held` answer names this candidate's own holder id, another session claims the identity:
+///   the candidate emits [`CandidateEvent::HolderClash`] once per episode and keeps
+///   contending.
 /// - **Deadline (rule 4).** The local deadline is the send time of the request the store
-///   granted or renewed, plus `min(granted ttl, config ttl)`, minus `safety_margin`. At that
-///   deadline the candidate steps down even with requests pending; the moment a failure is
-///   noticed never extends it (S03). A grant whose deadline is already `<= now` on receipt
+///   granted or renewed, plus the TTL the store reports (`Granted.ttl`, `Renewed.ttl`:
+///   believed even when it differs from the one asked for, as with a store that rounds up to
+///   whole seconds; rule 9), minus the safety margin, or minus the drift over that TTL if it
+///   is larger (rule 5 with the granted TTL). At that deadline the candidate steps down even
+///   with requests pending; the moment a failure is noticed never extends it (S03). A grant
+///   whose TTL does not exceed the margin, or whose deadline is already `<= now` on receipt,
 ///   is a failure (S02, S07): no `Elected`, the candidate keeps retrying and lets that lease
 ///   lapse at the store.
 /// - **Requests** carry increasing [`RequestId`]s; each is tracked with its send time in a
 ///   bounded table. An answer to an unknown, superseded or already answered id is ignored,
 ///   as is one for another key.
 /// - **Renewal** every `renew_interval` (default ttl/3) after the send time of the last
-///   confirmed request; an unanswered renewal is resent every `request_timeout`.
+///   confirmed request, but no later than `max_round_trip` before the deadline (a store that
+///   grants less than asked is renewed early enough); an unanswered renewal is resent every
+///   `request_timeout`.
+/// - **`Held`** (another holder or session's lease is valid) changes nothing: the candidate
+///   retries on its retry interval, with or without the `remaining` the store may give, and
+///   never judges that lease by its own TTL (rule 3).
 /// - **Retries** of `Acquire` every `retry_interval` plus a seeded jitter in
 ///   `[0, retry_jitter)`.
 /// - **After an involuntary step-down** (expired, rejected, fenced, unreachable) the
@@ -88,14 +110,20 @@ pub struct LeaseCandidate {
     outputs: VecDeque<CandidateOutput>,
     last_id: u64,
     given_up: Option<FencingToken>,
+    session: SessionId,
+    /// Inside a holder-clash episode: `HolderClash` was emitted and not yet cleared.
+    clashing: bool,
 }
 
 impl LeaseCandidate {
     /// A `Follower` that has sent nothing. Errors when `config.validate()` does.
     pub fn new(config: LeaseConfig) -> Result<Self, ConfigError> {
         config.validate()?;
+        let session = SessionId(Rng::from_seed(config.seed ^ SESSION_STREAM).next_u64());
         Ok(LeaseCandidate {
             rng: Rng::from_seed(config.seed),
+            session,
+            clashing: false,
             config,
             clock: Clock::new(),
             state: CandidateState::Follower,
@@ -144,8 +172,8 @@ impl LeaseCandidate {
             (Asked::Renew(asked), StoreResult::Rejected { .. }) if self.token() == Some(asked) => {
                 self.step_down(now, StepDownReason::RenewalRejected);
             }
-            // `Held` (another holder's lease is valid: wait for the retry timer, never judge
-            // it by our own TTL, rule 3) and answers of the wrong shape change nothing.
+            (Asked::Acquire, StoreResult::Held { holder, .. }) => self.on_held(holder),
+            // Answers of the wrong shape change nothing.
             _ => {}
         }
     }
@@ -191,6 +219,7 @@ impl LeaseCandidate {
                 self.state = CandidateState::Stopped;
                 self.timers.clear_all();
                 self.pending.clear();
+                self.clashing = false;
             }
             CandidateState::Follower | CandidateState::Stopped => {}
         }
@@ -273,6 +302,12 @@ impl LeaseCandidate {
         self.pending.len()
     }
 
+    /// This instance's session, drawn from the seeded PRNG at construction (rule 8): sent
+    /// with every request; the store grants to (holder, session).
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+
     /// Whether the driver presents the token with each write (`config.fencing`).
     pub fn fences_writes(&self) -> bool {
         self.config.fencing
@@ -310,11 +345,50 @@ impl LeaseCandidate {
         self.config.ttl.saturating_sub(self.config.safety_margin)
     }
 
-    fn deadline_for(&self, sent_at: Instant, granted_ttl: Duration) -> Instant {
-        let ttl = granted_ttl.min(self.config.ttl);
-        sent_at
-            .saturating_add(ttl)
-            .saturating_sub(self.config.safety_margin)
+    /// The local deadline a confirmation of a request sent at `sent_at` gives, with the TTL
+    /// the store reported (rules 4, 5 and 9); `None` when that TTL does not exceed the
+    /// margin, which confers nothing.
+    fn deadline_for(&self, sent_at: Instant, granted_ttl: Duration) -> Option<Instant> {
+        let margin = self
+            .config
+            .safety_margin
+            .max(self.config.drift_over(granted_ttl));
+        if granted_ttl <= margin {
+            return None;
+        }
+        Some(sent_at.saturating_add(granted_ttl).saturating_sub(margin))
+    }
+
+    /// When to renew after a confirmation of a request sent at `sent_at` with local
+    /// `deadline`: `renew_interval` after the send, but no later than `max_round_trip`
+    /// before the deadline, so that a store granting less than asked is renewed in time
+    /// (rule 5 with the granted TTL); never before a third of the validity has passed.
+    fn renew_at(&self, sent_at: Instant, deadline: Instant) -> Instant {
+        let by_interval = sent_at.saturating_add(self.config.effective_renew_interval());
+        let latest = deadline.saturating_sub(self.config.max_round_trip);
+        if by_interval <= latest {
+            return by_interval;
+        }
+        let third = deadline.saturating_since(sent_at).checked_div_or_zero(3);
+        latest.max(sent_at.saturating_add(third))
+    }
+
+    /// A `Held` answer to an `Acquire`: a clash when it names our own holder id (rule 8).
+    fn on_held(&mut self, holder: Option<NodeId>) {
+        match holder {
+            // Already reported in this episode.
+            Some(h) if h == self.config.holder && self.clashing => {}
+            Some(h) if h == self.config.holder => {
+                self.clashing = true;
+                self.emit(CandidateOutput::Event(CandidateEvent::HolderClash {
+                    holder: h,
+                }));
+            }
+            // Another holder: whoever claimed our id no longer holds the key.
+            Some(_) => self.clashing = false,
+            // The store did not say who holds it: neither starts nor ends an episode.
+            None => {}
+        }
     }
 
     fn on_granted(&mut self, now: Instant, sent_at: Instant, token: FencingToken, ttl: Duration) {
@@ -322,17 +396,17 @@ impl LeaseCandidate {
             self.send_release(token);
             return;
         }
-        let deadline = self.deadline_for(sent_at, ttl);
-        if deadline <= now {
-            return; // S02, S07: validity already spent on receipt.
-        }
+        self.clashing = false;
+        let Some(deadline) = self.deadline_for(sent_at, ttl).filter(|d| *d > now) else {
+            return; // S02, S07: no validity left on receipt (or none granted, rule 5).
+        };
         match self.state {
             CandidateState::Campaigning => {
                 self.state = CandidateState::Leader;
                 self.held = Some(Held { token, deadline });
                 self.timers.clear_all();
                 self.timers.set(CandidateTimer::LeaseDeadline, deadline);
-                let renew_at = sent_at.saturating_add(self.config.effective_renew_interval());
+                let renew_at = self.renew_at(sent_at, deadline);
                 self.timers.set(CandidateTimer::Renew, renew_at);
                 self.emit(CandidateOutput::Event(CandidateEvent::Elected {
                     token,
@@ -346,7 +420,10 @@ impl LeaseCandidate {
 
     /// A grant or renewal of the current lease was confirmed: push the deadline if later.
     fn on_confirmed(&mut self, sent_at: Instant, token: FencingToken, ttl: Duration) {
-        let deadline = self.deadline_for(sent_at, ttl);
+        let Some(deadline) = self.deadline_for(sent_at, ttl) else {
+            return;
+        };
+        let renew_at = self.renew_at(sent_at, deadline);
         let Some(held) = self.held.as_mut().filter(|h| h.token == token) else {
             return;
         };
@@ -356,7 +433,6 @@ impl LeaseCandidate {
         held.deadline = deadline;
         self.timers.set(CandidateTimer::LeaseDeadline, deadline);
         self.timers.clear(CandidateTimer::RequestTimeout);
-        let renew_at = sent_at.saturating_add(self.config.effective_renew_interval());
         self.timers.set(CandidateTimer::Renew, renew_at);
     }
 
@@ -372,6 +448,7 @@ impl LeaseCandidate {
         }));
         match reason {
             StepDownReason::Released => {
+                self.clashing = false;
                 self.give_up(held.token);
                 self.send_release(held.token);
                 self.state = CandidateState::Stopped;
@@ -415,6 +492,7 @@ impl LeaseCandidate {
             id,
             key: self.config.key.clone(),
             holder: self.config.holder,
+            session: self.session,
             op,
         }));
         id

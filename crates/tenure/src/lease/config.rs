@@ -146,8 +146,13 @@ impl LeaseConfig {
 
     /// The smallest margin covering `max_drift_ppm` over one TTL, rounded up (us).
     pub fn drift_margin(&self) -> Duration {
-        let product =
-            u128::from(self.ttl.as_micros()).saturating_mul(u128::from(self.max_drift_ppm));
+        self.drift_over(self.ttl)
+    }
+
+    /// The drift `max_drift_ppm` allows over `ttl`, rounded up (us): what the margin must
+    /// cover for a lease of that length (rule 5), also for a TTL the store chose.
+    pub fn drift_over(&self, ttl: Duration) -> Duration {
+        let product = u128::from(ttl.as_micros()).saturating_mul(u128::from(self.max_drift_ppm));
         let micros = product.div_ceil(u128::from(PPM));
         Duration::from_micros(u64::try_from(micros).unwrap_or(u64::MAX))
     }

@@ -3,6 +3,7 @@
 
 use super::message::StoreRequest;
 use crate::fencing::FencingToken;
+use crate::id::NodeId;
 use crate::time::Instant;
 
 /// One output of a candidate, pulled with `poll_output`.
@@ -15,9 +16,10 @@ pub enum CandidateOutput {
     Event(CandidateEvent),
 }
 
-/// A leadership change.
+/// A leadership change, or a warning the application should surface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum CandidateEvent {
     /// This contender now leads under `token` until at least `deadline` (its own clock, us;
     /// rule 4). Present `token` with every write to the fenced resource.
@@ -33,6 +35,15 @@ pub enum CandidateEvent {
         token: FencingToken,
         /// Why.
         reason: StepDownReason,
+    },
+    /// The store says the lease is held by `holder`, which is this contender's own id, in
+    /// another session: two instances claim one identity (design rule 8, CURATOR-696). The
+    /// store keeps this one out, so it is safe, but it is a deployment error to report. The
+    /// candidate keeps contending. Emitted once per clash episode, which ends when the
+    /// candidate is granted the lease, hears of another holder, or stops contending.
+    HolderClash {
+        /// The contested holder id (this candidate's own).
+        holder: NodeId,
     },
 }
 

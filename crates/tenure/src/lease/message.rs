@@ -48,6 +48,28 @@ impl fmt::Display for RequestId {
     }
 }
 
+/// The session of one contender instance: with the holder id, whom a lease belongs to
+/// (design rule 8).
+///
+/// Each [`LeaseCandidate`](super::LeaseCandidate) draws its own from its seeded PRNG when it
+/// is constructed, so two processes that claim the same holder id (a copied config, a default
+/// id) are still two sessions: the store grants a lease to a (holder, session) pair and keeps
+/// any other session out while it is valid, the lesson of Apache Curator's CURATOR-696. The
+/// value is opaque: stores compare it for equality and never interpret it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
+pub struct SessionId(pub u64);
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "session {:016x}", self.0)
+    }
+}
+
 /// What a request asks the store to do with `key` on behalf of `holder`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -79,8 +101,11 @@ pub struct StoreRequest {
     pub id: RequestId,
     /// The lease this request is about.
     pub key: LeaseKey,
-    /// The contender making the request.
+    /// The contender making the request: the id it was configured with.
     pub holder: NodeId,
+    /// The requesting instance's session: a lease belongs to (`holder`, `session`), and
+    /// `Renew`/`Release` must name both (design rule 8).
+    pub session: SessionId,
     /// What to do.
     pub op: StoreOp,
 }
@@ -90,7 +115,8 @@ pub struct StoreRequest {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum RejectReason {
-    /// The key has no lease, or its lease belongs to another holder.
+    /// The key has no lease, or its lease belongs to another holder or another session of
+    /// the same holder (rule 8).
     NotHolder,
     /// The requester holds the key, but under a different token.
     TokenMismatch,
@@ -99,6 +125,9 @@ pub enum RejectReason {
     Expired,
     /// The key has issued `u64::MAX` tokens and can issue no new one without reuse (rule 2).
     TokensExhausted,
+    /// The store refused without saying why (an adapter whose backend gives no reason;
+    /// design rule 9). A candidate treats it like any other refusal.
+    Unknown,
 }
 
 impl fmt::Display for RejectReason {
@@ -108,6 +137,7 @@ impl fmt::Display for RejectReason {
             RejectReason::TokenMismatch => "token mismatch",
             RejectReason::Expired => "expired",
             RejectReason::TokensExhausted => "tokens exhausted",
+            RejectReason::Unknown => "refused for an unknown reason",
         })
     }
 }
@@ -120,15 +150,20 @@ pub enum StoreResult {
     Granted {
         /// The lease's fencing token.
         token: FencingToken,
-        /// The TTL recorded with the lease, in microseconds.
+        /// The TTL the store recorded with the lease, in microseconds: the one the candidate
+        /// believes, even when it differs from the one asked for (a store that rounds up to
+        /// whole seconds; design rule 9).
         ttl: Duration,
     },
-    /// `Acquire` refused: `holder`'s lease is valid for `remaining` (us, store clock).
+    /// `Acquire` refused: another (holder, session) has a valid lease, for `remaining` (us,
+    /// store clock). Both parts are optional (design rule 9): a store may not know or say
+    /// them. A `holder` equal to the requester's own id means another session claims the
+    /// same identity (rule 8).
     Held {
-        /// The current holder.
-        holder: NodeId,
-        /// Validity left on the store's clock, in microseconds.
-        remaining: Duration,
+        /// The current holder, when the store says.
+        holder: Option<NodeId>,
+        /// Validity left on the store's clock, in microseconds, when the store says.
+        remaining: Option<Duration>,
     },
     /// `Renew` succeeded: same `token`, valid `ttl` (us) from the store's now.
     Renewed {

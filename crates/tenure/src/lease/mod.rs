@@ -60,6 +60,6 @@ pub use config::{ConfigError, LeaseConfig};
 pub use error::NotLeader;
 pub use event::{CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason};
 pub use message::{
-    LeaseKey, RejectReason, RequestId, StoreOp, StoreRequest, StoreResponse, StoreResult,
+    LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
 pub use store::{LeaseRecord, LeaseStore};

@@ -1,6 +1,8 @@
 //! [`LeaseStore`]: the coordination store as a pure state machine.
 
-use super::message::{LeaseKey, RejectReason, StoreOp, StoreRequest, StoreResponse, StoreResult};
+use super::message::{
+    LeaseKey, RejectReason, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
+};
 use crate::fencing::FencingToken;
 use crate::id::NodeId;
 use crate::time::{Clock, Duration, Instant};
@@ -12,6 +14,8 @@ use alloc::collections::BTreeMap;
 pub struct LeaseRecord {
     /// Who holds (or held) it.
     pub holder: NodeId,
+    /// The holder's session: the lease belongs to (`holder`, `session`) (rule 8).
+    pub session: SessionId,
     /// Its fencing token.
     pub token: FencingToken,
     /// The TTL recorded at the last grant or renewal, in microseconds (rule 3).
@@ -44,17 +48,22 @@ struct KeyState {
 /// while the store is unavailable ([`set_available`](Self::set_available)`(false)`, an outage:
 /// the request is lost and nothing changes).
 ///
-/// Semantics (design rules 2-3):
+/// Semantics (design rules 2-3 and 8):
+/// - A lease belongs to a (holder, session) pair, not to a holder id (rule 8): a request
+///   matches the lease only when both its `holder` and its `session` do.
 /// - `Acquire { ttl }` is `Granted { token, ttl }` when the key has no valid lease; the token
-///   is one more than the key's last (the first is 1). While another holder's lease is valid
-///   it is `Held { holder, remaining }`. A re-acquire by the valid holder is an idempotent
-///   grant: same token, and the lease is extended to `now + ttl` like a renewal.
+///   is one more than the key's last (the first is 1). While another (holder, session)'s
+///   lease is valid it is `Held { holder: Some(holder), remaining: Some(..) }`, also when
+///   only the session differs: a second instance claiming the same holder id is kept out and
+///   never shares the token (CURATOR-696), and the `holder` it is told is its own id, which
+///   is how it learns of the clash. A re-acquire by the valid (holder, session) is an
+///   idempotent grant: same token, and the lease is extended to `now + ttl` like a renewal.
 /// - `Renew { token, ttl }` is `Renewed { token, ttl }` (lease extended to `now + ttl`, token
 ///   unchanged) or `Rejected` with [`RejectReason::NotHolder`] (no lease, or another
-///   holder's), [`RejectReason::TokenMismatch`], or [`RejectReason::Expired`] (expired on the
-///   store's clock, or released).
-/// - `Release { token }` is `Released` when the requester's lease carries `token` (valid or
-///   not: releasing twice is harmless), else `Rejected`.
+///   holder's or session's), [`RejectReason::TokenMismatch`], or [`RejectReason::Expired`]
+///   (expired on the store's clock, or released).
+/// - `Release { token }` is `Released` when the requester's (holder, session) lease carries
+///   `token` (valid or not: releasing twice is harmless), else `Rejected`.
 /// - Expiry is judged on the store's clock with the TTL recorded with the lease (rule 3).
 ///   Tokens never grow on renewal and are never reused, even after release or expiry
 ///   (rule 2).
@@ -94,10 +103,14 @@ impl LeaseStore {
             return None;
         }
         let state = self.keys.entry(req.key.clone()).or_default();
+        let who = Owner {
+            holder: req.holder,
+            session: req.session,
+        };
         let result = match req.op {
-            StoreOp::Acquire { ttl } => acquire(state, now, req.holder, ttl),
-            StoreOp::Renew { token, ttl } => renew(state, now, req.holder, token, ttl),
-            StoreOp::Release { token } => release(state, now, req.holder, token),
+            StoreOp::Acquire { ttl } => acquire(state, now, who, ttl),
+            StoreOp::Renew { token, ttl } => renew(state, now, who, token, ttl),
+            StoreOp::Release { token } => release(state, now, who, token),
         };
         Some(StoreResponse {
             id: req.id,
@@ -136,12 +149,26 @@ impl LeaseStore {
     }
 }
 
-fn acquire(state: &mut KeyState, now: Instant, holder: NodeId, ttl: Duration) -> StoreResult {
+/// Whom a request speaks for: a lease matches only when both parts do (rule 8).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Owner {
+    holder: NodeId,
+    session: SessionId,
+}
+
+impl Owner {
+    fn owns(self, lease: &LeaseRecord) -> bool {
+        lease.holder == self.holder && lease.session == self.session
+    }
+}
+
+fn acquire(state: &mut KeyState, now: Instant, who: Owner, ttl: Duration) -> StoreResult {
     if let Some(lease) = state.lease.as_mut().filter(|l| l.is_valid(now)) {
-        if lease.holder != holder {
+        if !who.owns(lease) {
+            // Another session, even under the same holder id, is kept out (rule 8).
             return StoreResult::Held {
-                holder: lease.holder,
-                remaining: lease.expires_at.saturating_since(now),
+                holder: Some(lease.holder),
+                remaining: Some(lease.expires_at.saturating_since(now)),
             };
         }
         // Idempotent re-acquire by the valid holder: same token, extended like a renewal.
@@ -163,7 +190,8 @@ fn acquire(state: &mut KeyState, now: Instant, holder: NodeId, ttl: Duration) ->
     };
     state.last_token = Some(token);
     state.lease = Some(LeaseRecord {
-        holder,
+        holder: who.holder,
+        session: who.session,
         token,
         ttl,
         expires_at: now.saturating_add(ttl),
@@ -175,11 +203,11 @@ fn acquire(state: &mut KeyState, now: Instant, holder: NodeId, ttl: Duration) ->
 /// The requester's lease under `token`, or why it has none.
 fn own_lease(
     state: &mut KeyState,
-    holder: NodeId,
+    who: Owner,
     token: FencingToken,
 ) -> Result<&mut LeaseRecord, RejectReason> {
     match state.lease.as_mut() {
-        Some(lease) if lease.holder != holder => Err(RejectReason::NotHolder),
+        Some(lease) if !who.owns(lease) => Err(RejectReason::NotHolder),
         Some(lease) if lease.token != token => Err(RejectReason::TokenMismatch),
         Some(lease) => Ok(lease),
         None => Err(RejectReason::NotHolder),
@@ -189,11 +217,11 @@ fn own_lease(
 fn renew(
     state: &mut KeyState,
     now: Instant,
-    holder: NodeId,
+    who: Owner,
     token: FencingToken,
     ttl: Duration,
 ) -> StoreResult {
-    match own_lease(state, holder, token) {
+    match own_lease(state, who, token) {
         Ok(lease) if lease.is_valid(now) => {
             lease.ttl = ttl;
             lease.expires_at = now.saturating_add(ttl);
@@ -206,8 +234,8 @@ fn renew(
     }
 }
 
-fn release(state: &mut KeyState, now: Instant, holder: NodeId, token: FencingToken) -> StoreResult {
-    match own_lease(state, holder, token) {
+fn release(state: &mut KeyState, now: Instant, who: Owner, token: FencingToken) -> StoreResult {
+    match own_lease(state, who, token) {
         Ok(lease) => {
             if lease.is_valid(now) {
                 lease.expires_at = now;
@@ -226,11 +254,16 @@ mod tests {
 
     const K: &str = "k";
 
+    /// A request from `holder`, in that holder's own session (numbered like the holder).
     fn req(holder: u64, op: StoreOp) -> StoreRequest {
+        req_in(holder, holder, op)
+    }
+    fn req_in(holder: u64, session: u64, op: StoreOp) -> StoreRequest {
         StoreRequest {
             id: RequestId(9),
             key: LeaseKey::from(K),
             holder: NodeId(holder),
+            session: SessionId(session),
             op,
         }
     }
@@ -275,8 +308,8 @@ mod tests {
         assert_eq!(
             at(&mut s, 30, 2, acq(100)),
             StoreResult::Held {
-                holder: NodeId(1),
-                remaining: Duration::from_millis(70)
+                holder: Some(NodeId(1)),
+                remaining: Some(Duration::from_millis(70))
             }
         );
         assert_eq!(
@@ -394,7 +427,7 @@ mod tests {
         at(&mut s, 3_600_000, 1, acq(100));
         assert!(
             matches!(at(&mut s, 0, 2, acq(100)), StoreResult::Held { remaining, .. }
-            if remaining == Duration::from_millis(100))
+            if remaining == Some(Duration::from_millis(100)))
         );
         assert_eq!(at(&mut s, 3_600_100, 2, acq(100)), granted(2, 100));
     }
@@ -428,5 +461,56 @@ mod tests {
             rejected(RejectReason::TokensExhausted)
         );
         assert_eq!(s.last_token(&K.into()), Some(FencingToken(u64::MAX)));
+    }
+
+    fn in_session(
+        s: &mut LeaseStore,
+        ms: u64,
+        holder: u64,
+        session: u64,
+        op: StoreOp,
+    ) -> StoreResult {
+        s.handle(Instant::from_millis(ms), &req_in(holder, session, op))
+            .unwrap()
+            .result
+    }
+
+    #[test]
+    fn rule8_another_session_of_the_same_holder_is_held_out() {
+        // design rule 8; apache/curator CURATOR-696: two instances configured with holder 7.
+        let mut s = LeaseStore::new();
+        assert_eq!(in_session(&mut s, 0, 7, 100, acq(100)), granted(1, 100));
+        assert_eq!(
+            in_session(&mut s, 10, 7, 200, acq(100)),
+            StoreResult::Held {
+                holder: Some(NodeId(7)),
+                remaining: Some(Duration::from_millis(90))
+            },
+            "the second session is told its own holder id: the clash"
+        );
+        // It can neither renew nor release the first session's lease, token known or not.
+        assert_eq!(
+            in_session(&mut s, 20, 7, 200, renew(1, 100)),
+            rejected(RejectReason::NotHolder)
+        );
+        assert_eq!(
+            in_session(&mut s, 20, 7, 200, rel(1)),
+            rejected(RejectReason::NotHolder)
+        );
+        assert!(s.holder(&K.into(), Instant::from_millis(20)).is_some());
+        // The owning session re-acquires idempotently; the other still waits.
+        assert_eq!(in_session(&mut s, 50, 7, 100, acq(100)), granted(1, 100));
+        assert!(matches!(
+            in_session(&mut s, 60, 7, 200, acq(100)),
+            StoreResult::Held { .. }
+        ));
+        // Once the first session's lease expires, the second gets a new token, never token 1.
+        assert_eq!(in_session(&mut s, 150, 7, 200, acq(100)), granted(2, 100));
+        assert_eq!(s.lease(&K.into()).unwrap().session, SessionId(200));
+        // Now the first session is the outsider.
+        assert_eq!(
+            in_session(&mut s, 160, 7, 100, renew(1, 100)),
+            rejected(RejectReason::NotHolder)
+        );
     }
 }

@@ -329,6 +329,7 @@ impl World {
                         out.push((s, *t));
                     }
                 }
+                _ => {}
             }
         }
         if let Some(s) = start {

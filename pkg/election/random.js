@@ -1,0 +1,35 @@
+// A small seeded PRNG (SplitMix64 folded to doubles) for MemoryStore's latency and loss and
+// the conformance kit's differential run: the same seed gives the same draws everywhere.
+
+const MASK = (1n << 64n) - 1n;
+
+export class Random {
+  #state;
+
+  /** @param {bigint} seed */
+  constructor(seed) {
+    this.#state = BigInt.asUintN(64, seed);
+  }
+
+  /** A uniform draw from [0, 1). */
+  next() {
+    this.#state = (this.#state + 0x9e3779b97f4a7c15n) & MASK;
+    let z = this.#state;
+    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+    z ^= z >> 31n;
+    return Number(z >> 11n) / 2 ** 53;
+  }
+
+  /** A uniform integer in [0, n). */
+  int(n) {
+    return Math.floor(this.next() * n);
+  }
+}
+
+/** A fresh 64-bit seed from crypto.getRandomValues. */
+export function freshSeed() {
+  const words = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(words);
+  return (BigInt(words[0]) << 32n) | BigInt(words[1]);
+}
