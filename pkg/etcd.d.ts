@@ -1,8 +1,8 @@
 // Types of `tenure/etcd`: EtcdStore over an `etcd3` client.
 import type { Etcd3 } from "etcd3";
-import type { StoreReply, StoreRequest } from "./stores/protocol.js";
+import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 
-export type { StoreReply, StoreRequest, StoreError } from "./stores/protocol.js";
+export type { StoreAdapterError } from "./stores/protocol.js";
 
 export interface EtcdStoreOptions {
   /** Your `Etcd3` client (`new Etcd3({ hosts })`); the store never closes it. */
@@ -19,9 +19,9 @@ export interface EtcdStoreOptions {
  * never reused, but not +1. Ttls are whole seconds: `ttl_ms` is rounded up (and raised to the
  * cluster's minimum lease ttl) and the granted ttl is reported back.
  */
-export declare class EtcdStore {
+export declare class EtcdStore implements Store {
   constructor(options: EtcdStoreOptions);
   /** Nothing to create on etcd. */
   migrate(): Promise<void>;
-  send(request: StoreRequest): Promise<StoreReply>;
+  send(request: StoreProtocolRequest): Promise<StoreReply>;
 }

@@ -104,8 +104,10 @@ export class EtcdStore {
         const held = { type: "Held" };
         if (owner) held.holder = owner.holder;
         const left = await this.#leases.leaseTimeToLive({ ID: current.lease }, this.#call()).catch(() => undefined);
+        // etcd answers whole seconds, truncated: the lease has [TTL, TTL + 1) s left. Under
+        // a second (TTL 0) the answer says nothing more, so it is left out.
         const remaining = Number(left?.TTL);
-        if (Number.isFinite(remaining) && remaining >= 0) held.remaining_ms = remaining * 1000;
+        if (Number.isInteger(remaining) && remaining >= 1) held.remaining_ms = remaining * 1000;
         return held;
       }
       return { type: "Rejected", reason: "Unknown" };

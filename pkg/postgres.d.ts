@@ -1,7 +1,7 @@
 // Types of `tenure/postgres`: PostgresStore and PostgresFencedTable over a `pg` Pool or Client.
-import type { FenceResult, FencedState, StoreReply, StoreRequest } from "./stores/protocol.js";
+import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 
-export type { FenceResult, FencedState, StoreReply, StoreRequest, StoreError } from "./stores/protocol.js";
+export type { FenceResult, FencedState, StoreAdapterError } from "./stores/protocol.js";
 
 /** A query as `pg` takes it: a named (prepared) statement and its values. */
 export interface PgQuery {
@@ -27,11 +27,11 @@ export interface PostgresStoreOptions {
  * exactly +1 per new grant (a bigint: exhausted at 2^63 - 1), expiry on the database's clock
  * (`clock_timestamp()`, whole microseconds). Rejects with `ERR_STORE_REQUEST` or `ERR_STORE`.
  */
-export declare class PostgresStore {
+export declare class PostgresStore implements Store {
   constructor(options: PostgresStoreOptions);
   /** CREATE TABLE IF NOT EXISTS cluster_leadership (...). */
   migrate(): Promise<void>;
-  send(request: StoreRequest): Promise<StoreReply>;
+  send(request: StoreProtocolRequest): Promise<StoreReply>;
 }
 
 export interface PostgresFencedTableOptions {

@@ -1,7 +1,7 @@
 // Types of `tenure/redis`: RedisStore and RedisFencedResource over a node-redis client.
-import type { FenceResult, FencedState, StoreReply, StoreRequest } from "./stores/protocol.js";
+import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 
-export type { FenceResult, FencedState, StoreReply, StoreRequest, StoreError } from "./stores/protocol.js";
+export type { FenceResult, FencedState, StoreAdapterError } from "./stores/protocol.js";
 
 /**
  * What the adapters need of a node-redis (`redis` v4 or v5) client: `createClient()` after
@@ -23,11 +23,11 @@ export interface RedisStoreOptions {
  * per key; expiry by Redis's clock in whole ms (PX; a fractional ttl_ms is rounded up and
  * reported back). Rejects with code `ERR_STORE_REQUEST` (bad request) or `ERR_STORE` (Redis failed).
  */
-export declare class RedisStore {
+export declare class RedisStore implements Store {
   constructor(options: RedisStoreOptions);
   /** Nothing to create on Redis: loads the Lua scripts. */
   migrate(): Promise<void>;
-  send(request: StoreRequest): Promise<StoreReply>;
+  send(request: StoreProtocolRequest): Promise<StoreReply>;
 }
 
 export interface RedisFencedResourceOptions {

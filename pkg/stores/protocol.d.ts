@@ -1,20 +1,9 @@
-// The JS store protocol the adapters implement (pkg/README.md, "The store contract").
-export type StoreRequest =
-  | { type: "Acquire"; key: string; holder: string; session: string; ttl_ms: number }
-  | { type: "Renew"; key: string; holder: string; session: string; token: bigint; ttl_ms: number }
-  | { type: "Release"; key: string; holder: string; session: string; token: bigint };
+// Types the store adapters share: the store protocol (from the driver's declarations), the
+// fencing result (the wasm FencedResource's), and the adapters' own failure.
+import type { FenceResult } from "../dist/tenure.js";
+import type { Store, StoreProtocolRequest, StoreReply } from "../election/index.js";
 
-export type StoreReply =
-  | { type: "Granted"; token: bigint; ttl_ms: number }
-  | { type: "Held"; holder?: string; remaining_ms?: number }
-  | { type: "Renewed"; token: bigint; ttl_ms: number }
-  | { type: "Released" }
-  | { type: "Rejected"; reason: "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" | "Unknown" };
-
-/** The answer of a fenced resource: the same shapes as the wasm `FencedResource`'s. */
-export type FenceResult =
-  | { accepted: true; token: bigint }
-  | { accepted: false; reason: "stale fencing token"; presented: bigint; required: bigint };
+export type { FenceResult, Store, StoreProtocolRequest, StoreReply };
 
 /** What a fenced resource holds: the highest token seen (`0n` before any) and the last value. */
 export interface FencedState {
@@ -22,9 +11,14 @@ export interface FencedState {
   value: string | undefined;
 }
 
-/** A store failure: the client threw or the server answered something unreadable. */
-export interface StoreError extends Error {
+/**
+ * An adapter's failure (a rejected promise): the client threw, or the server answered
+ * something the adapter cannot read. LeaderElection reports it as an `error` event.
+ */
+export interface StoreAdapterError extends Error {
   code: "ERR_STORE" | "ERR_FENCED_ROW_MISSING";
+  /** What was being done: a store request, or the fenced operation ({ type: "write", key }). */
   request: { type: string; key?: string };
+  /** The client's own error, when there was one. */
   cause?: unknown;
 }

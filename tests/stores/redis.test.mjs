@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { RedisFencedResource, RedisStore } from "tenure/redis";
+import { checkStoreContract, runDifferential } from "tenure/testing";
 import { freshKey, redisClient, show, sleep, startRedis, useServer } from "./helpers.mjs";
 
 const redis = useServer(startRedis);
@@ -181,4 +182,18 @@ test("redis_fenced_resource_under_concurrent_writers_never_goes_back", async () 
     }
   });
   assert.equal((await resource.read()).highestToken, highest);
+});
+
+test("redis_store_keeps_the_store_contract", async (t) => {
+  const client = await redisClient(redis());
+  // Redis expires at whole milliseconds: clockResolutionMs 1
+  const report = await checkStoreContract(() => new RedisStore({ client }), { ttlMs: 300, clockResolutionMs: 1, t });
+  assert.ok(report.ok, report.text);
+});
+
+test("redis_store_differential_against_lease_store_finds_no_breach", async () => {
+  const client = await redisClient(redis());
+  const diff = await runDifferential(() => new RedisStore({ client }), { steps: 120, ttlMs: 150, clockResolutionMs: 1 });
+  assert.ok(diff.ok, `seed ${diff.seed}n: ${show(diff.counts)}\n${show(diff.differences.filter((d) => d.kind === "breach"))}`);
+  assert.equal(diff.counts.numbering, 0, `Redis numbers exactly +1 (seed ${diff.seed}n): ${show(diff.differences)}`);
 });
