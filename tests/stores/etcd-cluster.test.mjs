@@ -1,0 +1,108 @@
+// The worked example on a real consensus store: a three-member etcd cluster on 127.0.0.1.
+// The leader holds generation N at a PostgreSQL fenced table. Two members stop: the store can
+// issue no grant without a majority, the leader steps down at its own local deadline (design
+// rule 4) and no contender becomes leader while the majority is gone. The members come back:
+// a contender is elected with a greater token and installs it at the fenced table (establish)
+// before its first write, and the old generation's write is refused (design rule 1).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LeaderElection } from "tenure";
+import { EtcdStore } from "tenure/etcd";
+import { createAuditedFence, readAudit } from "./chaos/stores.mjs";
+import { etcdClient, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
+import { startEtcdCluster } from "./servers/index.mjs";
+
+const cluster = useServer(() => startEtcdCluster(3));
+const postgres = useServer(startPostgres);
+const TTL_MS = 2_000; // the cluster's shortest lease: 1.5 x its 1000 ms election timeout, rounded up
+
+async function until(probe, timeoutMs, what) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got) return got;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+test("etcd_cluster_without_a_majority_grants_nothing_and_the_leader_steps_down_at_its_deadline", { timeout: 120_000 }, async () => {
+  const { hosts, members } = cluster();
+  const pool = pgPool(postgres());
+  const fence = await createAuditedFence(pool, "orders", "cluster_fence");
+  const elect = (nodeId) => {
+    const store = new EtcdStore({ client: etcdClient(hosts), timeoutMs: 1_000 });
+    const election = new LeaderElection({ store, key: "orders", nodeId, ttlMs: TTL_MS });
+    const log = [];
+    for (const kind of ["elected", "lost", "error"]) {
+      election.on(kind, (e) => log.push({ kind, at: performance.now(), ...(kind === "error" ? { code: e.code } : e) }));
+    }
+    return { election, log };
+  };
+
+  // Generation N: A leads, installs N at the fenced table and writes.
+  const a = elect("A");
+  const first = await a.election.campaign();
+  assert.equal(first.leader, true);
+  const n = first.token;
+  assert.deepEqual(await fence.establish(n), { accepted: true, token: n });
+  assert.equal((await fence.write(a.election.assertLeadership(), "A: generation N")).accepted, true);
+  const b = elect("B");
+  const c = elect("C");
+  assert.equal((await b.election.campaign()).leader, false);
+  assert.equal((await c.election.campaign()).leader, false);
+
+  // Two of three members stop: no majority.
+  const [, second, third] = members;
+  await Promise.all([second.stop(), third.stop()]);
+  const stoppedAt = performance.now();
+  let lastDeadline = a.election.leaseDeadlineMs;
+  const watch = setInterval(() => {
+    if (a.election.leaseDeadlineMs !== undefined && a.election.state === "Leader") lastDeadline = a.election.leaseDeadlineMs;
+  }, 5);
+  const lost = await until(() => a.log.find((e) => e.kind === "lost"), TTL_MS * 3, "A to step down");
+  clearInterval(watch);
+  assert.equal(lost.token, n);
+  assert.ok(["StoreUnreachable", "RenewalRejected", "LeaseExpired"].includes(lost.reason), show(lost));
+  // A's clock is performance.now(): it stepped down at its deadline, not later when it noticed
+  assert.ok(lost.at >= lastDeadline - 1, `stepped down at ${lost.at.toFixed(1)}, deadline ${lastDeadline.toFixed(1)}`);
+  assert.ok(lost.at <= lastDeadline + 150, `stepped down ${(lost.at - lastDeadline).toFixed(1)} ms after its deadline`);
+  assert.ok(lost.at - stoppedAt < TTL_MS, "within one ttl of the outage");
+  assert.throws(() => a.election.assertLeadership(), { name: "LeadershipExpiredError" });
+
+  // While the majority is gone: nobody is elected, however long the contenders try.
+  await sleep(TTL_MS * 3);
+  for (const { log } of [a, b, c]) {
+    assert.deepEqual(log.filter((e) => e.kind === "elected" && e.at > stoppedAt), [], "no grant without a majority");
+  }
+  assert.ok([a, b, c].every(({ election }) => !election.isLeader));
+  const errors = [a, b, c].flatMap(({ log }) => log.filter((e) => e.kind === "error"));
+  assert.ok(errors.length > 0, "the failed requests were reported as error events");
+
+  // The members return: someone is elected with a greater token, establishes it, then writes.
+  const restartedAt = performance.now();
+  await Promise.all([second.start(), third.start()]);
+  const winner = await until(
+    () => [a, b, c].find(({ log }) => log.some((e) => e.kind === "elected" && e.token > n)),
+    30_000,
+    "a leader once the majority is back",
+  );
+  const m = winner.election.assertLeadership();
+  assert.ok(m > n, `the new generation ${m} > ${n}`);
+  console.log(`# etcd cluster: ${winner.election.nodeId} elected #${m} ${((performance.now() - restartedAt) / 1000).toFixed(1)} s after the restart (old #${n})`);
+  assert.deepEqual(await fence.establish(m), { accepted: true, token: m }, "the new leader installs its generation first");
+  assert.equal((await fence.write(m, `${winner.election.nodeId}: generation M`)).accepted, true);
+  // generation N, late: refused
+  assert.deepEqual(await fence.write(n, "A: late, generation N"), { accepted: false, reason: "stale fencing token", presented: n, required: m });
+  const audit = await readAudit(pool, "cluster_fence");
+  assert.deepEqual(
+    audit.map((r) => [r.kind, r.token]),
+    [
+      ["establish", n],
+      ["write", n],
+      ["establish", m],
+      ["write", m],
+    ],
+  );
+  await Promise.all([a, b, c].map(({ election }) => election.close({ timeoutMs: 1_000 })));
+});
