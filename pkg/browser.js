@@ -1,10 +1,24 @@
 // Browser (and default) entry of `tenure`: call `await init()` once before using any export.
-import wasmInit from "./dist/tenure.js";
+// Until then every class throws a coded ERR_NOT_INITIALIZED error that says so, and a call
+// on a freed object throws ERR_FREED (pkg/guard.js).
+import wasmInit, * as bindings from "./dist/tenure.js";
+import { guardClasses, guardConstructor } from "./guard.js";
 
 export * from "./dist/tenure.js";
 export * from "./election/index.js";
 
 let ready;
+let loaded = false;
+const isReady = () => loaded;
+guardClasses(bindings, isReady);
+
+// Constructors cannot be patched in place: these names shadow the star export above.
+export const BullyNode = guardConstructor(bindings.BullyNode, isReady);
+export const FencedResource = guardConstructor(bindings.FencedResource, isReady);
+export const LeaseCandidate = guardConstructor(bindings.LeaseCandidate, isReady);
+export const LeaseStore = guardConstructor(bindings.LeaseStore, isReady);
+export const RaftNode = guardConstructor(bindings.RaftNode, isReady);
+export const Simulation = guardConstructor(bindings.Simulation, isReady);
 
 /**
  * Fetches and instantiates the wasm module (once; later calls return the same promise).
@@ -12,8 +26,18 @@ let ready;
  * by default it is `dist/tenure_bg.wasm` next to this file.
  */
 export function init(input) {
-  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(() => {});
+  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(() => {
+    loaded = true;
+  });
   return ready;
+}
+
+/** Instantiates the wasm module synchronously from its bytes or a compiled module. */
+export function initSync(module) {
+  const result = bindings.initSync(module);
+  loaded = true;
+  ready ??= Promise.resolve();
+  return result;
 }
 
 export default init;

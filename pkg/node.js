@@ -2,10 +2,13 @@
 // `import { FencedResource } from "tenure"` works with no top-level await.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { initSync } from "./dist/tenure.js";
+import * as bindings from "./dist/tenure.js";
 import { setPromClientLoader } from "./election/metrics.js";
+import { guardClasses } from "./guard.js";
 
-initSync({ module: readFileSync(new URL("./dist/tenure_bg.wasm", import.meta.url)) });
+bindings.initSync({ module: readFileSync(new URL("./dist/tenure_bg.wasm", import.meta.url)) });
+// A call on a freed object throws a coded ERR_FREED error (pkg/guard.js).
+guardClasses(bindings);
 
 // prom-client (an optional peer dependency) is loaded only when an election is given a
 // registry; a missing install is reported then (ERR_PROM_CLIENT), never at import.

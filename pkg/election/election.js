@@ -10,6 +10,7 @@ import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
 import { readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
+import { randomId } from "./random.js";
 
 export class LeaderElection {
   #m;
@@ -41,7 +42,7 @@ export class LeaderElection {
     this.#store = o.store;
     this.#key = o.key;
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
-    this.#own = { holder, session: globalThis.crypto.randomUUID(), machineHolder: machineHolder(o.nodeId) };
+    this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
     this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
@@ -235,11 +236,6 @@ export class LeaderElection {
     return this.#closing;
   }
 
-  /** Async disposal (`await using election = new LeaderElection(...)`): close(). */
-  [Symbol.asyncDispose]() {
-    return this.close();
-  }
-
   /** A snapshot of this election's counters and gauges (the names of the Prometheus metrics). */
   metrics() {
     return this.#metrics.snapshot(this.#clock.now());
@@ -383,7 +379,7 @@ export class LeaderElection {
     }
     if (first && r.mreq.type === "Renew" && ok.type === "Rejected") this.#metrics.renewalFailed();
     if (ok.type === "Held") this.#emit("held", { key: this.#key, holder: ok.holder });
-    const state = this.#m.state;
+    const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
     const now = this.#clock.now();
     try {
       this.#m.handleResponse(now, toMachineResponse(r.mreq, ok, this.#own));
@@ -447,8 +443,22 @@ export class LeaderElection {
   }
 }
 
+// Async disposal (`await using election = new LeaderElection(...)`) is close(), where the
+// engine has Symbol.asyncDispose.
+if (typeof Symbol.asyncDispose === "symbol") {
+  Object.defineProperty(LeaderElection.prototype, Symbol.asyncDispose, {
+    value() {
+      return this.close();
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
 function notLeader(key, state) {
-  return new LeadershipExpiredError(`not the leader of "${key}" (state ${state}): refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
+  // The easy mistake: an election nobody started never leads, and should say so.
+  const hint = state === "Follower" ? ": campaign() was never called" : state === "Stopped" ? ": released or closed; campaign() again to contend" : "";
+  return new LeadershipExpiredError(`not the leader of "${key}" (state ${state})${hint}: refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
 }
 
 function closedError(call, why = "the election was closed") {

@@ -216,8 +216,11 @@ export interface ShardedElectionOptions extends ElectionTuning {
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
   maxLeading?: number;
-  /** How often a process at its share looks at the shards it does not lead [ttlMs]. */
+  /** How often a process counts the live members (one Acquire per member slot) [ttlMs]. */
   probeIntervalMs?: number;
+  /** Prefix of the member-slot keys "<group>/member/<i>" ["shards"]. */
+  group?: string;
+  closeTimeoutMs?: number;
   registry?: PromRegistry;
 }
 
@@ -233,8 +236,10 @@ export declare class ShardedElection {
   readonly nodeId: string;
   /** The keys this process leads now. */
   readonly leading: string[];
-  /** How many keys this process aims to lead: min(maxLeading, ceil(keys / live processes)). */
+  /** How many keys this process aims to lead: min(maxLeading, ceil(keys / live processes)); 0 before the first count. */
   readonly share: number;
+  /** Live processes (this one included) at the last count, undefined before it. */
+  readonly members: number | undefined;
   election(key: string): LeaderElection;
   on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;

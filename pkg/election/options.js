@@ -2,6 +2,7 @@
 // that scale with `ttlMs` (each ttl/10, jitter ttl/20: exactly the machine's defaults at its
 // default ttl of 10 s), so `{ ttlMs: 2000 }` alone is a valid config (design rule 5).
 import { misuse } from "./errors.js";
+import { randomId } from "./random.js";
 
 /** camelCase option -> the machine's snake_case config key. */
 const MACHINE_KNOBS = {
@@ -51,7 +52,7 @@ export function readOptions(options, allowed = []) {
     throw misuse(TypeError, "ERR_STRING_TYPE", `options.key must be a non-empty string (the lease's name), got ${typeof key === "string" ? '""' : typeof key}`);
   }
   let nodeId = options.nodeId;
-  if (nodeId === undefined) nodeId = globalThis.crypto.randomUUID();
+  if (nodeId === undefined) nodeId = randomId();
   else if (typeof nodeId === "bigint") {
     if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is outside 0n ..= 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {

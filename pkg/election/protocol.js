@@ -61,7 +61,14 @@ let caps;
 /** What the loaded LeaseCandidate accepts, probed once on a throwaway instance. */
 export function machineCaps() {
   if (caps !== undefined) return caps;
-  const c = new LeaseCandidate({ seed: 1n, key: "probe" });
+  let c;
+  try {
+    c = new LeaseCandidate({ seed: 1n, key: "probe" });
+  } catch (err) {
+    const e = new Error('tenure: LeaderElection and MemoryStore need the wasm module; in browsers, call `await init()` (exported by "tenure") once first', { cause: err });
+    e.code = "ERR_NOT_INITIALIZED";
+    throw e;
+  }
   const accepts = (response) => {
     try {
       c.handleResponse(0, { id: 1n << 40n, key: "probe", ...response });

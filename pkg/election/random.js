@@ -33,3 +33,16 @@ export function freshSeed() {
   globalThis.crypto.getRandomValues(words);
   return (BigInt(words[0]) << 32n) | BigInt(words[1]);
 }
+
+/**
+ * A random UUID (v4): crypto.randomUUID where it exists (secure contexts, Node), else built
+ * from crypto.getRandomValues (a page served over plain http).
+ */
+export function randomId() {
+  if (typeof globalThis.crypto.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

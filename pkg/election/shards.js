@@ -20,6 +20,7 @@
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
+import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
 const SCANNER = "tenure/member-scan";
@@ -44,7 +45,7 @@ export class ShardedElection {
   #started = false;
   #closing;
   #nodeId;
-  #session = globalThis.crypto.randomUUID();
+  #session = randomId();
 
   constructor(options) {
     if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "ShardedElection options must be an object with { store, keys }");
@@ -57,7 +58,7 @@ export class ShardedElection {
       throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
     }
     if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
-    const nodeId = rest.nodeId ?? globalThis.crypto.randomUUID();
+    const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     for (const key of keys) {
       const e = new LeaderElection({ ...this.#tuning, key });
@@ -187,7 +188,8 @@ export class ShardedElection {
         e.on("error", (err) => this.#emitError(err));
         const result = await e.campaign();
         if (result.leader) {
-          this.#member = e;
+          if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
+          else this.#member = e;
           return;
         }
         await e.close();

@@ -2,8 +2,9 @@
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
 import { Unreadable, exchange, sleep } from "./exchange.js";
+import { randomId } from "../election/random.js";
 
-const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only"];
+const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
 
 /**
  * @param {() => object | Promise<object>} makeStore a fresh store, or the same one each time
@@ -20,9 +21,10 @@ export async function checkStoreContract(makeStore, options = {}) {
     numbering = "consecutive",
     clockResolutionMs = 1,
     requestTimeoutMs = 2000,
-    keyPrefix = `tenure-contract-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
     t,
     only,
+    closeStores = true,
   } = options;
   if (numbering !== "consecutive" && numbering !== "increasing") {
     throw codeError(TypeError, "ERR_VARIANT", `options.numbering must be "consecutive" or "increasing", got ${String(numbering)}`);
@@ -33,7 +35,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
   );
   // Each store once, after every case: makeStore may hand out one shared store.
-  for (const store of made) {
+  for (const store of closeStores ? made : []) {
     try {
       await store?.close?.();
     } catch {
@@ -76,7 +78,7 @@ async function runCase(kase, makeStore, made, o) {
       as(holder, n = 1) {
         const name = n === 1 ? holder : `${holder}/${n}`;
         let session = sessions.get(name);
-        if (session === undefined) sessions.set(name, (session = `${name}-${globalThis.crypto.randomUUID()}`));
+        if (session === undefined) sessions.set(name, (session = `${name}-${randomId()}`));
         const base = { key: o.key, holder, session };
         const send = (req) => exchange(store, req, { who: name, saw, timeoutMs: o.timeoutMs });
         return {

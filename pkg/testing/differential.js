@@ -12,10 +12,10 @@
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
-import { Random, freshSeed } from "../election/random.js";
+import { Random, freshSeed, randomId } from "../election/random.js";
 import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
 
-const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix"];
+const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix", "closeStores"];
 const NAMES = ["A", "B", "C"];
 
 export async function runDifferential(makeStore, options = {}) {
@@ -33,7 +33,8 @@ export async function runDifferential(makeStore, options = {}) {
     clockResolutionMs = 1,
     numbering = "consecutive",
     requestTimeoutMs = 2000,
-    keyPrefix = `tenure-differential-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    keyPrefix = `tenure-differential-${randomId().slice(0, 8)}`,
+    closeStores = true,
   } = options;
   const key = `${keyPrefix}:key`;
   const store = await makeStore();
@@ -41,7 +42,7 @@ export async function runDifferential(makeStore, options = {}) {
   const rng = new Random(seed);
   const clock = new MonotonicClock();
   const tol = clockResolutionMs + 3;
-  const sessions = Object.fromEntries(NAMES.map((n) => [n, `${n}-${globalThis.crypto.randomUUID()}`]));
+  const sessions = Object.fromEntries(NAMES.map((n) => [n, `${n}-${randomId()}`]));
   const refId = Object.fromEntries(NAMES.map((n, i) => [n, BigInt(i + 1)]));
   const pairs = Object.fromEntries(NAMES.map((n) => [n, []])); // { store, ref } tokens granted
   const toStore = new Map(); // reference token -> the store's token for the same grant
@@ -150,7 +151,7 @@ export async function runDifferential(makeStore, options = {}) {
   } finally {
     ref.free();
     try {
-      await store?.close?.();
+      if (closeStores) await store?.close?.();
     } catch {
       // Nothing more to learn from it.
     }

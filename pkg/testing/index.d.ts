@@ -21,6 +21,8 @@ export interface ContractOptions {
   t?: SubtestHost;
   /** Run only these cases. */
   only?: string[];
+  /** Close each store makeStore returned (once, at the end) [true]; false when you close it yourself. */
+  closeStores?: boolean;
 }
 
 export interface ContractCaseResult {
@@ -65,6 +67,8 @@ export interface DifferentialOptions {
   numbering?: "consecutive" | "increasing";
   requestTimeoutMs?: number;
   keyPrefix?: string;
+  /** Close the store at the end if it has close() [true]. */
+  closeStores?: boolean;
 }
 
 export type DifferenceKind = "numbering" | "clock" | "reason" | "breach";

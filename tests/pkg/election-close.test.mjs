@@ -112,3 +112,14 @@ console.log(r.leader);`;
   assert.equal(r.stdout.trim(), "true");
   assert.ok(performance.now() - started < 5000, "the process exited although it still leads");
 });
+
+test("async_dispose_closes_the_election", async () => {
+  // What `await using e = new LeaderElection(...)` calls at the end of its block.
+  const store = new MemoryStore();
+  const e = new LeaderElection({ store, key: "k", nodeId: "a", ...FAST });
+  await e.campaign();
+  assert.equal(store.holder("k").holder, "a");
+  await e[Symbol.asyncDispose]();
+  assert.equal(store.holder("k"), undefined);
+  assert.equal(e.state, "Stopped");
+});

@@ -51,6 +51,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "election/shards.js",
     "etcd.d.ts",
     "etcd.js",
+    "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",

@@ -43,7 +43,7 @@ const reusesToken = () =>
 const ALL = contractCases.map((c) => c.name);
 
 test("memory_store_keeps_the_store_contract", async (t) => {
-  const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 200, t });
+  const report = await checkStoreContract(() => new MemoryStore(), { t });
   assert.ok(report.ok, report.text);
   assert.deepEqual(report.cases.map((c) => c.name), ALL);
   assert.ok(ALL.length >= 13);
@@ -51,7 +51,7 @@ test("memory_store_keeps_the_store_contract", async (t) => {
 });
 
 test("memory_store_with_latency_and_a_coarse_check_still_passes", async () => {
-  const report = await checkStoreContract(() => new MemoryStore({ latencyMs: [1, 8] }), { ttlMs: 200, clockResolutionMs: 10 });
+  const report = await checkStoreContract(() => new MemoryStore({ latencyMs: [1, 8] }), { clockResolutionMs: 10 });
   assert.ok(report.ok, report.text);
 });
 
@@ -65,7 +65,7 @@ for (const [name, make, expected] of [
   ],
 ]) {
   test(`a_store_that_${name}_fails_exactly_the_cases_of_that_rule`, async () => {
-    const report = await checkStoreContract(make, { ttlMs: 200 });
+    const report = await checkStoreContract(make);
     assert.equal(report.ok, false);
     assert.deepEqual(report.failed, expected, report.text);
     const first = report.cases.find((c) => c.name === expected[0]);
@@ -130,4 +130,15 @@ test("differential_run_tolerates_a_store_clock_with_millisecond_resolution", asy
   };
   const report = await runDifferential(coarse, { steps: 50, ttlMs: 120, clockResolutionMs: 1 });
   assert.ok(report.ok, JSON.stringify(report.counts));
+});
+
+test("stores_are_closed_once_at_the_end_unless_told_not_to", async () => {
+  const shared = new MemoryStore();
+  let closes = 0;
+  const store = { send: (r) => shared.send(r), close: async () => void closes++ };
+  await checkStoreContract(() => store, { ttlMs: 100, only: ["first_grant_issues_a_token", "held_while_another_holds"] });
+  assert.equal(closes, 1, "one shared store, closed once");
+  await checkStoreContract(() => store, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeStores: false });
+  await runDifferential(() => store, { steps: 5, ttlMs: 100, closeStores: false });
+  assert.equal(closes, 1);
 });

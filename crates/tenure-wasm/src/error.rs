@@ -31,6 +31,8 @@ export type MachineErrorCode =
   | "ERR_NODE_ID_RANGE"
   | "ERR_REQUEST_ID_TYPE"
   | "ERR_REQUEST_ID_RANGE"
+  | "ERR_SESSION_TYPE"
+  | "ERR_SESSION_RANGE"
   | "ERR_INDEX_TYPE"
   | "ERR_INDEX_RANGE"
   | "ERR_EPOCH_TYPE"
@@ -52,7 +54,17 @@ export type MachineErrorCode =
   | "ERR_NOT_LEADER"
   | "ERR_ALREADY_LEADER"
   | "ERR_TERM_EXHAUSTED"
-  | "ERR_CAMPAIGN";
+  | "ERR_CAMPAIGN"
+  /** A list or string is longer than its documented limit (RangeError). */
+  | "ERR_TOO_LARGE"
+  /** An argument is a revoked Proxy (TypeError; the engine's error is its `cause`). */
+  | "ERR_REVOKED_PROXY"
+  /** A getter or Proxy trap of an argument threw this Error (it is rethrown as thrown). */
+  | "ERR_INPUT_THREW"
+  /** A method was called on an object after its free() (the package's guard). */
+  | "ERR_FREED"
+  /** The browser entry was used before `await init()` (the package's guard). */
+  | "ERR_NOT_INITIALIZED";
 "#;
 
 /// Which `u64` quantity an argument holds; it picks the argument name and the error codes.
@@ -282,6 +294,25 @@ pub(crate) enum BindingError {
         /// The core error's message.
         message: String,
     },
+    /// A list or string longer than the documented limit (`crate::limits`), refused before
+    /// anything was read or allocated.
+    #[error("{arg} has {shown} {unit}; at most {max} are accepted", shown = number_text(*.len))]
+    TooLarge {
+        /// The field path, e.g. `config.peers`.
+        arg: Name,
+        /// The length reported (a Proxy may report any number).
+        len: f64,
+        /// `elements` or `characters`.
+        unit: &'static str,
+        /// The limit.
+        max: usize,
+    },
+    /// An argument was a revoked Proxy, which the engine refuses to read.
+    #[error("{arg} is a revoked Proxy and cannot be read")]
+    RevokedProxy {
+        /// The argument or field path.
+        arg: Name,
+    },
     /// Raft `propose` on a node that is not the leader (forward to `leaderId` instead).
     #[error("{0}")]
     NotLeader(tenure::raft::NotLeader),
@@ -314,6 +345,8 @@ impl BindingError {
             BindingError::NotInteger { .. } => "ERR_INTEGER_TYPE",
             BindingError::IntegerOutOfRange { .. } => "ERR_INTEGER_RANGE",
             BindingError::Config { .. } => "ERR_CONFIG",
+            BindingError::TooLarge { .. } => "ERR_TOO_LARGE",
+            BindingError::RevokedProxy { .. } => "ERR_REVOKED_PROXY",
             BindingError::NotLeader(_) => "ERR_NOT_LEADER",
             BindingError::Campaign { code, .. } => code,
         }
@@ -331,11 +364,13 @@ impl BindingError {
             | BindingError::BadVariant { .. }
             | BindingError::NotBoolean { .. }
             | BindingError::NotString { .. }
-            | BindingError::NotInteger { .. } => JsErrorClass::Type,
+            | BindingError::NotInteger { .. }
+            | BindingError::RevokedProxy { .. } => JsErrorClass::Type,
             BindingError::BigintOutOfRange { .. }
             | BindingError::MillisOutOfRange { .. }
             | BindingError::MillisPrecision { .. }
             | BindingError::IntegerOutOfRange { .. }
+            | BindingError::TooLarge { .. }
             | BindingError::Config { .. } => JsErrorClass::Range,
             BindingError::NotLeader(_) | BindingError::Campaign { .. } => JsErrorClass::Plain,
         }
@@ -359,7 +394,9 @@ impl BindingError {
             | BindingError::NotBoolean { arg, .. }
             | BindingError::NotString { arg, .. }
             | BindingError::NotInteger { arg, .. }
-            | BindingError::IntegerOutOfRange { arg, .. } => *arg = name,
+            | BindingError::IntegerOutOfRange { arg, .. }
+            | BindingError::TooLarge { arg, .. }
+            | BindingError::RevokedProxy { arg } => *arg = name,
             BindingError::UnknownKey { object, .. } => *object = name,
             BindingError::Config { .. }
             | BindingError::NotLeader(_)
@@ -439,7 +476,8 @@ impl From<BindingError> for JsValue {
     }
 }
 
-/// Describes a JS value for an error message: its `typeof` and a short preview.
+/// Describes a JS value for an error message: its `typeof` and a short preview (a string is
+/// previewed without being copied whole; an object that is not plain names its constructor).
 pub(crate) fn describe(value: &JsValue) -> String {
     let kind = value.js_typeof().as_string().unwrap_or_default();
     if value.is_bigint() {
@@ -448,15 +486,24 @@ pub(crate) fn describe(value: &JsValue) -> String {
     match crate::js::is_array(value) {
         Ok(true) => return String::from("array"),
         Ok(false) => {}
-        Err(_) => return String::from("an unreadable object (a revoked Proxy?)"),
+        Err(_) => return String::from("a revoked Proxy"),
     }
     if let Some(n) = value.as_f64() {
         format!("{kind} {}", number_text(n))
-    } else if let Some(s) = value.as_string() {
-        let preview: String = s.chars().take(32).collect();
+    } else if let Some(s) = value.dyn_ref::<js_sys::JsString>() {
+        let head = s.slice(0, 32);
+        let preview = String::from(head);
         format!("{kind} \"{preview}\"")
     } else if value.is_null() {
         String::from("null")
+    } else if value.is_object()
+        && !value.is_function()
+        && !crate::js::is_plain_object(value).unwrap_or(true)
+    {
+        match crate::js::constructor_name(value) {
+            Some(name) => format!("a {name} (not a plain object)"),
+            None => String::from("an object that is not a plain object"),
+        }
     } else {
         kind
     }

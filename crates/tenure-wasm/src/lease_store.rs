@@ -163,12 +163,7 @@ impl LeaseStore {
 
 /// A `key` argument: a string.
 fn key_arg(key: &JsValue) -> Result<LeaseKey, BindingError> {
-    key.as_string()
-        .map(LeaseKey)
-        .ok_or_else(|| BindingError::NotString {
-            arg: "key".into(),
-            got: describe(key),
-        })
+    crate::read::bounded(key, "key".into()).map(LeaseKey)
 }
 
 /// A [`LeaseRecord`] as a JS object.

@@ -7,6 +7,8 @@
 //!   (convention 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
 //! - `object`: building plain JS result objects.
 //! - `read`: reading plain JS objects strictly (typed fields, unknown keys rejected).
+//! - `js`: catching wrappers for JS operations that may throw while an argument is read.
+//! - `limits`: the largest lists and strings accepted, checked before allocation.
 //! - `seed`: fresh PRNG seeds when a config gives none.
 //! - `fenced`: the exported [`FencedResource`] class.
 //! - `lease_message`: the lease store's requests and responses as JS objects.
@@ -25,9 +27,11 @@ mod convert;
 mod error;
 mod fenced;
 mod js;
+mod json_text;
 mod lease_candidate;
 mod lease_message;
 mod lease_store;
+mod limits;
 mod object;
 mod raft;
 mod raft_message;

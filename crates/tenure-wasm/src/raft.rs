@@ -276,7 +276,11 @@ impl RaftNode {
         &self,
         #[wasm_bindgen(unchecked_param_type = "RaftTimer")] kind: JsValue,
     ) -> Result<Option<f64>, JsValue> {
-        let key = match kind.as_string().as_deref() {
+        let key = match crate::js::bounded_string(&kind, 16)
+            .ok()
+            .flatten()
+            .as_deref()
+        {
             Some("Start") => RaftTimer::Start,
             Some("Election") => RaftTimer::Election,
             Some("Heartbeat") => RaftTimer::Heartbeat,
@@ -379,7 +383,7 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
 
 /// Reads an array of node ids (`config.peers`).
 pub(crate) fn peer_list(array: &js_sys::Array, path: Name) -> Result<Vec<NodeId>, JsValue> {
-    each(array, &path, |name, value| {
+    each(array, &path, crate::limits::MAX_PEERS, |name, value| {
         Ok(NodeId(u64_from_bigint_named(value, U64Arg::NodeId, name)?))
     })
 }

@@ -97,9 +97,12 @@ fn entry_from_js(value: &JsValue, path: Name) -> Result<Entry, JsValue> {
 }
 
 /// Reads the array field `key` of `f` as entries.
-fn entries_from_js(f: &Fields, key: &'static str) -> Result<Vec<Entry>, JsValue> {
+/// At most `max` entries (`crate::limits`), checked before any is read.
+fn entries_from_js(f: &Fields, key: &'static str, max: usize) -> Result<Vec<Entry>, JsValue> {
     let array = f.array(key)?;
-    each(&array, &f.path_of(key), |path, v| entry_from_js(v, path))
+    each(&array, &f.path_of(key), max, |path, v| {
+        entry_from_js(v, path)
+    })
 }
 
 /// A log entry as a JS `RaftEntry`.
@@ -146,7 +149,7 @@ pub(crate) fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<
             term,
             prev_log_index: f.u64("prev_log_index", U64Arg::Index)?,
             prev_log_term: f.u64("prev_log_term", U64Arg::Term)?,
-            entries: entries_from_js(&f, "entries")?,
+            entries: entries_from_js(&f, "entries", crate::limits::MAX_APPEND_ENTRIES)?,
             leader_commit: f.u64("leader_commit", U64Arg::Index)?,
         },
         _ => Message::AppendEntriesResponse {
@@ -245,7 +248,7 @@ pub(crate) fn state_from_js(
     Ok(PersistentState {
         term: f.u64("term", U64Arg::Term)?,
         voted_for: f.opt_u64("voted_for", U64Arg::NodeId)?.map(NodeId),
-        log: entries_from_js(&f, "log")?,
+        log: entries_from_js(&f, "log", crate::limits::MAX_LOG_ENTRIES)?,
     })
 }
 

@@ -6,10 +6,15 @@
 //! [`crate::convert`]. Every error names the field's path (`config.peers[1]`, `msg.term`);
 //! the path string is built only when an error is reported. An absent key and a key whose
 //! value is `undefined` are the same thing.
+//!
+//! Objects must be plain (`{...}` or `Object.create(null)`: a `Map`, `Date`, boxed primitive
+//! or array is `ERR_OBJECT_TYPE`); lists and strings are measured against `crate::limits`
+//! before anything is read (`ERR_TOO_LARGE`); a revoked Proxy is `ERR_REVOKED_PROXY`.
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Object};
 
-use crate::js;
+use crate::js::{self, Length};
+use crate::limits::MAX_STRING;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::convert::{exact_micros_from_millis, u64_from_bigint_named};
@@ -23,11 +28,13 @@ pub(crate) struct Fields {
     slots: Vec<JsValue>,
 }
 
-/// Checks that `value` is a plain (non-null, non-array) object.
+/// Checks that `value` is a plain object (not null, an array, a function, a `Map`, `Date`,
+/// boxed primitive or class instance).
 ///
-/// Errors: `ERR_OBJECT_TYPE`; a revoked Proxy's exception is handed back as is.
+/// Errors: `ERR_OBJECT_TYPE`; `ERR_REVOKED_PROXY`; a throwing `getPrototypeOf` trap's
+/// exception.
 fn object<'v>(value: &'v JsValue, path: &Name) -> Result<&'v Object, JsValue> {
-    if value.is_object() && !js::is_array(value)? && !value.is_function() {
+    if js::is_plain_object(value).map_err(|t| t.into_js(path))? {
         Ok(value.unchecked_ref())
     } else {
         Err(BindingError::NotObject {
@@ -52,8 +59,13 @@ impl Fields {
         let obj = object(value, &path)?;
         // One slot per known key, plus a last one that stays `undefined` (see `raw`).
         let mut slots = vec![JsValue::UNDEFINED; known.len().saturating_add(1)];
-        for key in js::own_keys(obj)?.iter() {
-            let name = key.as_string().unwrap_or_default();
+        let keys = js::own_keys(obj).map_err(|t| t.into_js(&path))?;
+        for key in keys.iter() {
+            // A key longer than any known one is unknown: named by its start only.
+            let name = match js::bounded_string(&key, 64) {
+                Ok(name) => name.unwrap_or_default(),
+                Err(_) => describe(&key),
+            };
             let Some(index) = known.iter().position(|k| *k == name) else {
                 return Err(BindingError::UnknownKey {
                     object: path,
@@ -63,7 +75,7 @@ impl Fields {
                 .into());
             };
             if let Some(slot) = slots.get_mut(index) {
-                *slot = Reflect::get(obj, &key)?;
+                *slot = js::get(obj, &key).map_err(|t| t.into_js(&path))?;
             }
         }
         Ok(Fields { path, known, slots })
@@ -81,8 +93,8 @@ impl Fields {
     ) -> Result<(usize, Fields), JsValue> {
         let path = path.into();
         let obj = object(value, &path)?;
-        let tag = Reflect::get(obj, &JsValue::from_str("type"))?;
-        let name = tag.as_string();
+        let tag = js::get(obj, &JsValue::from_str("type")).map_err(|t| t.into_js(&path))?;
+        let name = js::bounded_string(&tag, 64).ok().flatten();
         let found = name
             .as_deref()
             .and_then(|n| tags.iter().position(|t| *t == n));
@@ -192,13 +204,10 @@ impl Fields {
         }
     }
 
-    /// A required string field.
+    /// A required string field of at most [`MAX_STRING`] UTF-16 code units.
     pub(crate) fn string(&self, key: &'static str) -> Result<String, BindingError> {
         let value = self.required(key)?;
-        value.as_string().ok_or_else(|| BindingError::NotString {
-            arg: self.path_of(key),
-            got: describe(value),
-        })
+        bounded(value, self.path_of(key))
     }
 
     /// An optional string field.
@@ -242,7 +251,7 @@ impl Fields {
         expected: &'static [&'static str],
     ) -> Result<usize, BindingError> {
         let value = self.required(key)?;
-        let name = value.as_string();
+        let name = js::bounded_string(value, 64).ok().flatten();
         name.as_deref()
             .and_then(|n| expected.iter().position(|e| *e == n))
             .ok_or_else(|| BindingError::BadVariant {
@@ -252,7 +261,7 @@ impl Fields {
             })
     }
 
-    /// A required array field.
+    /// A required array field (its length is checked when its elements are read: [`each`]).
     pub(crate) fn array(&self, key: &'static str) -> Result<Array, JsValue> {
         let value = self.required(key)?;
         as_array(value, self.path_of(key))
@@ -269,7 +278,7 @@ impl Fields {
 
 /// `value` as an array named `name`; `ERR_ARRAY_TYPE` otherwise.
 pub(crate) fn as_array(value: &JsValue, name: Name) -> Result<Array, JsValue> {
-    if js::is_array(value)? {
+    if js::is_array(value).map_err(|t| t.into_js(&name))? {
         Ok(value.clone().unchecked_into())
     } else {
         Err(BindingError::NotArray {
@@ -280,18 +289,63 @@ pub(crate) fn as_array(value: &JsValue, name: Name) -> Result<Array, JsValue> {
     }
 }
 
+/// `value` as a string of at most [`MAX_STRING`] code units, named `name` in errors.
+pub(crate) fn bounded(value: &JsValue, name: Name) -> Result<String, BindingError> {
+    match js::bounded_string(value, MAX_STRING) {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => Err(BindingError::NotString {
+            arg: name,
+            got: describe(value),
+        }),
+        Err(len) => Err(BindingError::TooLarge {
+            arg: name,
+            len: f64::from(len),
+            unit: "characters",
+            max: MAX_STRING,
+        }),
+    }
+}
+
 /// Milliseconds to whole microseconds, exactly; the caller names the field.
 fn millis(value: &JsValue) -> Result<u64, BindingError> {
     exact_micros_from_millis(value, "")
 }
 
-/// Reads every element of `array` with `read(index_path, element)`.
+/// How many elements `array` (named `path`) reports, refused with `ERR_TOO_LARGE` above
+/// `max` (and `ERR_ARRAY_TYPE` for a length no array has) before any element is read.
+pub(crate) fn checked_length(array: &JsValue, path: &Name, max: usize) -> Result<u32, JsValue> {
+    let too_large = |len: f64| -> JsValue {
+        BindingError::TooLarge {
+            arg: path.clone(),
+            len,
+            unit: "elements",
+            max,
+        }
+        .into()
+    };
+    match js::length(array).map_err(|t| t.into_js(path))? {
+        Length::Valid(n) if usize::try_from(n).is_ok_and(|n| n <= max) => Ok(n),
+        Length::Valid(n) => Err(too_large(f64::from(n))),
+        #[allow(clippy::cast_precision_loss)]
+        Length::Invalid(n) if n > max as f64 => Err(too_large(n)),
+        Length::Invalid(_) | Length::NotNumber => Err(BindingError::NotArray {
+            arg: path.clone(),
+            got: String::from("an array-like object whose length is not a valid array length"),
+        }
+        .into()),
+    }
+}
+
+/// Reads every element of `array` (at most `max`, else `ERR_TOO_LARGE` before any is read)
+/// with `read(index_path, element)`.
 pub(crate) fn each<T>(
     array: &Array,
     path: &Name,
+    max: usize,
     mut read: impl FnMut(Name, &JsValue) -> Result<T, JsValue>,
 ) -> Result<Vec<T>, JsValue> {
-    let elements = js::elements(array)?;
+    let count = checked_length(array, path, max)?;
+    let elements = js::elements(array, count).map_err(|t| t.into_js(path))?;
     let mut out = Vec::with_capacity(elements.len());
     for (i, element) in elements.iter().enumerate() {
         out.push(read(Name::Owned(format!("{path}[{i}]")), element)?);

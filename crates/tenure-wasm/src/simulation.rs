@@ -12,7 +12,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{exact_micros_from_millis, millis_from_micros};
 use crate::simulation_error::{SimulationError, Subject};
-use crate::simulation_input::{MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario};
+use crate::simulation_input::{
+    MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario, scenario_text,
+};
 use crate::simulation_view::{
     EventsView, MetricsView, ProcView, SnapshotView, ViolationView, serializer,
 };
@@ -52,11 +54,13 @@ impl Simulation {
 
     /// Builds a simulation from scenario JSON text (as the CLI reads a scenario file; seeds
     /// above 2^53 keep every digit) or from a scenario object such as `toJSON()` returned.
+    /// Text longer than 8 MiB (8_388_608 UTF-16 code units) is refused before it is copied
+    /// (`ERR_TOO_LARGE`); an object that names a key twice is `ERR_DUPLICATE_KEY`.
     #[wasm_bindgen(js_name = fromJSON)]
     pub fn from_json(
         #[wasm_bindgen(unchecked_param_type = "string | Scenario")] json: JsValue,
     ) -> Result<Simulation, JsValue> {
-        let scenario = match json.as_string() {
+        let scenario = match scenario_text(&json)? {
             Some(text) => parse_scenario(&text)?,
             None => read_scenario(&json)?,
         };

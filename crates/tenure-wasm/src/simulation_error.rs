@@ -8,6 +8,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::error::BindingError;
+
 /// What an object argument was meant to be; picks the message prefix and the codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Subject {
@@ -55,6 +57,21 @@ pub(crate) enum SimulationError {
         /// One line naming the value.
         message: String,
     },
+    /// A boundary refusal shared with the machines: a list or string over its limit
+    /// (`ERR_TOO_LARGE`), an object that is not plain (`ERR_OBJECT_TYPE`), a revoked Proxy
+    /// (`ERR_REVOKED_PROXY`).
+    #[error("{0}")]
+    Boundary(BindingError),
+    /// Scenario JSON text defining one key twice in an object (`ERR_DUPLICATE_KEY`): JSON
+    /// leaves its meaning open, so it is refused rather than guessed.
+    #[error("{message}")]
+    DuplicateKey {
+        /// One line naming the key and where.
+        message: String,
+    },
+    /// A getter or Proxy trap of the input threw: rethrown as thrown (see `crate::js`).
+    #[error("the input threw while it was read")]
+    Thrown(JsValue),
     /// The `eventsSince` cursor was not a `number`.
     #[error("cursor must be a number, got {got}")]
     NotCursor {
@@ -92,6 +109,9 @@ impl SimulationError {
             } => "ERR_FAULT_RANGE",
             SimulationError::NotCursor { .. } => "ERR_CURSOR_TYPE",
             SimulationError::CursorOutOfRange { .. } => "ERR_CURSOR_RANGE",
+            SimulationError::Boundary(err) => err.code(),
+            SimulationError::DuplicateKey { .. } => "ERR_DUPLICATE_KEY",
+            SimulationError::Thrown(_) => "ERR_INPUT_THREW",
         }
     }
 
@@ -121,10 +141,18 @@ impl SimulationError {
 
 impl From<SimulationError> for JsValue {
     fn from(err: SimulationError) -> JsValue {
+        let err = match err {
+            SimulationError::Boundary(err) => return err.into(),
+            SimulationError::Thrown(value) => return value,
+            other => other,
+        };
         let message = err.to_string();
         let error: js_sys::Error = match err {
             SimulationError::Shape { .. }
             | SimulationError::UnknownKey { .. }
+            | SimulationError::DuplicateKey { .. }
+            | SimulationError::Boundary(_)
+            | SimulationError::Thrown(_)
             | SimulationError::NotCursor { .. } => {
                 js_sys::TypeError::new(&message).unchecked_into()
             }

@@ -6,13 +6,21 @@
 //! exactly the rules of the CLI's scenario files: unknown keys rejected, times in ms, the
 //! same messages. Two JS conveniences: a property whose value is `undefined` counts as absent
 //! (as `JSON.stringify` has it), and a missing `seed` is drawn from getrandom.
+//!
+//! The copy is bounded (`crate::limits`): every list, object and string is measured before
+//! it is read (`ERR_TOO_LARGE`); objects must be plain (`ERR_OBJECT_TYPE`: a `Map`, `Date` or
+//! boxed primitive, and an array where the format has an object, such as `config: []`, which
+//! serde would otherwise read as an empty struct); JSON text may not repeat a key
+//! (`ERR_DUPLICATE_KEY`).
 
-use js_sys::Object;
 use serde_json::{Map, Number, Value};
 use tenure_sim::{Fault, Scenario, ScenarioError};
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::error::describe;
+use crate::error::{BindingError, describe};
+use crate::json_text::{TextError, parse_unique};
+use crate::limits::{MAX_OBJECT_KEYS, MAX_SCENARIO_TEXT, MAX_STRING, scenario_list};
+use crate::read::checked_length;
 use crate::seed::fresh_seed;
 use crate::simulation_error::{SimulationError, Subject};
 
@@ -30,11 +38,30 @@ pub(crate) fn read_scenario(value: &JsValue) -> Result<Scenario, SimulationError
     scenario_from_json(json)
 }
 
-/// Parses scenario JSON text, as the CLI reads a scenario file; draws the seed when absent.
+/// Reads `Simulation.fromJSON`'s text argument (a JS string), refusing one longer than
+/// [`MAX_SCENARIO_TEXT`] before copying it; `Ok(None)` if `value` is not a string.
+pub(crate) fn scenario_text(value: &JsValue) -> Result<Option<String>, SimulationError> {
+    crate::js::bounded_string(value, MAX_SCENARIO_TEXT).map_err(|len| {
+        SimulationError::Boundary(BindingError::TooLarge {
+            arg: "json".into(),
+            len: f64::from(len),
+            unit: "characters",
+            max: MAX_SCENARIO_TEXT,
+        })
+    })
+}
+
+/// Parses scenario JSON text, as the CLI reads a scenario file (but refusing duplicate keys);
+/// draws the seed when absent.
 pub(crate) fn parse_scenario(text: &str) -> Result<Scenario, SimulationError> {
-    let mut json: Value = serde_json::from_str(text).map_err(|e| SimulationError::Shape {
-        subject: Subject::Scenario,
-        message: format!("scenario: {e}"),
+    let mut json: Value = parse_unique(text).map_err(|e| match e {
+        TextError::Syntax(e) => SimulationError::Shape {
+            subject: Subject::Scenario,
+            message: format!("scenario: {e}"),
+        },
+        TextError::Duplicate { key, path } => SimulationError::DuplicateKey {
+            message: format!("{path} has the key \"{key}\" twice; each key may appear once"),
+        },
     })?;
     if !json.is_object() {
         return Err(SimulationError::Shape {
@@ -54,6 +81,7 @@ pub(crate) fn read_fault(value: &JsValue) -> Result<Fault, SimulationError> {
 }
 
 fn scenario_from_json(json: Value) -> Result<Scenario, SimulationError> {
+    objects_where_objects_belong(&json)?;
     let scenario: Scenario = serde_json::from_value(json)
         .map_err(|e| SimulationError::from_serde(Subject::Scenario, &e.to_string()))?;
     scenario.validate().map_err(scenario_error)?;
@@ -82,24 +110,69 @@ fn fill_seed(json: &mut Value) -> Result<(), SimulationError> {
     Ok(())
 }
 
-/// Copies a JS value into JSON data; the top level must be a (non-array) object.
-fn to_json(value: &JsValue, subject: Subject) -> Result<Value, SimulationError> {
-    let unreadable = |_| SimulationError::Shape {
-        subject,
-        message: format!("{} could not be read", subject.name()),
+/// The keys of a scenario whose values must be JSON objects (serde would read an array as a
+/// struct), and the same inside each `faults` entry.
+const SCENARIO_OBJECTS: &[&str] = &["config", "network"];
+const TIMED_FAULT_OBJECTS: &[&str] = &["fault"];
+
+/// Refuses an array (or other non-object) where the scenario format has an object.
+fn objects_where_objects_belong(json: &Value) -> Result<(), SimulationError> {
+    let check = |value: &Value, path: &str| match value {
+        Value::Object(_) | Value::Null => Ok(()),
+        Value::Array(_) => Err(not_plain(path, "array")),
+        _ => Ok(()), // serde names the wrong type itself
     };
-    let is_object = value.is_object() && !crate::js::is_array(value).map_err(unreadable)?;
-    if !is_object {
+    let Value::Object(root) = json else {
+        return Ok(());
+    };
+    for key in SCENARIO_OBJECTS {
+        if let Some(v) = root.get(*key) {
+            check(v, &format!("scenario.{key}"))?;
+        }
+    }
+    if let Some(Value::Array(faults)) = root.get("faults") {
+        for (i, entry) in faults.iter().enumerate() {
+            check(entry, &format!("scenario.faults[{i}]"))?;
+            if let Value::Object(entry) = entry {
+                for key in TIMED_FAULT_OBJECTS {
+                    if let Some(v) = entry.get(*key) {
+                        check(v, &format!("scenario.faults[{i}].{key}"))?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `ERR_OBJECT_TYPE` for a value at `path` that must be a plain object.
+fn not_plain(path: &str, got: &str) -> SimulationError {
+    SimulationError::Boundary(BindingError::NotObject {
+        arg: path.to_owned().into(),
+        got: got.to_owned(),
+    })
+}
+
+/// An exception thrown while the input was read at `path`, as the caller will see it.
+fn thrown(t: crate::js::Thrown, path: &str) -> SimulationError {
+    SimulationError::Thrown(t.into_js(path))
+}
+
+/// Copies a JS value into JSON data; the top level must be a plain object.
+fn to_json(value: &JsValue, subject: Subject) -> Result<Value, SimulationError> {
+    let name = subject.name();
+    if !crate::js::is_plain_object(value).map_err(|t| thrown(t, name))? {
+        // A Map, Date or boxed primitive; an array keeps its older ERR_SCENARIO_TYPE.
+        let array = crate::js::is_array(value).map_err(|t| thrown(t, name))?;
+        if value.is_object() && !value.is_function() && !array {
+            return Err(not_plain(name, &describe(value)));
+        }
         return Err(SimulationError::Shape {
             subject,
-            message: format!(
-                "{} must be an object, got {}",
-                subject.name(),
-                describe(value)
-            ),
+            message: format!("{name} must be an object, got {}", describe(value)),
         });
     }
-    let mut path = String::from(subject.name());
+    let mut path = String::from(name);
     walk(value, &mut path, 0, subject)
 }
 
@@ -127,12 +200,23 @@ fn walk(
     if value.is_bigint() {
         return bigint(value, path, subject);
     }
-    if let Some(s) = value.as_string() {
-        return Ok(Value::String(s));
+    match crate::js::bounded_string(value, MAX_STRING) {
+        Ok(Some(s)) => return Ok(Value::String(s)),
+        Ok(None) => {}
+        Err(len) => {
+            return Err(SimulationError::Boundary(BindingError::TooLarge {
+                arg: path.clone().into(),
+                len: f64::from(len),
+                unit: "characters",
+                max: MAX_STRING,
+            }));
+        }
     }
-    let unreadable = |_| shape(format!("{path} could not be read"));
-    if crate::js::is_array(value).map_err(unreadable)? {
-        let items = crate::js::elements(value).map_err(unreadable)?;
+    if crate::js::is_array(value).map_err(|t| thrown(t, path))? {
+        let name: crate::error::Name = path.clone().into();
+        let count =
+            checked_length(value, &name, scenario_list(path)).map_err(SimulationError::Thrown)?;
+        let items = crate::js::elements(value, count).map_err(|t| thrown(t, path))?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.into_iter().enumerate() {
             let len = path.len();
@@ -149,17 +233,28 @@ fn walk(
         return Ok(Value::Array(out));
     }
     if value.is_object() && !value.is_function() {
-        let object: &Object = value.unchecked_ref();
+        if !crate::js::is_plain_object(value).map_err(|t| thrown(t, path))? {
+            return Err(not_plain(path, &describe(value)));
+        }
+        let keys = crate::js::own_keys(value).map_err(|t| thrown(t, path))?;
+        if usize::try_from(keys.length()).map_or(true, |n| n > MAX_OBJECT_KEYS) {
+            return Err(SimulationError::Boundary(BindingError::TooLarge {
+                arg: path.clone().into(),
+                len: f64::from(keys.length()),
+                unit: "keys",
+                max: MAX_OBJECT_KEYS,
+            }));
+        }
         let mut map = Map::new();
-        for key in crate::js::own_keys(object).map_err(unreadable)?.iter() {
-            let Some(name) = key.as_string() else {
+        for key in keys.iter() {
+            let Ok(Some(name)) = crate::js::bounded_string(&key, MAX_STRING) else {
                 continue;
             };
             let len = path.len();
             path.push('.');
             path.push_str(&name);
-            let item = js_sys::Reflect::get(object, &key)
-                .map_err(|_| shape(format!("{path} could not be read")))
+            let item = crate::js::get(value, &key)
+                .map_err(|t| thrown(t, path))
                 .and_then(|item| {
                     if item.is_undefined() {
                         Ok(None)

@@ -533,5 +533,7 @@ export type SimulationErrorCode =
   | "ERR_FAULT_RANGE"
   | "ERR_UNKNOWN_KEY"
   | "ERR_CURSOR_TYPE"
-  | "ERR_CURSOR_RANGE";
+  | "ERR_CURSOR_RANGE"
+  /** Scenario JSON text names one key twice in an object. */
+  | "ERR_DUPLICATE_KEY";
 "#;

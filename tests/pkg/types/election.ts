@@ -73,11 +73,30 @@ async function main(): Promise<void> {
   const breaches: number = diff.counts.breach;
   void [failed, breaches, contractCases.length];
 
-  const shards = new ShardedElection({ store, keys: ["s0", "s1"], nodeId: "p1", maxLeading: 1 });
+  const shards = new ShardedElection({ store, keys: ["s0", "s1"], nodeId: "p1", maxLeading: 1, group: "workers", probeIntervalMs: 500 });
   shards.on("elected", ({ key }) => void key);
   shards.start();
   const mine: string[] = shards.leading;
-  void mine;
+  const members: number | undefined = shards.members;
+  const token: bigint | undefined = shards.election("s0").fencingToken;
+  void [mine, members, token];
+  election.on("held", ({ holder }) => {
+    const h: string | undefined = holder;
+    void h;
+  });
   await shards.close();
 }
 void main;
+
+// What the declarations refuse.
+// @ts-expect-error: no such event
+election.on("leader", () => {});
+// @ts-expect-error: options are camelCased
+new LeaderElection({ store, key: "k", ttl_ms: 100 });
+// @ts-expect-error: a store needs send()
+new LeaderElection({ store: {}, key: "k" });
+const badStore: Store = {
+  // @ts-expect-error: a token is a bigint
+  async send() { return { type: "Granted", token: 1, ttl_ms: 100 }; },
+};
+void badStore;

@@ -1,0 +1,103 @@
+// Coded errors for the two misuses the generated bindings cannot code themselves: calling a
+// method of an object after its `free()` (wasm-bindgen says "null pointer passed to rust"),
+// and, in browsers, using a class before `await init()` has loaded the wasm module (the glue
+// fails with a bare TypeError). Both are checked before the call reaches the module, so the
+// caller gets an Error with a `code` and every other object keeps working.
+
+/** An Error with a stable `code`, as the bindings throw. */
+function coded(code, message) {
+  const error = new Error(message);
+  error.code = code;
+  return error;
+}
+
+/** The error for a call on a freed object. */
+export function freedError(className, member) {
+  return coded(
+    "ERR_FREED",
+    `${className}.${member}: this ${className} was freed (free() was called); create a new one`,
+  );
+}
+
+/** The error for a use of the browser entry before `await init()`. */
+export function notInitializedError(what) {
+  return coded(
+    "ERR_NOT_INITIALIZED",
+    `tenure: ${what} was used before the wasm module was loaded; call \`await init()\` (exported by "tenure") once first`,
+  );
+}
+
+const SKIP_PROTO = new Set(["constructor", "free"]);
+const SKIP_STATIC = new Set(["length", "name", "prototype"]);
+
+/**
+ * Wraps every method and accessor of each exported wasm class in `exports` (a class has a
+ * prototype `free`) so that a call on a freed instance throws `ERR_FREED` (a second `free()`
+ * does nothing), and, when
+ * `isReady` is given, any use while it returns false throws `ERR_NOT_INITIALIZED`.
+ * Patches the classes in place (the package's own exports are these classes). Returns the
+ * names of the classes guarded.
+ */
+export function guardClasses(exports, isReady) {
+  const guarded = [];
+  for (const [name, cls] of Object.entries(exports)) {
+    if (typeof cls !== "function" || typeof cls.prototype?.free !== "function") continue;
+    if (cls.__tenureGuarded) {
+      guarded.push(name);
+      continue;
+    }
+    const proto = cls.prototype;
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (SKIP_PROTO.has(key) || key.startsWith("__")) continue;
+      const d = Object.getOwnPropertyDescriptor(proto, key);
+      const wrap = (fn) =>
+        function guardedMember(...args) {
+          if (isReady && !isReady()) throw notInitializedError(`${name}.${key}`);
+          if (this?.__wbg_ptr === 0) throw freedError(name, key);
+          return fn.apply(this, args);
+        };
+      if (typeof d.value === "function") d.value = wrap(d.value);
+      if (d.get) d.get = wrap(d.get);
+      if (d.set) d.set = wrap(d.set);
+      Object.defineProperty(proto, key, d);
+    }
+    // A second free() is harmless, as closing twice is.
+    const free = proto.free;
+    Object.defineProperty(proto, "free", {
+      ...Object.getOwnPropertyDescriptor(proto, "free"),
+      value: function free_() {
+        if (this?.__wbg_ptr === 0) return;
+        return free.call(this);
+      },
+    });
+    if (isReady) {
+      for (const key of Object.getOwnPropertyNames(cls)) {
+        if (SKIP_STATIC.has(key) || key.startsWith("__")) continue;
+        const d = Object.getOwnPropertyDescriptor(cls, key);
+        if (typeof d.value !== "function") continue;
+        const fn = d.value;
+        d.value = function guardedStatic(...args) {
+          if (!isReady()) throw notInitializedError(`${name}.${key}`);
+          return fn.apply(this, args);
+        };
+        Object.defineProperty(cls, key, d);
+      }
+    }
+    Object.defineProperty(cls, "__tenureGuarded", { value: true });
+    guarded.push(name);
+  }
+  return guarded;
+}
+
+/**
+ * `cls` behind a construct check: `new` while `isReady()` is false throws
+ * `ERR_NOT_INITIALIZED`. `instanceof`, statics and subclassing behave as with `cls`.
+ */
+export function guardConstructor(cls, isReady) {
+  return new Proxy(cls, {
+    construct(target, args, newTarget) {
+      if (!isReady()) throw notInitializedError(`new ${target.name}()`);
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+}
