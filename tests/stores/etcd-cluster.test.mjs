@@ -16,12 +16,15 @@ const cluster = useServer(() => startEtcdCluster(3));
 const postgres = useServer(startPostgres);
 const TTL_MS = 2_000; // the cluster's shortest lease: 1.5 x its 1000 ms election timeout, rounded up
 
-async function until(probe, timeoutMs, what) {
+async function until(probe, timeoutMs, what, logs = []) {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const got = await probe();
     if (got) return got;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (performance.now() > deadline) {
+      const last = logs.map(({ election, log }) => `${election.nodeId}: ${show(log.slice(-3))}`).join("\n");
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}\n${last}`);
+    }
     await sleep(20);
   }
 }
@@ -35,7 +38,9 @@ test("etcd_cluster_without_a_majority_grants_nothing_and_the_leader_steps_down_a
     const election = new LeaderElection({ store, key: "orders", nodeId, ttlMs: TTL_MS });
     const log = [];
     for (const kind of ["elected", "lost", "error"]) {
-      election.on(kind, (e) => log.push({ kind, at: performance.now(), ...(kind === "error" ? { code: e.code } : e) }));
+      election.on(kind, (e) =>
+        log.push({ kind, at: performance.now(), ...(kind === "error" ? { code: e.code, message: e.message.slice(0, 160) } : e) }),
+      );
     }
     return { election, log };
   };
@@ -69,23 +74,28 @@ test("etcd_cluster_without_a_majority_grants_nothing_and_the_leader_steps_down_a
   assert.ok(lost.at <= lastDeadline + 150, `stepped down ${(lost.at - lastDeadline).toFixed(1)} ms after its deadline`);
   assert.ok(lost.at - stoppedAt < TTL_MS, "within one ttl of the outage");
   assert.throws(() => a.election.assertLeadership(), { name: "LeadershipExpiredError" });
+  // A's process goes away once it has stepped down (it was on the failing side). Were it to
+  // keep contending, its Acquire after the restart would be re-granted generation N, rightly:
+  // etcd extends leases when it elects a new leader, so A's lease would still be valid.
+  await a.election.close({ timeoutMs: 500 });
 
   // While the majority is gone: nobody is elected, however long the contenders try.
   await sleep(TTL_MS * 3);
   for (const { log } of [a, b, c]) {
     assert.deepEqual(log.filter((e) => e.kind === "elected" && e.at > stoppedAt), [], "no grant without a majority");
   }
-  assert.ok([a, b, c].every(({ election }) => !election.isLeader));
-  const errors = [a, b, c].flatMap(({ log }) => log.filter((e) => e.kind === "error"));
+  assert.ok([b, c].every(({ election }) => !election.isLeader && election.state === "Campaigning"), "B and C kept trying");
+  const errors = [b, c].flatMap(({ log }) => log.filter((e) => e.kind === "error" && e.at > stoppedAt));
   assert.ok(errors.length > 0, "the failed requests were reported as error events");
 
   // The members return: someone is elected with a greater token, establishes it, then writes.
   const restartedAt = performance.now();
   await Promise.all([second.start(), third.start()]);
   const winner = await until(
-    () => [a, b, c].find(({ log }) => log.some((e) => e.kind === "elected" && e.token > n)),
+    () => [b, c].find(({ log }) => log.some((e) => e.kind === "elected" && e.token > n)),
     30_000,
     "a leader once the majority is back",
+    [a, b, c],
   );
   const m = winner.election.assertLeadership();
   assert.ok(m > n, `the new generation ${m} > ${n}`);
@@ -104,5 +114,5 @@ test("etcd_cluster_without_a_majority_grants_nothing_and_the_leader_steps_down_a
       ["write", m],
     ],
   );
-  await Promise.all([a, b, c].map(({ election }) => election.close({ timeoutMs: 1_000 })));
+  await Promise.all([b, c].map(({ election }) => election.close({ timeoutMs: 1_000 })));
 });
