@@ -86,8 +86,10 @@ function readRows(request, rows) {
     if (row.outcome === "Held") {
       const held = { type: "Held" };
       if (typeof row.holder === "string") held.holder = row.holder;
-      const remaining = Number(row.remaining_ms);
-      if (row.remaining_ms !== null && Number.isFinite(remaining)) held.remaining_ms = Math.round(remaining * 1000) / 1000;
+      // Read from the statement's snapshot: under a race it can be a version that already
+      // lapsed (the lock-checked latest one is valid), so a non-positive remaining is left out.
+      const remaining = Math.round(Number(row.remaining_ms) * 1000) / 1000;
+      if (row.remaining_ms !== null && Number.isFinite(remaining) && remaining > 0) held.remaining_ms = remaining;
       return held;
     }
     throw unreadable();

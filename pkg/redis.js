@@ -107,8 +107,9 @@ function readReply(request, reply) {
     const held = { type: "Held" };
     const holder = text(reply[2]);
     if (holder !== undefined) held.holder = holder;
+    // PTTL 0: under a millisecond left, which says nothing a contender can use.
     const remaining = Number(reply[1]);
-    if (Number.isFinite(remaining) && remaining >= 0) held.remaining_ms = remaining;
+    if (Number.isFinite(remaining) && remaining > 0) held.remaining_ms = remaining;
     return held;
   }
   if (kind === "Released") return { type: "Released" };
