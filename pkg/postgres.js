@@ -36,7 +36,7 @@ export class PostgresStore {
    *   Client; `table` (default "cluster_leadership").
    */
   constructor(options) {
-    readOptions("PostgresStore", options, ["query"], CLIENT);
+    readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
     this.#client = options.client;
     const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
@@ -49,7 +49,11 @@ export class PostgresStore {
 
   /** Creates the lease table if it does not exist (and adds `session_id` to an older one). */
   async migrate() {
-    for (const statement of leaseMigration(this.#table)) await this.#client.query(statement);
+    try {
+      for (const statement of leaseMigration(this.#table)) await this.#client.query(statement);
+    } catch (err) {
+      throw storeError("PostgresStore", { type: "migrate" }, err);
+    }
   }
 
   /** One request, one statement. Rejects (code ERR_STORE) if PostgreSQL fails. */
@@ -118,7 +122,7 @@ export class PostgresFencedTable {
    *   row; `table` (default "fenced_resource").
    */
   constructor(options) {
-    readOptions("PostgresFencedTable", options, ["query"], CLIENT);
+    readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
     this.#client = options.client;
     if (typeof options.key !== "string" || options.key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
@@ -138,8 +142,12 @@ export class PostgresFencedTable {
   /** Creates the table if needed and this key's row (token 0, no value) if it is missing. */
   async migrate() {
     const [create, row] = fencedMigration(this.#table);
-    await this.#client.query(create);
-    await this.#client.query(row, [this.#key]);
+    try {
+      await this.#client.query(create);
+      await this.#client.query(row, [this.#key]);
+    } catch (err) {
+      throw storeError("PostgresFencedTable", { type: "migrate", key: this.#key }, err);
+    }
   }
 
   /** Writes `value` (a string, or null) if `token` >= the highest token seen: one UPDATE. */

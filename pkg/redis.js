@@ -63,14 +63,18 @@ export class RedisStore {
    *   client; `prefix` (default "tenure:") starts every Redis key this store uses.
    */
   constructor(options) {
-    readOptions("RedisStore", options, ["sendCommand"], CLIENT);
+    readOptions("RedisStore", options, ["sendCommand"], CLIENT, ["client", "prefix"]);
     this.#client = options.client;
     this.#prefix = readStringOption("RedisStore", options, "prefix", "tenure:");
   }
 
   /** Nothing to create on Redis; loads the scripts so the first request is one round trip. */
   async migrate() {
-    for (const script of Object.values(SCRIPTS)) await this.#client.sendCommand(["SCRIPT", "LOAD", script.source]);
+    try {
+      for (const script of Object.values(SCRIPTS)) await this.#client.sendCommand(["SCRIPT", "LOAD", script.source]);
+    } catch (err) {
+      throw storeError("RedisStore", { type: "migrate" }, err);
+    }
   }
 
   /** One request, one script, one round trip. Rejects (code ERR_STORE) if Redis fails. */
@@ -130,7 +134,7 @@ export class RedisFencedResource {
    *   its Redis key is `<prefix>{<key>}:fenced` (prefix default "tenure:").
    */
   constructor(options) {
-    readOptions("RedisFencedResource", options, ["sendCommand"], CLIENT);
+    readOptions("RedisFencedResource", options, ["sendCommand"], CLIENT, ["client", "key", "prefix"]);
     this.#client = options.client;
     const key = options.key;
     if (typeof key !== "string" || key === "") {
@@ -142,7 +146,11 @@ export class RedisFencedResource {
 
   /** Nothing to create on Redis (the hash appears with the first accepted write). */
   async migrate() {
-    await this.#client.sendCommand(["SCRIPT", "LOAD", SCRIPTS.fence.source]);
+    try {
+      await this.#client.sendCommand(["SCRIPT", "LOAD", SCRIPTS.fence.source]);
+    } catch (err) {
+      throw storeError("RedisFencedResource", { type: "migrate" }, err);
+    }
   }
 
   /** Writes `value` (a string) if `token` >= the highest token seen. */

@@ -86,10 +86,18 @@ export function storeError(store, request, cause, what = undefined) {
   return err;
 }
 
-/** Checks that `options` is an object with a `client` that has the given methods. */
-export function readOptions(store, options, clientMethods, clientDescription) {
+/**
+ * Checks that `options` is an object with a `client` that has the given members, and no key
+ * outside `known` (a typo such as `keyPrefix` for `prefix` fails loudly: ERR_UNKNOWN_KEY).
+ */
+export function readOptions(store, options, clientMethods, clientDescription, known) {
   if (options === null || typeof options !== "object") {
     throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options must be an object with a \`client\`, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw fail(TypeError, "ERR_UNKNOWN_KEY", `new ${store}(options): unknown option "${key}"; known: ${known.join(", ")}`);
+    }
   }
   const { client } = options;
   const missing = clientMethods.filter((m) => typeof client?.[m] !== "function" && typeof client?.[m] !== "object");

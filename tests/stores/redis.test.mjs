@@ -201,3 +201,11 @@ test("redis_store_differential_against_lease_store_finds_no_breach", async () =>
   const firstNumbering = diff.differences.find((d) => d.kind === "numbering")?.step ?? Infinity;
   assert.ok(firstNumbering > firstClock || firstNumbering === Infinity, `seed ${diff.seed}n: ${show(diff.differences)}`);
 });
+
+test("adapter_options_are_read_strictly", () => {
+  const client = { sendCommand: async () => [] };
+  assert.throws(() => new RedisStore({ client, keyPrefix: "x" }), { code: "ERR_UNKNOWN_KEY", message: /unknown option "keyPrefix"; known: client, prefix/ });
+  assert.throws(() => new RedisFencedResource({ client, key: "k", ttl: 1 }), { code: "ERR_UNKNOWN_KEY" });
+  assert.throws(() => new RedisStore({ client, prefix: 5 }), { code: "ERR_STORE_OPTIONS" });
+  assert.throws(() => new RedisFencedResource({ client, key: "" }), { code: "ERR_STORE_OPTIONS" });
+});
