@@ -10,7 +10,9 @@ import { etcdClient, freshKey, show, sleep, startEtcd, useServer } from "./helpe
 const etcd = useServer(startEtcd);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
 const rejected = (reason) => ({ type: "Rejected", reason });
-const leaseCount = async (client) => (await client.leaseClient.leaseLeases({})).leases.length;
+// Lease ids alive now; other tests' short leases may lapse meanwhile, so compare sets of ids.
+const leaseIds = async (client) => new Set((await client.leaseClient.leaseLeases({})).leases.map((l) => String(l.ID)));
+const newLeases = async (client, before) => [...(await leaseIds(client))].filter((id) => !before.has(id));
 
 test("etcd_tokens_are_create_revisions_that_only_grow_on_a_new_grant", async () => {
   const client = etcdClient(etcd().hosts);
@@ -94,18 +96,23 @@ test("etcd_refused_acquires_leave_no_lease_behind", async () => {
   const client = etcdClient(etcd().hosts);
   const store = new EtcdStore({ client });
   const key = freshKey();
-  const before = await leaseCount(client);
+  const before = await leaseIds(client);
   const replies = await Promise.all(
     Array.from({ length: 12 }, (_, i) => store.send({ type: "Acquire", ...lease(key, `h${i}`), ttl_ms: 5_000 })),
   );
   assert.equal(replies.filter((r) => r.type === "Granted").length, 1, show(replies));
-  assert.equal(await leaseCount(client), before + 1, "only the winner's lease is left");
-  // the winner asking again moves its key onto the fresh lease and revokes the old one
+  const left = await newLeases(client, before);
+  assert.equal(left.length, 1, `only the winner's lease is left: ${left}`);
+  const current = await client.get(`tenure/${key}`).exec();
+  assert.equal(String(current.kvs[0].lease), left[0], "and it is the one the key is attached to");
+  // the winner asking again moves its key onto a fresh lease and revokes the old one
   const winner = replies.findIndex((r) => r.type === "Granted");
   await store.send({ type: "Acquire", ...lease(key, `h${winner}`), ttl_ms: 5_000 });
-  assert.equal(await leaseCount(client), before + 1);
+  const moved = await newLeases(client, before);
+  assert.equal(moved.length, 1, `one lease after the re-grant: ${moved}`);
+  assert.notEqual(moved[0], left[0], "a fresh one");
   await store.send({ type: "Release", ...lease(key, `h${winner}`), token: replies[winner].token });
-  assert.equal(await leaseCount(client), before, "release revokes the lease");
+  assert.deepEqual(await newLeases(client, before), [], "release revokes the lease");
 });
 
 test("etcd_failures_reject_with_err_store", async () => {
