@@ -233,6 +233,17 @@ test("a getter or trap that throws reaches the caller as thrown, coded ERR_INPUT
   Object.defineProperty(target, "peers", { value: [2n], configurable: false, enumerable: true });
   const lying = new Proxy(target, { get: () => [3n] });
   assert.throws(() => new RaftNode(lying), (err) => err instanceof TypeError && err.code === "ERR_INPUT_THREW");
+  // Hostile throws: a frozen Error (cannot take a code), a non-Error, a Proxy whose traps throw.
+  const frozen = Object.freeze(new Error("frozen"));
+  assert.throws(() => new LeaseCandidate({ get key() { throw frozen; } }), (err) => err === frozen && err.code === undefined);
+  assert.throws(() => new LeaseCandidate({ get key() { throw 42; } }), (err) => err === 42);
+  const trap = () => { throw new Error("trap"); };
+  const nasty = new Proxy(new Error("nasty"), { getPrototypeOf: trap, getOwnPropertyDescriptor: trap, defineProperty: trap, get: trap });
+  assert.throws(() => new RaftNode({ get peers() { throw nasty; } }), (err) => err === nasty);
+  const raft = new RaftNode({ id: 1n, peers: [2n], seed: 1n });
+  assert.throws(() => raft.handleMessage(0, 2n, { get type() { throw nasty; } }), (err) => err === nasty);
+  raft.campaign(0);
+  assert.notEqual(raft.role, "Follower", "the instance is still usable");
   const sim = new Simulation(scenario());
   assert.throws(() => sim.inject({ type: "isolate", get nodes() { throw mine; } }), (err) => err === mine);
   sim.runUntil(10);
@@ -259,4 +270,23 @@ test("every class answers a call after free() with ERR_FREED; a second free() is
     }
     everyClassWorks();
   }
+});
+
+test("the whole scenario is bounded too: nested lists within their limits cannot multiply", () => {
+  // 5000 faults sharing one list of 256 groups: each list is within its limit, the whole
+  // would be 2.5 million values to copy.
+  const groups = Array.from({ length: 256 }, () => [1]);
+  const faults = Array.from({ length: 5_000 }, (_, i) => ({ at_ms: i, fault: { type: "partition", groups } }));
+  assert.throws(() => new Simulation(scenario({ faults })), (err) => err instanceof RangeError && err.code === "ERR_TOO_LARGE" && /^scenario has 1000001 values \(or more\); at most 1000000/.test(err.message));
+  // Text takes the same limits as objects.
+  const text = JSON.stringify(scenario({ faults: Array.from({ length: 10_001 }, () => ({ at_ms: 1, fault: { type: "heal" } })) }));
+  assert.throws(() => Simulation.fromJSON(text), (err) => err.code === "ERR_TOO_LARGE" && /^scenario.faults has 10001 elements; at most 10000/.test(err.message));
+  const wide = JSON.stringify(scenario({ faults: [{ at_ms: 1, fault: { type: "isolate", nodes: Array.from({ length: 257 }, () => 1) } }] }));
+  assert.throws(() => Simulation.fromJSON(wide), (err) => err.code === "ERR_TOO_LARGE" && /^scenario.faults\[0\].fault.nodes has 257 elements; at most 256/.test(err.message));
+  everyClassWorks();
+});
+
+test("a leader never sends more entries per AppendEntries than a follower's binding reads", () => {
+  assert.throws(() => new RaftNode({ max_entries_per_append: 65_537 }), (err) => err instanceof RangeError && err.code === "ERR_INTEGER_RANGE" && /0..=65536, got 65537/.test(err.message));
+  assert.equal(new RaftNode({ max_entries_per_append: 65_536 }).config.max_entries_per_append, 65_536);
 });

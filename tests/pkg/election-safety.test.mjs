@@ -1,7 +1,7 @@
 // The three verification tests of the lease-and-fencing design (design rules 1, 4, 10),
 // written against LeaderElection + MemoryStore: a deposed leader's write is refused by the
 // fenced resource; a leader cut off from its store demotes itself within one lease period;
-// and no two processes act as leader at once over a chaos run of store outages, latency and
+// and no two processes act as leader at once over a chaos run of store outages, latency, loss and
 // paused event loops (child processes stopped with SIGSTOP, the store in this process).
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -59,8 +59,8 @@ test("a_leader_blocked_from_its_store_demotes_itself_within_one_lease_period", a
 
 test("no_two_processes_act_as_leader_at_once_under_outages_latency_and_pauses", { timeout: 60_000 }, async () => {
   const seed = BigInt(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 32));
-  console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays the store's latency draws)`);
-  const store = new MemoryStore({ latencyMs: [0, 12], seed });
+  console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays the store's latency and loss draws)`);
+  const store = new MemoryStore({ latencyMs: [0, 12], lossRate: 0.02, seed });
   const broker = new Broker(store);
   const ttl = { ttlMs: 400, safetyMarginMs: 80, maxRoundTripMs: 60, requestTimeoutMs: 60, retryIntervalMs: 40, retryJitterMs: 40 };
   const children = ["c1", "c2", "c3"].map((nodeId) => broker.spawn({ role: "sampler", nodeId, key: "chaos", options: ttl }));

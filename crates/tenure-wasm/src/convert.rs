@@ -37,7 +37,7 @@ pub(crate) fn u64_from_bigint_named(
     u64::try_from(value.clone()).map_err(|_| BindingError::BigintOutOfRange {
         arg,
         name: name.into(),
-        value: bigint_digits(value),
+        value: bigint_preview(value),
     })
 }
 
@@ -46,7 +46,21 @@ pub(crate) fn u64_to_bigint(value: u64) -> JsValue {
     JsValue::from(value)
 }
 
-/// The decimal digits of a JS `bigint` (any size), for error messages.
+/// The digits of a `bigint` for an error message: whole up to 48 digits, else the first 24,
+/// an ellipsis and the count (a huge value is not copied into the message whole).
+pub(crate) fn bigint_preview(value: &JsValue) -> String {
+    let bigint: &js_sys::BigInt = wasm_bindgen::JsCast::unchecked_ref(value);
+    let Ok(digits) = bigint.to_string(10) else {
+        return String::from("?");
+    };
+    let len = digits.length();
+    if len <= 48 {
+        return String::from(digits);
+    }
+    format!("{}...({len} digits)", String::from(digits.slice(0, 24)))
+}
+
+/// The decimal digits of a JS `bigint` (any size), whole (`toJSON()` data).
 pub(crate) fn bigint_digits(value: &JsValue) -> String {
     let bigint: &js_sys::BigInt = wasm_bindgen::JsCast::unchecked_ref(value);
     bigint

@@ -481,7 +481,7 @@ impl From<BindingError> for JsValue {
 pub(crate) fn describe(value: &JsValue) -> String {
     let kind = value.js_typeof().as_string().unwrap_or_default();
     if value.is_bigint() {
-        return format!("bigint {}n", crate::convert::bigint_digits(value));
+        return format!("bigint {}n", crate::convert::bigint_preview(value));
     }
     match crate::js::is_array(value) {
         Ok(true) => return String::from("array"),

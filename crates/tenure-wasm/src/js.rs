@@ -71,6 +71,7 @@ impl Thrown {
 /// Gives an `Error` thrown by user code during a read `code: "ERR_INPUT_THREW"`, unless it
 /// has a `code` already or cannot take one (frozen, or not an `Error`).
 fn mark(value: &JsValue) {
+    // wasm-bindgen's `instanceof` shim catches, so a thrown Proxy's trap cannot escape here.
     if value.dyn_ref::<js_sys::Error>().is_none() {
         return;
     }

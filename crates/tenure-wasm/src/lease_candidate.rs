@@ -93,8 +93,9 @@ export type CandidateEvent =
   | { type: "SteppedDown"; token: FencingToken; reason: StepDownReason }
   /**
    * The store says `holder`, this candidate's own id, holds the lease in another session:
-   * two instances claim one identity (design rule 8, CURATOR-696). This one is kept out and
-   * keeps contending; emitted once per clash episode (it ends when this candidate is
+   * two instances claim one identity (design rule 8, CURATOR-696), or a previous instance's
+   * lease has not lapsed yet (a restart within one ttl). This one is kept out and keeps
+   * contending; emitted once per clash episode (it ends when this candidate is
    * granted, hears of another holder, or stops).
    */
   | { type: "HolderClash"; holder: NodeId };

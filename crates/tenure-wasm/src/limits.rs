@@ -33,6 +33,11 @@ pub(crate) const MAX_OTHER_LIST: usize = 256;
 /// Keys of one object inside scenario or fault data (the widest, `config`, defines 20).
 pub(crate) const MAX_OBJECT_KEYS: usize = 256;
 
+/// Values (objects, lists, strings, numbers...) in one scenario or fault, all nesting
+/// included: the per-list limits multiply (10000 faults of 256 groups of 256 processes), so
+/// the whole is bounded too.
+pub(crate) const MAX_VALUES: usize = 1_000_000;
+
 /// A string field (a lease key, a `type`, a scenario string), in UTF-16 code units.
 pub(crate) const MAX_STRING: usize = 65_536;
 

@@ -35,7 +35,7 @@ export interface RaftConfigInit {
   pre_vote?: boolean;
   /** CheckQuorum (dissertation §6.2) [true]. */
   check_quorum?: boolean;
-  /** Most entries per AppendEntries, >= 1 [64]. */
+  /** Most entries per AppendEntries, 1 ..= 65536 (what a follower's binding reads) [64]. */
   max_entries_per_append?: number;
   /** Seed of the election-timeout PRNG [fresh from crypto.getRandomValues, see `config`]. */
   seed?: bigint;
@@ -374,7 +374,9 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     if let Some(on) = f.opt_bool("check_quorum")? {
         c.check_quorum = on;
     }
-    if let Some(n) = f.opt_int("max_entries_per_append", u64::from(u32::MAX))? {
+    // No more than a follower's binding reads from one AppendEntries (`crate::limits`).
+    let most = u64::try_from(crate::limits::MAX_APPEND_ENTRIES).unwrap_or(u64::MAX);
+    if let Some(n) = f.opt_int("max_entries_per_append", most)? {
         c.max_entries_per_append = usize::try_from(n).unwrap_or(usize::MAX);
     }
     c.seed = f.opt_u64("seed", U64Arg::Seed)?.unwrap_or_else(fresh_seed);

@@ -19,7 +19,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{BindingError, describe};
 use crate::json_text::{TextError, parse_unique};
-use crate::limits::{MAX_OBJECT_KEYS, MAX_SCENARIO_TEXT, MAX_STRING, scenario_list};
+use crate::limits::{MAX_OBJECT_KEYS, MAX_SCENARIO_TEXT, MAX_STRING, MAX_VALUES, scenario_list};
 use crate::read::checked_length;
 use crate::seed::fresh_seed;
 use crate::simulation_error::{SimulationError, Subject};
@@ -69,6 +69,8 @@ pub(crate) fn parse_scenario(text: &str) -> Result<Scenario, SimulationError> {
             message: String::from("scenario: the JSON text must hold an object"),
         });
     }
+    let mut budget = MAX_VALUES;
+    check_parsed(&json, &mut String::from("scenario"), &mut budget)?;
     fill_seed(&mut json)?;
     scenario_from_json(json)
 }
@@ -173,7 +175,81 @@ fn to_json(value: &JsValue, subject: Subject) -> Result<Value, SimulationError> 
         });
     }
     let mut path = String::from(name);
-    walk(value, &mut path, 0, subject)
+    let mut budget = MAX_VALUES;
+    walk(value, &mut path, 0, subject, &mut budget)
+}
+
+/// Counts one more value against `budget`; `ERR_TOO_LARGE` once the whole input holds more
+/// than [`MAX_VALUES`].
+fn spend(budget: &mut usize, subject: Subject) -> Result<(), SimulationError> {
+    if *budget == 0 {
+        return Err(SimulationError::Boundary(BindingError::TooLarge {
+            arg: subject.name().into(),
+            #[allow(clippy::cast_precision_loss)]
+            len: (MAX_VALUES + 1) as f64,
+            unit: "values (or more)",
+            max: MAX_VALUES,
+        }));
+    }
+    *budget -= 1;
+    Ok(())
+}
+
+/// The limits of [`walk`] applied to JSON parsed from text: every list and object within
+/// its limit (the text length alone bounds the memory, this keeps the two routes alike).
+fn check_parsed(
+    value: &Value,
+    path: &mut String,
+    budget: &mut usize,
+) -> Result<(), SimulationError> {
+    spend(budget, Subject::Scenario)?;
+    let too_large = |path: &str, len: usize, unit, max| {
+        #[allow(clippy::cast_precision_loss)]
+        SimulationError::Boundary(BindingError::TooLarge {
+            arg: path.to_owned().into(),
+            len: len as f64,
+            unit,
+            max,
+        })
+    };
+    match value {
+        Value::Array(items) => {
+            let max = scenario_list(path);
+            if items.len() > max {
+                return Err(too_large(path, items.len(), "elements", max));
+            }
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let r = check_parsed(item, path, budget);
+                path.truncate(len);
+                r?;
+            }
+        }
+        Value::Object(map) => {
+            if map.len() > MAX_OBJECT_KEYS {
+                return Err(too_large(path, map.len(), "keys", MAX_OBJECT_KEYS));
+            }
+            for (key, item) in map {
+                let len = path.len();
+                path.push('.');
+                path.push_str(key);
+                let r = check_parsed(item, path, budget);
+                path.truncate(len);
+                r?;
+            }
+        }
+        Value::String(text) if text.encode_utf16().count() > MAX_STRING => {
+            return Err(too_large(
+                path,
+                text.encode_utf16().count(),
+                "characters",
+                MAX_STRING,
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn walk(
@@ -181,8 +257,10 @@ fn walk(
     path: &mut String,
     depth: usize,
     subject: Subject,
+    budget: &mut usize,
 ) -> Result<Value, SimulationError> {
     let shape = |message: String| SimulationError::Shape { subject, message };
+    spend(budget, subject)?;
     if depth > MAX_DEPTH {
         return Err(shape(format!(
             "{path} is nested more than {MAX_DEPTH} deep (a cycle?)"
@@ -225,7 +303,7 @@ fn walk(
             let item = if item.is_undefined() {
                 Ok(Value::Null)
             } else {
-                walk(&item, path, depth.saturating_add(1), subject)
+                walk(&item, path, depth.saturating_add(1), subject, budget)
             };
             path.truncate(len);
             out.push(item?);
@@ -259,7 +337,7 @@ fn walk(
                     if item.is_undefined() {
                         Ok(None)
                     } else {
-                        walk(&item, path, depth.saturating_add(1), subject).map(Some)
+                        walk(&item, path, depth.saturating_add(1), subject, budget).map(Some)
                     }
                 });
             path.truncate(len);

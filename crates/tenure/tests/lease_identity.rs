@@ -1,4 +1,5 @@
-//! Design rule 8, holder identity is a session, and the answers rule 9 lets a store give.
+//! Design rule 8, holder identity is a session (docs/scenarios.md S17), and the answers rule 9
+//! lets a store give.
 //!
 //! The story (apache/curator CURATOR-696; fabric8io/kubernetes-client#5733): two processes
 //! started with the same identity both acquired "their" lease, both renewed it, and both

@@ -6,7 +6,8 @@
 //! - store tokens strictly increase, and a different holder is only ever elected under a
 //!   greater token;
 //! - a running candidate that believes it leads holds the store's valid lease under its token
-//!   (rule 4, with drift within `max_drift_ppm`, rule 5);
+//!   and its own session (rule 4, with drift within `max_drift_ppm`, rule 5; rule 8), also
+//!   when every candidate claims the same holder id (CURATOR-696);
 //! - nothing panics, and the machines' tables stay bounded.
 //!
 //! proptest prints the failing action list; `PROPTEST_CASES=n` scales the run.
@@ -65,12 +66,14 @@ fn lease_config(holder: u64, seed: u64) -> LeaseConfig {
     }
 }
 
-fn world(rates: &[i64], offsets: &[i64], seed: u64) -> World {
+/// Three candidates, each with holder id `i + 1`, or all with holder 7 when `same_id`.
+fn world(rates: &[i64], offsets: &[i64], seed: u64, same_id: bool) -> World {
     let mut w = World::new();
     w.store_clock.rate_ppm = rates[NODES];
     w.store_clock.offset_us = offsets[NODES];
     for i in 0..NODES {
-        let n = w.add(lease_config(i as u64 + 1, seed.wrapping_add(i as u64)));
+        let holder = if same_id { 7 } else { i as u64 + 1 };
+        let n = w.add(lease_config(holder, seed.wrapping_add(i as u64)));
         w.nodes[n].clock.rate_ppm = rates[i];
         w.nodes[n].clock.offset_us = offsets[i];
         w.nodes[n].req_delay = NEVER;
@@ -153,6 +156,13 @@ fn check(w: &World, before: Option<tenure::lease::LeaseRecord>) -> Result<(), Te
             n.cand.lease_deadline(),
             after
         );
+        prop_assert_eq!(
+            after.map(|l| l.session),
+            Some(n.cand.session()),
+            "node {} leads under {} but the lease is another session's",
+            i,
+            token
+        );
     }
     Ok(())
 }
@@ -180,9 +190,10 @@ proptest! {
         rates in proptest::collection::vec(-4_000i64..=4_000, NODES + 1),
         offsets in proptest::collection::vec(0i64..5_000_000, NODES + 1),
         seed in any::<u64>(),
+        same_id in any::<bool>(),
         actions in proptest::collection::vec(action(), 1..300),
     ) {
-        let mut w = world(&rates, &offsets, seed);
+        let mut w = world(&rates, &offsets, seed, same_id);
         for i in 0..NODES {
             w.campaign(i);
         }

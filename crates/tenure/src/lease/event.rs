@@ -37,9 +37,10 @@ pub enum CandidateEvent {
         reason: StepDownReason,
     },
     /// The store says the lease is held by `holder`, which is this contender's own id, in
-    /// another session: two instances claim one identity (design rule 8, CURATOR-696). The
-    /// store keeps this one out, so it is safe, but it is a deployment error to report. The
-    /// candidate keeps contending. Emitted once per clash episode, which ends when the
+    /// another session: two instances claim one identity (design rule 8, CURATOR-696), or a
+    /// previous instance's lease has not lapsed yet (a restart within one TTL). The store
+    /// keeps this one out, so it is safe; a clash that persists is a deployment error to
+    /// report. The candidate keeps contending. Emitted once per clash episode, which ends when the
     /// candidate is granted the lease, hears of another holder, or stops contending.
     HolderClash {
         /// The contested holder id (this candidate's own).
