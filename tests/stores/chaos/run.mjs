@@ -177,7 +177,7 @@ async function until(probe, timeoutMs, what, events) {
 }
 
 /** What the run shows: the safety counts the test asserts and the figures the bench prints. */
-function analyse({ events, audit, rows, handoverMs, ttlMs }) {
+export function analyse({ events, audit, rows, handoverMs, ttlMs }) {
   // Leadership windows: from the first to the last passing check of each (node, token).
   const windows = new Map();
   for (const e of events) {
