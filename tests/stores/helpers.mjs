@@ -32,6 +32,14 @@ after(async () => {
 });
 
 /**
+ * Runs `close` after the file's tests, before its servers stop (this module's `after` hook is
+ * registered first), bounded and with its errors ignored.
+ */
+export function closeAfter(close) {
+  closers.push(close);
+}
+
+/**
  * A connected node-redis client, closed after the file's tests. `disableOfflineQueue`: while
  * disconnected, commands fail at once instead of waiting in node-redis's queue (what the
  * README recommends for a lease store).
