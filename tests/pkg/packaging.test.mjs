@@ -50,10 +50,20 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "election/protocol.js",
     "election/random.js",
     "election/shards.js",
+    "etcd.d.ts",
+    "etcd.js",
     "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",
+    "postgres.d.ts",
+    "postgres.js",
+    "redis.d.ts",
+    "redis.js",
+    "stores/common.js",
+    "stores/postgres-sql.js",
+    "stores/protocol.d.ts",
+    "stores/redis-scripts.js",
     "testing/cases.js",
     "testing/contract.js",
     "testing/differential.js",
@@ -101,7 +111,16 @@ test("default_export_init_resolves_under_node", () => {
 });
 
 test("public_type_declarations_contain_no_any", () => {
-  for (const file of ["index.d.ts", "dist/tenure.d.ts", "election/index.d.ts", "testing/index.d.ts"]) {
+  for (const file of [
+    "index.d.ts",
+    "dist/tenure.d.ts",
+    "election/index.d.ts",
+    "testing/index.d.ts",
+    "redis.d.ts",
+    "postgres.d.ts",
+    "etcd.d.ts",
+    "stores/protocol.d.ts",
+  ]) {
     const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8")
       .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "");
@@ -124,4 +143,32 @@ console.log(JSON.stringify({ ok: report.ok, ran: report.cases.map((c) => c.name)
   );
   const result = JSON.parse(execFileSync(process.execPath, ["--unhandled-rejections=strict", script], { cwd: project, encoding: "utf8" }));
   assert.deepEqual(result, { ok: true, ran: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"], cases: true, elected: true });
+});
+
+test("store_subpaths_load_without_their_optional_clients_installed", () => {
+  // redis, pg and etcd3 are optional peers: the adapters take the user's client and import none.
+  const script = join(project, "stores.mjs");
+  writeFileSync(
+    script,
+    `import { RedisFencedResource, RedisStore } from "tenure/redis";
+import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
+import { EtcdStore } from "tenure/etcd";
+const codes = [];
+for (const make of [() => new RedisStore({}), () => new PostgresStore({ client: 1 }), () => new EtcdStore()]) {
+  try { make(); } catch (err) { codes.push(err.code); }
+}
+const calls = [];
+const store = new RedisStore({ client: { sendCommand: async (args) => (calls.push(args[0]), ["Granted", "7", "1000"]) } });
+const reply = await store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1000 });
+const fenced = [new RedisFencedResource({ client: { sendCommand() {} }, key: "k" }), new PostgresFencedTable({ client: { query() {} }, key: "k" })];
+console.log(JSON.stringify({ codes, calls, reply: { ...reply, token: String(reply.token) }, fenced: fenced.length }));
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, ["--unhandled-rejections=strict", script], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(result, {
+    codes: ["ERR_STORE_OPTIONS", "ERR_STORE_OPTIONS", "ERR_STORE_OPTIONS"],
+    calls: ["EVALSHA"],
+    reply: { type: "Granted", token: "7", ttl_ms: 1000 },
+    fenced: 2,
+  });
 });
