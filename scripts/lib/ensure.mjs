@@ -66,7 +66,6 @@ export function ensureChromium() {
 }
 
 /**
-<<<<<<< HEAD
  * The nightly toolchain and cargo-fuzz for the fuzz targets in fuzz/. Returns true when both
  * are usable; false (with the reason printed) when they cannot be installed here, so callers
  * fall back to the same target bodies on stable (`fuzz/src/bin/smoke.rs`).
@@ -85,7 +84,9 @@ export function ensureFuzzTools() {
     console.log(`nightly or cargo-fuzz could not be installed (${err.message}): using the stable smoke runner`);
     return false;
   }
-=======
+}
+
+/**
  * The store servers the real-server suite starts (tests/stores/): Debian's redis-server,
  * PostgreSQL and etcd-server, installed with apt when missing and root. Never skipped: a test
  * run without them fails saying how to install them.
@@ -108,5 +109,4 @@ export async function ensureStoreServers() {
   run("apt-get", ["install", "-y", "--no-install-recommends", ...packages], { env });
   const still = Object.keys(SERVER_PACKAGES).filter((server) => !findBinary(server));
   if (still.length > 0) throw new Error(`apt installed ${packages.join(" ")} but ${still.join(", ")} is still missing`);
->>>>>>> stores
 }
