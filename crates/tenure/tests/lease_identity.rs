@@ -63,7 +63,11 @@ fn default_seeded_contenders_with_different_ids_draw_different_streams() {
         .map(|id| LeaseCandidate::new(with_holder(id)).unwrap().session())
         .collect();
     for (i, s) in sessions.iter().enumerate() {
-        assert!(!sessions[..i].contains(s), "holder {} repeats a session", i + 1);
+        assert!(
+            !sessions[..i].contains(s),
+            "holder {} repeats a session",
+            i + 1
+        );
     }
     // The first retry after a Held answer is jittered differently for holders 1 and 2.
     let retry_at = |id| {
