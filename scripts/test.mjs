@@ -1,7 +1,8 @@
 // `npm test`: everything, from a fresh clone, with no other step.
 // Installs what is missing first (wasm target, rustfmt/clippy, wasm-bindgen CLI, node_modules,
-// Chromium), then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings),
-// the wasm build, the package tests and the browser tests. Stops at the first failure and
+// Chromium, and for the fuzz smoke nightly + cargo-fuzz), then: cargo fmt --check, clippy -D
+// warnings, cargo test, cargo doc (-D warnings), a short fuzz run per machine, the wasm build,
+// the package tests and the browser tests. Stops at the first failure and
 // prints how long each step took.
 import { ensureChromium, ensureNodeModules, ensureRustTools, ensureWasmBindgen } from "./lib/ensure.mjs";
 import { capture, run, step } from "./lib/run.mjs";
@@ -25,6 +26,12 @@ try {
   await step("cargo doc", () =>
     run("cargo", ["doc", "--workspace", "--no-deps"], { env: { ...process.env, RUSTDOCFLAGS: "-D warnings" } }), timings);
   await step("core has no wasm-bindgen dependency", coreIsPlainRust, timings);
+  // Each machine's fuzz target for a few seconds (no panic, bounded outputs); `npm run fuzz`
+  // runs them longer. Falls back to the same bodies on stable if cargo-fuzz cannot install.
+  await step("fuzz smoke", async () => {
+    const { fuzz } = await import("./lib/fuzz.mjs");
+    for (const r of fuzz({ seconds: 12 })) console.log(`fuzz ${r.target}: ${r.execs} execs (${r.engine})`);
+  }, timings);
   await step("build wasm package", async () => (await import("./build.mjs")).build(), timings);
   await step("package tests", () => run(process.execPath, ["--test", "tests/pkg/"]), timings);
   await step("browser tests", () => run(process.execPath, ["--test", "tests/web/"]), timings);

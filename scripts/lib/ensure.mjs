@@ -64,3 +64,24 @@ export function ensureChromium() {
   if (!existsSync(path)) throw new Error(`apt installed chromium but ${path} does not exist`);
   return path;
 }
+
+/**
+ * The nightly toolchain and cargo-fuzz for the fuzz targets in fuzz/. Returns true when both
+ * are usable; false (with the reason printed) when they cannot be installed here, so callers
+ * fall back to the same target bodies on stable (`fuzz/src/bin/smoke.rs`).
+ */
+export function ensureFuzzTools() {
+  try {
+    if (capture("rustup", ["run", "nightly", "rustc", "--version"]) === null) {
+      run("rustup", ["toolchain", "install", "nightly", "--profile", "minimal"]);
+    }
+    if (capture("cargo", ["+nightly", "fuzz", "--version"]) === null) {
+      console.log("cargo-fuzz is missing: installing it (a few minutes)");
+      run("cargo", ["+nightly", "install", "cargo-fuzz", "--locked"]);
+    }
+    return capture("cargo", ["+nightly", "fuzz", "--version"]) !== null;
+  } catch (err) {
+    console.log(`nightly or cargo-fuzz could not be installed (${err.message}): using the stable smoke runner`);
+    return false;
+  }
+}

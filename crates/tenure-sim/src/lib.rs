@@ -15,6 +15,7 @@
 //! own [`clock::SimClock`]. All randomness derives from the scenario's seed.
 
 mod algo;
+pub mod budget;
 pub mod chaos;
 pub mod checker;
 #[cfg(feature = "cli")]
