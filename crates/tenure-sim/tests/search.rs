@@ -93,6 +93,42 @@ fn found_and_shrunk(e: &Example) {
         "{}: the hash `tenure run` prints",
         e.name
     );
+    fixture(e, &report.scenario, &report.witness, a.trace_hash);
+}
+
+/// The shrunk scenario, its witness and trace hash as the Node test replays them
+/// (tests/pkg/fixtures/search/): the committed file must be what search and shrink give
+/// now, so the Node replay cannot test a stale scenario. `TENURE_BLESS=1` rewrites it.
+fn fixture(e: &Example, scenario: &Scenario, witness: &tenure_sim::search::Witness, hash: u64) {
+    let slug: String = e
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/pkg/fixtures/search")
+        .join(format!("{slug}.json"));
+    let value = serde_json::json!({
+        "name": e.name,
+        "property": e.property.to_string(),
+        "witness": witness,
+        "trace_hash": format!("{hash:016x}"),
+        "scenario": scenario,
+    });
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+    if std::env::var_os("TENURE_BLESS").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|err| panic!("{err}"));
+        }
+        std::fs::write(&path, &text).unwrap_or_else(|err| panic!("{err}"));
+    }
+    let committed = std::fs::read_to_string(&path)
+        .unwrap_or_else(|err| panic!("{}: {err} (run with TENURE_BLESS=1)", path.display()));
+    assert_eq!(
+        committed, text,
+        "{}: fixture out of date (TENURE_BLESS=1)",
+        e.name
+    );
 }
 
 #[test]
