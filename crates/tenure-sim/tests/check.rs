@@ -1,5 +1,6 @@
 //! The bounded exhaustive check (docs/search.md): the shortest counterexample where one
 //! exists, nothing at the stated bounds where the algorithm keeps its promise.
+#![allow(clippy::panic)] // test helpers outside #[test] fns panic with context
 
 use tenure_sim::fault::Fault;
 use tenure_sim::search::explore::{CheckOptions, CheckReport, check};

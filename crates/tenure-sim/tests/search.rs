@@ -1,6 +1,7 @@
 //! Counterexample search and shrinking over the shipped machines (docs/search.md): each
 //! example is found within a bounded budget from a fixed seed, shrinks to a stated size, and
 //! the shrunk scenario replays to the same violation and the same trace hash.
+#![allow(clippy::panic)] // test helpers outside #[test] fns panic with context
 
 use tenure_sim::chaos::{ChaosOptions, Family};
 use tenure_sim::scenario::AlgoConfig;

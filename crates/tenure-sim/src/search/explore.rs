@@ -4,7 +4,7 @@
 //! A state is a world at step `k` (true time `k * step_ms`) plus the faults used so far.
 //! From each state the successors are: wait one step, or inject one of the candidate faults
 //! ([`default_actions`]) and then wait one step; at most `max_faults` faults per path. The
-//! property is watched in [`CHUNK_MS`](super::property::CHUNK_MS) slices during each step.
+//! property is watched in [`CHUNK_MS`] slices during each step.
 //!
 //! States are deduplicated within a level by a fingerprint of what the world shows (each
 //! process's role, term, token, leader, status, clock, lease deadline and next timer; the
@@ -173,7 +173,7 @@ fn applicable(world: &World, fault: &Fault) -> bool {
 /// Errors: the base scenario is invalid, `step_ms` is not a positive multiple of 10, or a
 /// candidate fault does not apply to the scenario's world.
 pub fn check(opts: &CheckOptions) -> Result<CheckReport, ScenarioError> {
-    if opts.step_ms == 0 || opts.step_ms % CHUNK_MS != 0 {
+    if opts.step_ms == 0 || !opts.step_ms.is_multiple_of(CHUNK_MS) {
         return Err(ScenarioError::Invalid(format!(
             "check step {} ms is not a positive multiple of {CHUNK_MS} ms",
             opts.step_ms

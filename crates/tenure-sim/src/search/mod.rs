@@ -8,7 +8,7 @@
 //! `tenure chaos` failure is a search hit.
 //!
 //! - [`property`]: what to look for, and the monitor that watches a run.
-//! - [`shrink`]: delta debugging over the faults, then numeric shrinking.
+//! - [`mod@shrink`]: delta debugging over the faults, then numeric shrinking.
 //! - `explore` (CLI builds): the bounded exhaustive check.
 
 #[cfg(feature = "cli")]
