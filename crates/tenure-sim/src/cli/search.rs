@@ -116,7 +116,7 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
         Property::NoLeaderFor { .. } => format!("longest leaderless {} us", p.best_score),
         _ => format!("{} violations", p.best_score),
     };
-    format!("{} runs, {rate:.0} runs/s, best so far: {best}", p.runs)
+    format!("{rate:.0} runs/s, best so far: {best}")
 }
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
@@ -150,7 +150,11 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
             SearchBudget::Runs(n) => indicatif::ProgressBar::new(n),
             SearchBudget::Time(_) => indicatif::ProgressBar::new_spinner(),
         };
-        let style = indicatif::ProgressStyle::with_template("{bar:30} {pos} runs {msg}")
+        let template = match a.budget {
+            SearchBudget::Runs(_) => "{bar:30} {pos}/{len} runs, {msg}",
+            SearchBudget::Time(_) => "{spinner} {pos} runs in {elapsed}, {msg}",
+        };
+        let style = indicatif::ProgressStyle::with_template(template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
         bar.set_style(style);
         bar
@@ -172,7 +176,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
             bar.set_position(search.progress().runs);
             bar.set_message(line);
         } else if last_line.elapsed() >= Duration::from_secs(1) || found {
-            eprintln!("{line}");
+            eprintln!("{} runs, {line}", search.progress().runs);
             last_line = Instant::now();
         }
         if found {
@@ -185,7 +189,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let wall = start.elapsed();
     let Some(found) = search.found().cloned() else {
         println!(
-            "no violation of {} in {} runs ({:.1} s): {}",
+            "no violation of {} in {} runs ({:.1} s, {})",
             a.property,
             search.progress().runs,
             wall.as_secs_f64(),
@@ -205,7 +209,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let report = shrink(&found.scenario, a.property, a.shrink_steps)
         .map_err(|e| CliError::usage(e.to_string()))?;
     println!(
-        "shrunk: {} faults, {} nodes, {} ms -> {} faults, {} nodes, {} ms ({} steps, {:.2} s); \
+        "shrunk: {} faults, {} nodes, {} ms -> {} faults, {} nodes, {} ms ({} steps, {:.1} ms); \
          {}/{} other seeds fail too",
         report.original.faults,
         report.original.nodes,
@@ -214,7 +218,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         report.shrunk.nodes,
         report.shrunk.duration_ms,
         report.steps,
-        t0.elapsed().as_secs_f64(),
+        t0.elapsed().as_secs_f64() * 1_000.0,
         report.other_seeds_failing,
         crate::search::shrink::SEED_PROBES,
     );
