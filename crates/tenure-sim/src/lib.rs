@@ -28,6 +28,7 @@ pub mod metrics;
 pub mod network;
 pub mod process;
 pub mod scenario;
+pub mod search;
 pub mod snapshot;
 pub mod trace;
 pub mod units;

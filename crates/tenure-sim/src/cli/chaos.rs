@@ -196,8 +196,20 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
         "events",
         format!("{} in {:.1} s wall", r.events, wall.as_secs_f64()),
     );
-    for f in &r.failures {
+    for (i, f) in r.failures.iter().enumerate() {
         println!("FAIL seed {}: {}", f.seed, f.violation);
-        println!("  replay: {}", f.replay);
+        println!("  chaos:      {}", f.replay);
+        // The run's scenario, its `tenure run` replay and its playground link (the first
+        // few failures; the chaos command above replays any of them).
+        if i < 5 {
+            let s = chaos::scenario(opts, f.seed);
+            let path = std::path::PathBuf::from(format!(
+                "tenure-chaos-{}-seed-{}.json",
+                opts.algorithm, f.seed
+            ));
+            if let Err(e) = super::permalink::emit(&s, &path, 0) {
+                println!("  {}", e.message);
+            }
+        }
     }
 }
