@@ -119,12 +119,9 @@ impl LeaseCandidate {
     /// A `Follower` that has sent nothing. Errors when `config.validate()` does.
     pub fn new(config: LeaseConfig) -> Result<Self, ConfigError> {
         config.validate()?;
-        // The holder id is mixed into both streams, as Raft and Bully mix theirs: contenders
-        // built from default seeds with different ids never share a jitter sequence.
-        let session =
-            SessionId(Rng::for_node(config.seed ^ SESSION_STREAM, config.holder).next_u64());
+        let session = SessionId(Rng::from_seed(config.seed ^ SESSION_STREAM).next_u64());
         Ok(LeaseCandidate {
-            rng: Rng::for_node(config.seed, config.holder),
+            rng: Rng::from_seed(config.seed),
             session,
             clashing: false,
             config,
