@@ -546,7 +546,7 @@ export class TenurePlayground extends HTMLElement {
     if (!this.spaceTime) return;
     const keys = snap.nodes.map((n) => procKey(n.id));
     const win = this.spaceWindow || Math.max(500, snap.time_ms);
-    this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win);
+    this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
   }
 
   /** Opens in-flight message `id`'s detail: its fields and times, and "Drop this message". */
@@ -699,7 +699,9 @@ export class TenurePlayground extends HTMLElement {
       } });
     return html("section", { class: "panel spacetime-panel", "aria-labelledby": "st-title" },
       html("div", { class: "log-head" }, html("h2", { id: "st-title", text: "Space-time diagram" }),
-        html("label", {}, "window ", windowSelect), this.exportLink,
+        html("label", {}, "window ", windowSelect),
+        html("label", { class: "holds" }, html("input", { type: "checkbox", "data-testid": "spacetime-all", onchange: (e) => ((this.spaceAll = e.target.checked), this.renderSpaceTime()) }), "all messages"),
+        this.exportLink,
         html("span", { class: "hint", text: "time runs down; each arrow a message; ✕ a drop; dashed rules are faults; shaded: leading" })),
       html("div", { class: "st-scroll" }, stSvg));
   }

@@ -115,10 +115,12 @@ export class ClusterView {
     this.gDrops = svg("g", { class: "drops" });
     this.gProcs = svg("g", { class: "procs" });
     this.gDraw = svg("g", { class: "drawn" });
+    /** The resource's sticky card: outside its button, so the button's name stays its own. */
+    this.gCard = svg("g", { class: "cards" });
     this.title = svg("title");
     root.prepend(this.title);
     // Messages travel under the processes, whose labels have a halo: a dot never hides a label.
-    root.append(this.gLinks, this.gCuts, this.gMsgs, this.gDrops, this.gProcs, this.gDraw);
+    root.append(this.gLinks, this.gCuts, this.gMsgs, this.gDrops, this.gProcs, this.gCard, this.gDraw);
     /** Touch input draws partitions only in draw mode (a swipe scrolls the page). */
     this.drawMode = false;
     /** With prefers-reduced-motion: messages sit still mid-link instead of moving. */
@@ -256,6 +258,7 @@ export class ClusterView {
     this.gCuts._keyed = undefined;
     this.gProcs.replaceChildren();
     this.gProcs._keyed = undefined;
+    this.gCard.replaceChildren();
     const nodes = keys.filter((k) => k.startsWith("n"));
     const pairs = [];
     if (isLease) {
@@ -378,12 +381,13 @@ export class ClusterView {
       parts.flashBg = svg("rect", { x: -66, y: -13, width: 132, height: 26, rx: 6 });
       parts.flashText = svg("text", { y: 5 });
       parts.flash.append(parts.flashBg, parts.flashText);
-      parts.card = svg("g", { class: "sticky", transform: "translate(0 104)", "data-testid": "rejection-card", visibility: "hidden" });
+      parts.card = svg("g", { class: "sticky", transform: `translate(${p.x.toFixed(1)} ${(p.y + 104).toFixed(1)})`, "data-testid": "rejection-card", visibility: "hidden" });
       parts.cardBg = svg("rect", { x: -80, y: -18, width: 160, height: 36, rx: 6 });
       parts.card1 = svg("text", { y: -3 });
       parts.card2 = svg("text", { y: 12 });
       parts.card.append(parts.cardBg, parts.card1, parts.card2);
-      g.append(parts.body, parts.name, parts.line1, parts.big, parts.flash, parts.card);
+      g.append(parts.body, parts.name, parts.line1, parts.big, parts.flash);
+      this.gCard.append(parts.card);
     }
     // A space between the labels (not drawn: SVG ignores text outside <text>), so tools that
     // read the visible text see "n1 follower term 1", not "n1followerterm 1".

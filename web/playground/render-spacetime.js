@@ -20,6 +20,7 @@ const STYLE = `
 .st-lead-label { font: 10.5px system-ui, sans-serif; fill: #004a75; }
 .st-down { fill: #cc79a7; fill-opacity: 0.45; }
 .st-down.crashed { fill: #9aa3ad; fill-opacity: 0.6; }
+.st-note { font: 10.5px system-ui, sans-serif; fill: #444c55; }
 .st-grid { stroke: #e3e7eb; stroke-width: 1; }
 .st-tick { font: 10.5px system-ui, sans-serif; fill: #444c55; text-anchor: end; }
 .st-msg { stroke-width: 1.4; fill: none; }
@@ -45,6 +46,20 @@ function family(kind) {
   if (/Heartbeat|AppendEntries/.test(kind)) return "beat";
   if (/Write|Establish/.test(kind)) return "write";
   return "store";
+}
+
+/** Traffic repeated every few ms while nothing changes: hidden unless "all messages" is on. */
+const ROUTINE = new Set(["Heartbeat", "AppendEntries", "AppendEntriesResponse", "Write", "WriteResult"]);
+
+/**
+ * Whether message `m` is drawn: everything but routine traffic, and of that the writes the
+ * resource refused or accepted stale (and their verdicts), which are the story.
+ */
+function shown(m, notable, all) {
+  if (all || !ROUTINE.has(m.kind)) return true;
+  if (m.kind === "Write") return notable.has(`${m.from}@${m.end}`);
+  if (m.kind === "WriteResult") return notable.has(`${m.to}@${m.send}`);
+  return false;
 }
 
 export class SpaceTimeView {
@@ -79,7 +94,7 @@ export class SpaceTimeView {
    * Draws the window [now - windowMs, now] of `record` (a History) for the processes `keys`
    * (nodes, then store and resource).
    */
-  render(record, keys, now, windowMs) {
+  render(record, keys, now, windowMs, { all = false } = {}) {
     const W = Math.max(360, Math.round(this.root.parentElement?.clientWidth || 720));
     const H = HEAD + BODY + 22;
     this.H = H;
@@ -118,7 +133,13 @@ export class SpaceTimeView {
       out.push(svg("line", { x1: LEFT - 10, x2: W - 8, y1: y(f.time), y2: y(f.time), class: "st-fault", "data-testid": "st-fault" }));
       out.push(svg("text", { x: LEFT - 8, y: y(f.time) - 3, class: "st-fault-label" }, f.label));
     }
+    const notable = new Set(record.writes.map((w) => `${w.from}@${w.time}`));
+    let hidden = 0;
     for (const m of record.msgs.values()) {
+      if (!shown(m, notable, all)) {
+        if (m.send >= t0 && m.send <= now) hidden += 1;
+        continue;
+      }
       if (m.send > t1 || (m.end ?? Math.max(m.arrival, now)) < t0 || m.send > now) continue;
       const x1 = X.get(m.from);
       const x2 = X.get(m.to);
@@ -157,6 +178,7 @@ export class SpaceTimeView {
         }
       }
     }
+    if (hidden) out.push(svg("text", { x: LEFT - 8, y: H - 6, class: "st-note" }, `${hidden} routine messages (heartbeats, appends, writes) not drawn`));
     out.push(svg("line", { x1: LEFT - 10, x2: W - 8, y1: y(now), y2: y(now), class: "st-now" }));
     out.push(svg("text", { x: W - 8, y: Math.min(H - 4, y(now) + 14), class: "st-now-label", "text-anchor": "end" }, `now ${fmt(now)}`));
     this.root.setAttribute("viewBox", `0 0 ${W} ${H}`);
