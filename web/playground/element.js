@@ -308,6 +308,7 @@ export class TenurePlayground extends HTMLElement {
     this.preset = preset;
     this.heldBeat = undefined;
     this.stepSeq = undefined;
+    this.storyScroll = false;
     timeline.tell(preset, preset && fromLink ? departure(preset.scenario, scenario) : null);
     // A permalink in the address bar describes the run it opened: once another run replaces
     // it, drop it, so a reload opens what the page shows rather than the old link.
@@ -393,6 +394,8 @@ export class TenurePlayground extends HTMLElement {
       this.pause();
       if (this.now > held.time) this.seek(held.time);
       this.heldBeat = held.index;
+      // A longer caption may push the cluster down: keep both on screen (a phone).
+      if (this.storyScroll) requestAnimationFrame(() => this.keepInView());
     }
     if (this.now >= this.endMs) this.pause();
     this.renderAll(!this.playing);
@@ -637,8 +640,13 @@ export class TenurePlayground extends HTMLElement {
     this.nextBtn = html("button", { type: "button", class: "primary next", "data-testid": "next", text: "Next ▸", hidden: true, onclick: () => this.next(), title: "Go on after this beat (n)", "aria-keyshortcuts": "N" });
     this.holdInput = html("input", { type: "checkbox", checked: this.holds, "data-testid": "holds", onchange: (e) => this.setHolds(e.target.checked) });
     this.noteEl = html("p", { class: "story-note", "data-testid": "story-changed", text: CHANGED_NOTE, hidden: true });
-    const captionRow = html("div", { class: "caption-row" }, this.captionEl, html("div", { class: "caption-side" }, this.nextBtn,
-      html("label", { class: "holds", title: "Pause at each beat of a story; off: play through" }, this.holdInput, "hold at beats")));
+    // "Next" appears only while a beat holds; the hold setting sits with the stories (or,
+    // without a story list, beside the caption).
+    this.holdLabel = html("label", { class: "holds", title: "Pause at each beat of a story; off: play through" }, this.holdInput, "hold at beats");
+    // "Next" sits in the bar, beside Step, so a hold does not reflow the caption.
+    const captionSide = html("div", { class: "caption-side" });
+    if (!show.has("presets")) captionSide.append(this.holdLabel);
+    const captionRow = html("div", { class: "caption-row" }, this.captionEl, captionSide);
     const timelineRow = html("div", { class: "timeline-row" }, this.timelineSvg);
     if (show.has("events")) {
       const box = html("section", { class: "panel event-log", "aria-label": "Event log" });
@@ -754,7 +762,7 @@ export class TenurePlayground extends HTMLElement {
     const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
-      this.playBtn, stepBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
+      this.playBtn, stepBtn, this.nextBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
       html("span", { class: "bar-end" }, restart, copy, keys), this.linkOut);
     if (!visible) bar.hidden = true;
     this.updatePlayButton();
@@ -794,6 +802,12 @@ export class TenurePlayground extends HTMLElement {
   startStory(id) {
     this.loadPreset(id);
     if (!this.reducedMotion) this.play();
+    this.storyScroll = true;
+    this.keepInView();
+  }
+
+  /** Scrolls (only if needed) so that the caption sits under the bar, the cluster below it. */
+  keepInView() {
     const bar = this.shadowRoot.querySelector(".bar");
     const barBottom = bar && !bar.hidden ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
     const top = (this.captionEl.hidden ? this.stage : this.captionEl).getBoundingClientRect().top;
@@ -815,7 +829,8 @@ export class TenurePlayground extends HTMLElement {
     const items = PRESETS.map((p) =>
       html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, "data-preset": p.id, onclick: () => this.startStory(p.id) },
         html("strong", { text: p.title }), html("small", { text: p.blurb }))));
-    this.presetsEl = html("nav", { class: "panel presets", "aria-labelledby": "stories-title" }, html("h2", { id: "stories-title", text: "Stories" }), html("ul", {}, ...items));
+    this.presetsEl = html("nav", { class: "panel presets", "aria-labelledby": "stories-title" },
+      html("div", { class: "stories-head" }, html("h2", { id: "stories-title", text: "Stories" }), this.holdLabel), html("ul", {}, ...items));
     return this.presetsEl;
   }
 

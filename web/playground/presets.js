@@ -139,7 +139,7 @@ export const PRESETS = [
       {
         when: led,
         bind: (ev, b) => ((b.old = n(ev.proc)), (b.oldTerm = String(ev.value))),
-        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_ms ?? 50} ms. The leader also appends a client command every 200 ms: watch the logs fill.`,
+        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_ms ?? 50} ms. The leader also appends a client command every ${c.propose_interval_ms ?? 200} ms: watch the logs fill.`,
       },
       {
         when: (ev) => ev.event === "fault" && ev.fault.type === "partition",

@@ -31,12 +31,9 @@ pub(crate) struct MessageView {
 impl MessageView {
     pub(crate) fn new(m: &MessageDetail) -> Self {
         let mut fields = Map::new();
-        if let Ok(Value::Object(map)) = serde_json::to_value(&m.payload) {
-            for (k, v) in map {
-                if k != "kind" {
-                    flatten(&mut fields, &k, v);
-                }
-            }
+        if let Ok(Value::Object(mut map)) = serde_json::to_value(&m.payload) {
+            map.remove("kind");
+            flatten(&mut fields, "", Value::Object(map));
         }
         MessageView {
             id: Big(m.id),
