@@ -21,9 +21,7 @@ use crate::metrics::{Metrics, Tracker};
 use crate::network::{LinkParams, Network, SendFate};
 use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError, validate_fault};
-use crate::snapshot::{
-    Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView,
-};
+use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
 use crate::units::{Ms, ms_to_us};
 use std::cmp::Ordering;

@@ -26,7 +26,10 @@ fn dropping_a_message_by_id_drops_it_changes_the_run_and_replays() {
     };
     let m = w.snapshot().in_flight[0].clone();
     let detail = w.message(m.id).expect("in flight");
-    assert_eq!((detail.from, detail.to, detail.kind), (m.from, m.to, m.kind));
+    assert_eq!(
+        (detail.from, detail.to, detail.kind),
+        (m.from, m.to, m.kind)
+    );
     assert!(serde_json::to_value(&detail).unwrap()["payload"].is_object());
     w.inject(Fault::DropMessage { id: m.id }).unwrap();
     assert!(w.message(m.id).is_none());
@@ -44,7 +47,11 @@ fn dropping_a_message_by_id_drops_it_changes_the_run_and_replays() {
     assert_ne!(w.trace_hash(), untouched, "the drop changes the run");
     let mut replay = World::new(&w.replay_scenario()).unwrap();
     replay.run();
-    assert_eq!(replay.trace_hash(), w.trace_hash(), "the replay drops the same message");
+    assert_eq!(
+        replay.trace_hash(),
+        w.trace_hash(),
+        "the replay drops the same message"
+    );
 }
 
 #[test]
@@ -80,8 +87,18 @@ fn a_proposed_command_reaches_the_leaders_log_and_commits() {
     );
     let index_of = |w: &World, id: NodeId| {
         let snap = w.snapshot();
-        let n = snap.nodes.iter().find(|n| n.id == Proc::Node(id)).cloned().unwrap();
-        let at = n.log.unwrap().iter().find(|e| e.command == Some(4242)).map(|e| e.index);
+        let n = snap
+            .nodes
+            .iter()
+            .find(|n| n.id == Proc::Node(id))
+            .cloned()
+            .unwrap();
+        let at = n
+            .log
+            .unwrap()
+            .iter()
+            .find(|e| e.command == Some(4242))
+            .map(|e| e.index);
         (at, n.commit.unwrap())
     };
     let (at, commit) = index_of(&w, leader);
@@ -114,7 +131,12 @@ fn the_store_can_start_at_a_given_token() {
     assert_eq!(w.snapshot().store.unwrap().token, Some(41));
     assert!(!w.failed());
     s.config.first_token = Some(0);
-    assert!(World::new(&s).unwrap_err().to_string().contains("first_token 0"));
+    assert!(
+        World::new(&s)
+            .unwrap_err()
+            .to_string()
+            .contains("first_token 0")
+    );
     let mut raft = Scenario::new(Algorithm::Raft, 3, 7, 3_000);
     raft.config.first_token = Some(5);
     assert!(World::new(&raft).is_err());

@@ -5,9 +5,9 @@ use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
 use crate::checker::{EntryCode, Finding, RaftChecker};
 use crate::fault::Fault;
-use crate::snapshot::{LOG_TAIL, LogEntryView};
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::snapshot::{LOG_TAIL, LogEntryView};
 use tenure::raft::{
     Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
     RaftTimer, Role, SteppedDownReason,
