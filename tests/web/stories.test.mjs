@@ -96,6 +96,20 @@ test("the_fencing_stories_end_with_the_rejection_card_and_the_resource_history",
     assert.match(await page.getByTestId("resource-log").textContent(), /n1's write with token \d+ refused \(required \d+\)/, id);
     await elementShot(page.locator(PG).locator(".stage"), `stories-end-${id}`);
   }
+  // The old holder's lease on the timeline: its local deadline, then the store's expiry, both
+  // inside the pause that outlives them.
+  await el(page, (pg) => (pg.loadPreset("gc-pause-fenced"), pg.runTo(5570)));
+  const marks = await page.locator(PG).locator("svg.timeline").evaluate((svg) => {
+    const box = (sel) => [...svg.querySelectorAll(sel)].map((e) => ({ x: e.getBBox().x + e.getBBox().width / 2, y: e.getBBox().y, title: e.querySelector("title")?.textContent ?? "" }));
+    return { deadline: box("[data-testid=lease-deadline]"), expiry: box("[data-testid=lease-expiry]"), paused: box(".span.paused").map((b) => b.y), pauseBox: [...svg.querySelectorAll(".span.paused")].map((e) => { const b = e.getBBox(); return { x: b.x, width: b.width }; }) };
+  });
+  const n1Deadline = marks.deadline.find((m) => /^n1's local lease deadline: 3\.03 s/.test(m.title));
+  const n1Expiry = marks.expiry.find((m) => /^the store's expiry of n1's lease: 3\.36 s/.test(m.title));
+  assert.ok(n1Deadline && n1Expiry, JSON.stringify(marks));
+  assert.ok(n1Deadline.x < n1Expiry.x, "the deadline comes before the store's expiry: the margin");
+  const pause = marks.pauseBox[0];
+  assert.ok(pause.x < n1Deadline.x && n1Expiry.x < pause.x + pause.width, `the pause outlives both: ${JSON.stringify({ pause, n1Deadline, n1Expiry })}`);
+  await elementShot(page.locator(PG).locator("svg.timeline"), "stories-timeline-leases");
   await page.close();
 });
 

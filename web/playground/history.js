@@ -103,10 +103,13 @@ export class History {
     for (const node of snap.nodes) {
       const key = procKey(node.id);
       if (!key.startsWith("n")) continue;
-      const deadline = node.lease_deadline_ms;
-      const expiry = key === holder ? snap.store.expiry_true_ms : null;
       const list = this.spans(this.leases, key);
       const last = list.at(-1);
+      // A deadline already passed reads as "now" (a paused holder's clock converts it so):
+      // the deadline is still the one it had.
+      let deadline = node.lease_deadline_ms;
+      if (deadline != null && deadline <= snap.time_ms + 1e-3) deadline = last?.deadline ?? null;
+      const expiry = key === holder ? snap.store.expiry_true_ms : null;
       if (deadline == null && expiry == null && (!last || (last.deadline == null && last.expiry == null))) continue;
       if (last && last.deadline === deadline && last.expiry === expiry) continue;
       list.push({ time: snap.time_ms, deadline, expiry });

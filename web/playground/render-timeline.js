@@ -86,11 +86,12 @@ export class TimelineView {
         if (wpx > 34) g.append(svg("text", { x: x(s.from) + 4, y: y(i) + LANE - 5 }, `★ ${s.value}`));
         out.push(g);
       }
-      if (lease) out.push(...leaseMarks(record, k, now, x, y(i)));
       for (const s of record.down.get(k) ?? []) {
         const to = s.to ?? record.maxTime;
         out.push(svg("rect", { x: x(s.from), y: y(i) + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, `${k} ${s.kind} ${fmt(s.from)}–${fmt(to)}`)));
       }
+      // Over the pause: the point is the pause that outlives both marks.
+      if (lease) out.push(...leaseMarks(record, k, now, x, y(i)));
     });
     const laneBottom = y(nodeKeys.length);
     for (const s of record.splits) {
@@ -145,14 +146,19 @@ export class TimelineView {
  */
 function leaseMarks(record, k, now, x, top) {
   const samples = (record.leases?.get(k) ?? []).filter((s) => s.time <= now + 1e-6);
-  const picks = new Set();
-  const lastBefore = (t) => samples.findLast((s) => s.time <= t + 1e-6 && (s.deadline != null || s.expiry != null));
+  const picks = new Map();
+  const last = (t, field) => samples.findLast((s) => s.time <= t + 1e-6 && s[field] != null)?.[field] ?? null;
   for (const span of record.lead.get(k) ?? []) {
-    const s = lastBefore(span.to ?? now);
-    if (s && span.from <= now) picks.add(s);
+    if (span.from > now) continue;
+    const end = span.to ?? now;
+    const s = { deadline: last(end, "deadline"), expiry: last(end, "expiry") };
+    // Marks from before this leadership belong to an earlier one.
+    if (s.deadline != null && s.deadline < span.from) s.deadline = null;
+    if (s.expiry != null && s.expiry < span.from) s.expiry = null;
+    picks.set(`${s.deadline}|${s.expiry}`, s);
   }
   const out = [];
-  for (const s of picks) {
+  for (const s of picks.values()) {
     if (s.deadline != null) {
       const cx = x(s.deadline);
       out.push(svg("path", { d: `M${cx} ${top + 1}V${top + LANE - 1}M${cx - 3} ${top + 1}h6M${cx - 3} ${top + LANE - 1}h6`, class: "lease-deadline", "data-testid": "lease-deadline" },
