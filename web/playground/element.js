@@ -70,6 +70,8 @@ export class TenurePlayground extends HTMLElement {
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
     /** Stories pause at each beat unless "play through" is chosen. */
     this.holds = true;
+    /** The panels below the cluster now on screen: only they are redrawn while playing. */
+    this.panelsSeen = new Set();
     this.nextCommand = 1001;
     this.spaceWindow = 2000;
   }
@@ -91,6 +93,7 @@ export class TenurePlayground extends HTMLElement {
 
   disconnectedCallback() {
     this.io?.disconnect();
+    this.panelIo?.disconnect();
     this.ro?.disconnect();
     document.removeEventListener("visibilitychange", this.onVisibility);
     if (this.docKeys) document.removeEventListener("keydown", this.docKeys);
@@ -416,6 +419,15 @@ export class TenurePlayground extends HTMLElement {
     // resize, or the stylesheet arriving after the first draw).
     this.ro ??= new ResizeObserver(() => requestAnimationFrame(() => this.renderAll(true)));
     this.ro.observe(this.timelineSvg);
+    this.panelIo ??= new IntersectionObserver((entries) => {
+      let shown = false;
+      for (const e of entries) {
+        if (e.isIntersecting) (this.panelsSeen.add(e.target), (shown = true));
+        else this.panelsSeen.delete(e.target);
+      }
+      if (shown && this.timeline) requestAnimationFrame(() => this.renderAll(true));
+    });
+    for (const p of [this.logsEl, this.spaceTimePanel]) if (p) this.panelIo.observe(p);
     this.onVisibility ??= () => {
       this.dataset.active = String(this.isActive());
       this.kick();
@@ -509,8 +521,9 @@ export class TenurePlayground extends HTMLElement {
       const span = this.endMs < 3_600_000 ? this.endMs : Math.max(10_000, Math.ceil(this.timeline.furthest / 10_000) * 10_000);
       if (!this.timelineSvg.hasAttribute("hidden")) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
       this.eventLog?.render(this.timeline.history, snap.time_ms, this.stepSeq);
-      this.renderLogs(snap);
-      this.renderSpaceTime(snap);
+      // While playing, only the panels on screen are redrawn; a seek or step redraws all.
+      if (force || this.panelsSeen.has(this.logsEl)) this.renderLogs(snap);
+      this.renderSpaceTime(snap, { always: force });
     }
   }
 
@@ -545,8 +558,10 @@ export class TenurePlayground extends HTMLElement {
     if (snap.resource) this.resLog.render(this.timeline.history, snap.time_ms);
   }
 
-  renderSpaceTime(snap = this.snapshot()) {
+  renderSpaceTime(snap = this.snapshot(), { always = true } = {}) {
     if (!this.spaceTime) return;
+    // Off-screen, the diagram waits (it is redrawn as it scrolls into view).
+    if (!always && !this.panelsSeen.has(this.spaceTimePanel)) return;
     const keys = snap.nodes.map((n) => procKey(n.id));
     const win = this.spaceWindow || Math.max(500, snap.time_ms);
     this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
@@ -705,13 +720,14 @@ export class TenurePlayground extends HTMLElement {
         e.currentTarget.href = url;
         setTimeout(() => URL.revokeObjectURL(url), 10_000);
       } });
-    return html("section", { class: "panel spacetime-panel", "aria-labelledby": "st-title" },
+    this.spaceTimePanel = html("section", { class: "panel spacetime-panel", "aria-labelledby": "st-title" },
       html("div", { class: "log-head" }, html("h2", { id: "st-title", text: "Space-time diagram" }),
         html("label", {}, "window ", windowSelect),
         html("label", { class: "holds" }, html("input", { type: "checkbox", "data-testid": "spacetime-all", onchange: (e) => ((this.spaceAll = e.target.checked), this.renderSpaceTime()) }), "all messages"),
         this.exportLink,
         html("span", { class: "hint", text: "time runs down; each arrow a message; ✕ a drop; dashed rules are faults; shaded: leading" })),
       html("div", { class: "st-scroll" }, stSvg));
+    return this.spaceTimePanel;
   }
 
   /** Touch screens draw partitions only in this mode, so a swipe scrolls the page. */
