@@ -5,6 +5,7 @@ import wasmInit, * as bindings from "./dist/tenure.js";
 import { guardClasses, guardConstructor } from "./guard.js";
 
 export * from "./dist/tenure.js";
+export * from "./election/index.js";
 
 let ready;
 let loaded = false;

@@ -9,3 +9,6 @@ import type { InitInput } from "./dist/tenure.js";
  */
 export declare function init(input?: InitInput | Promise<InitInput>): Promise<void>;
 export default init;
+
+// The driver layer: LeaderElection, the store protocol, MemoryStore, ShardedElection.
+export * from "./election/index.js";

@@ -1,9 +1,11 @@
 // `npm test`: everything, from a fresh clone, with no other step.
 // Installs what is missing first (wasm target, rustfmt/clippy, wasm-bindgen CLI, node_modules,
-// Chromium), then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings),
-// the wasm build, the package tests and the browser tests. Stops at the first failure and
+// Chromium, the Redis/PostgreSQL/etcd servers, and for the fuzz smoke nightly + cargo-fuzz),
+// then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings), a short
+// fuzz run per machine, the wasm build, the package tests, the store tests against real
+// servers and the browser tests. Stops at the first failure and
 // prints how long each step took.
-import { ensureChromium, ensureNodeModules, ensureRustTools, ensureWasmBindgen } from "./lib/ensure.mjs";
+import { ensureChromium, ensureNodeModules, ensureRustTools, ensureStoreServers, ensureWasmBindgen } from "./lib/ensure.mjs";
 import { capture, run, step } from "./lib/run.mjs";
 
 const timings = [];
@@ -15,6 +17,7 @@ try {
     ensureWasmBindgen();
     ensureNodeModules();
     process.env.CHROMIUM_PATH = ensureChromium();
+    return ensureStoreServers();
   }, timings);
   await step("cargo fmt --check", () => run("cargo", ["fmt", "--all", "--check"]), timings);
   await step("cargo clippy", () => run("cargo", ["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]), timings);
@@ -25,8 +28,18 @@ try {
   await step("cargo doc", () =>
     run("cargo", ["doc", "--workspace", "--no-deps"], { env: { ...process.env, RUSTDOCFLAGS: "-D warnings" } }), timings);
   await step("core has no wasm-bindgen dependency", coreIsPlainRust, timings);
+  // Each machine's fuzz target for a few seconds (no panic, bounded outputs); `npm run fuzz`
+  // runs them longer. Falls back to the same bodies on stable if cargo-fuzz cannot install.
+  await step("fuzz smoke", async () => {
+    const { fuzz } = await import("./lib/fuzz.mjs");
+    for (const r of fuzz({ seconds: 12 })) console.log(`fuzz ${r.target}: ${r.execs} execs (${r.engine})`);
+  }, timings);
   await step("build wasm package", async () => (await import("./build.mjs")).build(), timings);
   await step("package tests", () => run(process.execPath, ["--test", "tests/pkg/"]), timings);
+  // Real Redis, PostgreSQL and etcd servers, started by the tests on 127.0.0.1 (one file at a
+  // time: each file starts its own servers, and the chaos runs want the cores to themselves).
+  await step("store tests (real servers)", () =>
+    run(process.execPath, ["--test", "--test-concurrency=1", "tests/stores/"]), timings);
   await step("browser tests", () => run(process.execPath, ["--test", "tests/web/"]), timings);
 } catch (err) {
   report();
@@ -36,7 +49,7 @@ try {
 report();
 console.log("\nnpm test passed");
 
-/** Issue 2 item 1: the core builds for wasm32 without wasm-bindgen (no JS types in the core). */
+/** The core builds for wasm32 without wasm-bindgen (no JS types in the core). */
 function coreIsPlainRust() {
   const tree = capture("cargo", ["tree", "-p", "tenure", "--target", "wasm32-unknown-unknown", "-e", "normal", "--prefix", "none"]);
   if (tree === null) throw new Error("cargo tree -p tenure failed");

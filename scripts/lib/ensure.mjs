@@ -64,3 +64,49 @@ export function ensureChromium() {
   if (!existsSync(path)) throw new Error(`apt installed chromium but ${path} does not exist`);
   return path;
 }
+
+/**
+ * The nightly toolchain and cargo-fuzz for the fuzz targets in fuzz/. Returns true when both
+ * are usable; false (with the reason printed) when they cannot be installed here, so callers
+ * fall back to the same target bodies on stable (`fuzz/src/bin/smoke.rs`).
+ */
+export function ensureFuzzTools() {
+  try {
+    if (capture("rustup", ["run", "nightly", "rustc", "--version"]) === null) {
+      run("rustup", ["toolchain", "install", "nightly", "--profile", "minimal"]);
+    }
+    if (capture("cargo", ["+nightly", "fuzz", "--version"]) === null) {
+      console.log("cargo-fuzz is missing: installing it (a few minutes)");
+      run("cargo", ["+nightly", "install", "cargo-fuzz", "--locked"]);
+    }
+    return capture("cargo", ["+nightly", "fuzz", "--version"]) !== null;
+  } catch (err) {
+    console.log(`nightly or cargo-fuzz could not be installed (${err.message}): using the stable smoke runner`);
+    return false;
+  }
+}
+
+/**
+ * The store servers the real-server suite starts (tests/stores/): Debian's redis-server,
+ * PostgreSQL and etcd-server, installed with apt when missing and root. Never skipped: a test
+ * run without them fails saying how to install them.
+ */
+export async function ensureStoreServers() {
+  const { findBinary, SERVER_PACKAGES } = await import("../../tests/stores/servers/binaries.mjs");
+  const missing = Object.keys(SERVER_PACKAGES).filter((server) => !findBinary(server));
+  if (missing.length === 0) return;
+  const packages = missing.map((server) => SERVER_PACKAGES[server]);
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `the store tests start real servers; missing: ${missing.join(", ")}. Install them with ` +
+        `\`sudo apt-get install -y ${packages.join(" ")}\`, then rerun \`npm test\`.`,
+    );
+  }
+  console.log(`store servers missing (${missing.join(", ")}): installing ${packages.join(" ")}`);
+  // Debian's packages start their own service where they can; ours run on their own ports.
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive", RUNLEVEL: "1" };
+  run("apt-get", ["update"], { env });
+  run("apt-get", ["install", "-y", "--no-install-recommends", ...packages], { env });
+  const still = Object.keys(SERVER_PACKAGES).filter((server) => !findBinary(server));
+  if (still.length > 0) throw new Error(`apt installed ${packages.join(" ")} but ${still.join(", ")} is still missing`);
+}

@@ -17,6 +17,15 @@ const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgrou
 const FIXTURES = join(root, "tests", "pkg", "fixtures", "browser");
 const EXPECTED = {
   beforeInit: { code: "ERR_NOT_INITIALIZED", saysInit: true },
+  electionBeforeInit: { code: "ERR_NOT_INITIALIZED", saysInit: true },
+  election: {
+    elected: { leader: true, token: "1n" },
+    wrote: true,
+    refused: { leader: false, holder: "tab-a" },
+    reason: "StoreUnreachable",
+    unanswered: true,
+    nodeIdIsUuid: true,
+  },
   events: [{ type: "Elected", token: "1n", deadline_ms: 9000 }],
   write: { accepted: false, reason: "stale fencing token", presented: "1n", required: "2n" },
   error: { name: "RangeError", code: "ERR_MILLIS_RANGE" },

@@ -38,10 +38,39 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "dist/tenure.d.ts",
     "dist/tenure.js",
     "dist/tenure_bg.wasm",
+    "election/clock.js",
+    "election/election.js",
+    "election/emitter.js",
+    "election/errors.js",
+    "election/index.d.ts",
+    "election/index.js",
+    "election/memory-store.js",
+    "election/metrics.js",
+    "election/options.js",
+    "election/protocol.js",
+    "election/random.js",
+    "election/shards.js",
+    "etcd.d.ts",
+    "etcd.js",
     "guard.js",
     "index.d.ts",
     "node.js",
     "package.json",
+    "postgres.d.ts",
+    "postgres.js",
+    "redis.d.ts",
+    "redis.js",
+    "stores/common.js",
+    "stores/postgres-sql.js",
+    "stores/protocol.d.ts",
+    "stores/redis-scripts.js",
+    "testing/cases.js",
+    "testing/contract.js",
+    "testing/differential.js",
+    "testing/exchange.js",
+    "testing/index.d.ts",
+    "testing/index.js",
+    "testing/node.js",
   ]);
 });
 
@@ -82,10 +111,64 @@ test("default_export_init_resolves_under_node", () => {
 });
 
 test("public_type_declarations_contain_no_any", () => {
-  for (const file of ["index.d.ts", "dist/tenure.d.ts"]) {
+  for (const file of [
+    "index.d.ts",
+    "dist/tenure.d.ts",
+    "election/index.d.ts",
+    "testing/index.d.ts",
+    "redis.d.ts",
+    "postgres.d.ts",
+    "etcd.d.ts",
+    "stores/protocol.d.ts",
+  ]) {
     const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8")
       .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "");
     assert.doesNotMatch(text, /\bany\b/, file);
   }
+});
+
+test("testing_subpath_runs_the_contract_kit_from_the_installed_package", () => {
+  const script = join(project, "kit.mjs");
+  writeFileSync(
+    script,
+    `import { LeaderElection, MemoryStore } from "tenure";
+import { checkStoreContract, contractCases } from "tenure/testing";
+const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 150, only: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"] });
+const election = new LeaderElection({ store: new MemoryStore(), key: "k", nodeId: "n1", ttlMs: 500 });
+const elected = await election.campaign();
+await election.close();
+console.log(JSON.stringify({ ok: report.ok, ran: report.cases.map((c) => c.name), cases: contractCases.length > 10, elected: elected.leader }));
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, ["--unhandled-rejections=strict", script], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(result, { ok: true, ran: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"], cases: true, elected: true });
+});
+
+test("store_subpaths_load_without_their_optional_clients_installed", () => {
+  // redis, pg and etcd3 are optional peers: the adapters take the user's client and import none.
+  const script = join(project, "stores.mjs");
+  writeFileSync(
+    script,
+    `import { RedisFencedResource, RedisStore } from "tenure/redis";
+import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
+import { EtcdStore } from "tenure/etcd";
+const codes = [];
+for (const make of [() => new RedisStore({}), () => new PostgresStore({ client: 1 }), () => new EtcdStore()]) {
+  try { make(); } catch (err) { codes.push(err.code); }
+}
+const calls = [];
+const store = new RedisStore({ client: { sendCommand: async (args) => (calls.push(args[0]), ["Granted", "7", "1000"]) } });
+const reply = await store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1000 });
+const fenced = [new RedisFencedResource({ client: { sendCommand() {} }, key: "k" }), new PostgresFencedTable({ client: { query() {} }, key: "k" })];
+console.log(JSON.stringify({ codes, calls, reply: { ...reply, token: String(reply.token) }, fenced: fenced.length }));
+`,
+  );
+  const result = JSON.parse(execFileSync(process.execPath, ["--unhandled-rejections=strict", script], { cwd: project, encoding: "utf8" }));
+  assert.deepEqual(result, {
+    codes: ["ERR_STORE_OPTIONS", "ERR_STORE_OPTIONS", "ERR_STORE_OPTIONS"],
+    calls: ["EVALSHA"],
+    reply: { type: "Granted", token: "7", ttl_ms: 1000 },
+    fenced: 2,
+  });
 });

@@ -212,7 +212,17 @@ test("raft_random_delivery_keeps_one_leader_per_term_and_never_crashes", () => {
         const node = nodes[cmd.n];
         if (cmd.kind === "advance") now += cmd.ms;
         else if (cmd.kind === "timeout") node.handleTimeout(now);
-        else if (cmd.kind === "propose" && node.role === "Leader") node.propose(now, BigInt(now));
+        else if (cmd.kind === "propose" && node.role === "Leader") {
+          // `role` is as of the node's last input; a leader whose CheckQuorum deadline passed
+          // since steps down on this input first and refuses with ERR_NOT_LEADER (RaftNode
+          // docs, "CheckQuorum and the leader lease"). Any other throw fails the property.
+          try {
+            node.propose(now, BigInt(now));
+          } catch (err) {
+            assert.equal(err.code, "ERR_NOT_LEADER", String(err));
+            assert.notEqual(node.role, "Leader");
+          }
+        }
         else if (cmd.kind === "campaign" && node.role !== "Leader" && node.term < 2n ** 64n - 1n) node.campaign(now);
         else if (cmd.kind === "deliver" && queue.length > 0) {
           const index = cmd.i % queue.length;

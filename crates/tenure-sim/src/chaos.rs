@@ -9,7 +9,7 @@ use crate::checker::InvariantKind;
 use crate::fault::Fault;
 use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError};
-use crate::units::Ms;
+use crate::units::{Ms, Probability};
 use crate::world::World;
 use core::fmt;
 use core::str::FromStr;
@@ -41,11 +41,15 @@ pub enum Family {
     ClockDrift,
     /// The lease store answers nothing for a while (lease worlds only).
     StoreOutage,
+    /// Every link delivers a share of its messages twice (1% to 50%) for a while.
+    Duplicate,
+    /// Every link's latency widens to up to 100 ms, so messages overtake each other.
+    Reorder,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 10] = [
+    pub const ALL: [Family; 12] = [
         Family::Kill,
         Family::Pause,
         Family::PartitionOne,
@@ -56,6 +60,8 @@ impl Family {
         Family::ClockBump,
         Family::ClockDrift,
         Family::StoreOutage,
+        Family::Duplicate,
+        Family::Reorder,
     ];
 
     /// The kebab-case name.
@@ -71,6 +77,8 @@ impl Family {
             Family::ClockBump => "clock-bump",
             Family::ClockDrift => "clock-drift",
             Family::StoreOutage => "store-outage",
+            Family::Duplicate => "duplicate",
+            Family::Reorder => "reorder",
         }
     }
 
@@ -126,6 +134,9 @@ pub struct ChaosOptions {
     pub pre_vote: Option<bool>,
     /// Raft: CheckQuorum (None = the core default).
     pub check_quorum: Option<bool>,
+    /// Raft: the leader proposes this often, ms (None = the simulator's 200 ms). Chaos at
+    /// 5 ms is what exposes replication storms.
+    pub propose_interval_ms: Option<u64>,
 }
 
 impl ChaosOptions {
@@ -141,6 +152,7 @@ impl ChaosOptions {
             families: Family::defaults(algorithm),
             pre_vote: None,
             check_quorum: None,
+            propose_interval_ms: None,
         }
     }
 
@@ -163,6 +175,9 @@ impl ChaosOptions {
             } else {
                 " --no-check-quorum"
             });
+        }
+        if let Some(ms) = self.propose_interval_ms {
+            cmd.push_str(&format!(" --propose-every {ms}ms"));
         }
         cmd
     }
@@ -208,6 +223,10 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
     s.config.check_quorum = opts
         .check_quorum
         .filter(|_| opts.algorithm == Algorithm::Raft);
+    s.config.propose_interval_ms = opts
+        .propose_interval_ms
+        .filter(|_| opts.algorithm == Algorithm::Raft)
+        .map(Ms::from_millis);
     let mut rng = Rng::from_seed(seed ^ 0xC4A0_5C4A_05C4_A05C);
     let nodes: Vec<Proc> = (1..=opts.nodes).map(|i| Proc::Node(NodeId(i))).collect();
     let mut all = nodes.clone();
@@ -324,6 +343,24 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
                 });
                 at_end.clear();
             }
+            Family::Duplicate => {
+                let percent = ms(&mut rng, 1, 51);
+                #[allow(clippy::cast_precision_loss)]
+                let p = Probability::new(percent as f64 / 100.0).unwrap_or_default();
+                at_start.push(Fault::LinkDuplicate {
+                    from: all.clone(),
+                    to: all.clone(),
+                    probability: p,
+                });
+            }
+            Family::Reorder => {
+                at_start.push(Fault::LinkLatency {
+                    from: all.clone(),
+                    to: all.clone(),
+                    min_ms: Ms::from_millis(1),
+                    max_ms: Ms::from_millis(ms(&mut rng, 20, 101)),
+                });
+            }
         }
         for f in at_start {
             s = s.with_fault(t, f);
@@ -383,6 +420,12 @@ pub struct RunOutcome {
     pub stale_writes_accepted: u64,
     /// The first violation's detail, if any.
     pub first_violation: Option<String>,
+    /// Most messages sent in one simulated second.
+    pub peak_messages_per_second: u64,
+    /// Most events waiting in the queue, sampled every simulated second.
+    pub peak_queue_len: u64,
+    /// How the run broke its work budget ([`crate::budget`]), if it did; the run fails.
+    pub over_budget: Option<String>,
 }
 
 /// Runs one chaos run with `seed`.
@@ -390,7 +433,23 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
     let s = scenario(opts, seed);
     let mut world = World::new(&s)?;
     let heal = Instant::from_millis(opts.duration_ms);
-    world.run_until(heal);
+    let (peak, over_budget) =
+        crate::budget::run_within(&mut world, opts.duration_ms, crate::budget::budget(&s));
+    if let Some(why) = &over_budget {
+        return Ok(RunOutcome {
+            seed,
+            violations: world.violation_counts().clone(),
+            failed: true,
+            worst_split_brain_us: world.metrics().worst_split_brain_us,
+            leader_after_heal_us: None,
+            events: world.metrics().events,
+            stale_writes_accepted: world.metrics().stale_writes_accepted,
+            first_violation: Some(format!("over budget: {why}")),
+            peak_messages_per_second: peak.0,
+            peak_queue_len: peak.1,
+            over_budget,
+        });
+    }
     let bound = liveness_bound_ms(&s);
     let found = world.run_until_leader(heal.saturating_add(Duration::from_millis(bound)));
     if found.is_none() {
@@ -413,6 +472,9 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
             .violations()
             .first()
             .map(|v| format!("{} at {} us: {}", v.kind.name(), v.time_us, v.detail)),
+        peak_messages_per_second: peak.0,
+        peak_queue_len: peak.1,
+        over_budget,
     })
 }
 
@@ -435,6 +497,12 @@ pub struct ChaosReport {
     pub stale_writes_accepted: u64,
     /// Events over all runs.
     pub events: u64,
+    /// Most messages sent in one simulated second, over all runs.
+    pub peak_messages_per_second: u64,
+    /// Most events queued at once (sampled each simulated second), over all runs.
+    pub peak_queue_len: u64,
+    /// Runs that broke their work budget.
+    pub over_budget_runs: u64,
     /// Failing runs: seed, first violation and the command that replays it.
     pub failures: Vec<Failure>,
 }
@@ -465,6 +533,13 @@ impl ChaosReport {
             .stale_writes_accepted
             .saturating_add(r.stale_writes_accepted);
         self.events = self.events.saturating_add(r.events);
+        self.peak_messages_per_second = self
+            .peak_messages_per_second
+            .max(r.peak_messages_per_second);
+        self.peak_queue_len = self.peak_queue_len.max(r.peak_queue_len);
+        if r.over_budget.is_some() {
+            self.over_budget_runs = self.over_budget_runs.saturating_add(1);
+        }
         if r.failed {
             self.failed_runs = self.failed_runs.saturating_add(1);
             self.failures.push(Failure {

@@ -32,8 +32,37 @@ pub struct FailoverReport {
     pub samples_us: Vec<u64>,
 }
 
+/// The leader's heartbeat interval in `s` (a lease's renew interval): the crash lands at a
+/// uniformly random point of it, not right after a heartbeat.
+fn heartbeat_interval(s: &Scenario) -> Duration {
+    use crate::scenario::Algorithm;
+    let c = &s.config;
+    let ms = match s.algorithm {
+        Algorithm::Raft => c.heartbeat_ms.map_or(
+            tenure::raft::RaftConfig::default().heartbeat_interval,
+            |m| m.duration(),
+        ),
+        Algorithm::Bully => c.heartbeat_ms.map_or(
+            tenure::bully::BullyConfig::default().heartbeat_interval,
+            |m| m.duration(),
+        ),
+        Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
+            let ttl = c
+                .ttl_ms
+                .map_or(Duration::from_millis(crate::algo::DEFAULT_TTL_MS), |m| {
+                    m.duration()
+                });
+            c.renew_interval_ms
+                .map_or(Duration::from_micros(ttl.as_micros() / 3), |m| m.duration())
+        }
+    };
+    ms.max(Duration::from_micros(1))
+}
+
 /// One measurement on the world of `s` (its faults are ignored): the time in us from the
-/// leader's crash to the next leader, or `None` if there was none in time.
+/// leader's crash to the next leader, or `None` if there was none in time. The crash comes
+/// `SETTLE_MS` after the first leader plus a uniformly random part of the heartbeat
+/// interval, drawn from the scenario's seed.
 pub fn measure_one(s: &Scenario) -> Result<Option<u64>, ScenarioError> {
     let mut s = s.clone();
     s.faults.clear();
@@ -45,7 +74,13 @@ pub fn measure_one(s: &Scenario) -> Result<Option<u64>, ScenarioError> {
     {
         return Ok(None);
     }
-    w.run_until(w.now().saturating_add(Duration::from_millis(SETTLE_MS)));
+    let mut rng = tenure::Rng::from_seed(s.seed ^ 0xFA11_0BE5_FA11_0BE5);
+    let phase = rng.uniform_duration(Duration::ZERO, heartbeat_interval(&s));
+    w.run_until(
+        w.now()
+            .saturating_add(Duration::from_millis(SETTLE_MS))
+            .saturating_add(phase),
+    );
     let Some(leader) = w.leaders().first().copied() else {
         return Ok(None);
     };

@@ -15,6 +15,7 @@
 //! own [`clock::SimClock`]. All randomness derives from the scenario's seed.
 
 mod algo;
+pub mod budget;
 pub mod chaos;
 pub mod checker;
 #[cfg(feature = "cli")]
@@ -27,6 +28,7 @@ pub mod metrics;
 pub mod network;
 pub mod process;
 pub mod scenario;
+pub mod search;
 pub mod snapshot;
 pub mod trace;
 pub mod units;

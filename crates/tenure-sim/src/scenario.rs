@@ -95,9 +95,14 @@ impl FromStr for Algorithm {
 #[serde(deny_unknown_fields, default)]
 pub struct AlgoConfig {
     // --- raft ---
-    /// Raft: election timeout T in ms; each wait is drawn from `[T, 2T)` (rule 6).
+    /// Raft: the minimum election timeout T in ms; each wait is drawn from
+    /// `[T, election_timeout_max_ms)`, `[T, 2T)` by default (rule 6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub election_timeout_ms: Option<Ms>,
+    /// Raft: the exclusive upper end of the election-timeout range in ms (default 2T); must
+    /// exceed `election_timeout_ms` (or the default T of 150 ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub election_timeout_max_ms: Option<Ms>,
     /// Raft and Bully: heartbeat interval in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heartbeat_ms: Option<Ms>,
@@ -110,6 +115,14 @@ pub struct AlgoConfig {
     /// Raft: the leader proposes a command this often, in ms (default 200).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub propose_interval_ms: Option<Ms>,
+    /// Raft: the leader lease (needs CheckQuorum): a leader acts only while a quorum
+    /// acknowledged it within T less the drift bound `max_drift_ppm`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_lease: Option<bool>,
+    /// Raft: the clock-rate difference the leader lease allows for, in parts per million
+    /// (default 10 000); the lease lasts `T - T * ppm / 1e6`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_lease_drift_ppm: Option<u32>,
     // --- lease ---
     /// Lease: time to live in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,6 +186,17 @@ impl AlgoConfig {
         add(
             self.election_timeout_ms.is_some(),
             "election_timeout_ms",
+            RAFT,
+        );
+        add(
+            self.election_timeout_max_ms.is_some(),
+            "election_timeout_max_ms",
+            RAFT,
+        );
+        add(self.leader_lease.is_some(), "leader_lease", RAFT);
+        add(
+            self.leader_lease_drift_ppm.is_some(),
+            "leader_lease_drift_ppm",
             RAFT,
         );
         add(self.heartbeat_ms.is_some(), "heartbeat_ms", HEARTBEAT);

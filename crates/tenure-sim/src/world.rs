@@ -401,6 +401,11 @@ impl World {
 
     // ----- running -----
 
+    /// Events waiting in the queue: messages in flight, armed timers, pending faults.
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Processes the next event; `false` if none is left.
     pub fn step(&mut self) -> bool {
         let Some(s) = self.queue.pop() else {

@@ -41,6 +41,8 @@ export type MachineErrorCode =
   | "ERR_SEED_RANGE"
   | "ERR_COMMAND_TYPE"
   | "ERR_COMMAND_RANGE"
+  | "ERR_CONTEXT_TYPE"
+  | "ERR_CONTEXT_RANGE"
   | "ERR_OBJECT_TYPE"
   | "ERR_ARRAY_TYPE"
   | "ERR_MISSING_KEY"
@@ -90,6 +92,8 @@ pub(crate) enum U64Arg {
     Seed,
     /// A Raft client command (an opaque `u64`).
     Command,
+    /// The opaque `context` of a Raft AppendEntries and its response.
+    Context,
 }
 
 impl U64Arg {
@@ -105,6 +109,7 @@ impl U64Arg {
             U64Arg::Epoch => "epoch",
             U64Arg::Seed => "seed",
             U64Arg::Command => "command",
+            U64Arg::Context => "context",
         }
     }
 
@@ -119,6 +124,7 @@ impl U64Arg {
             U64Arg::Epoch => "ERR_EPOCH_TYPE",
             U64Arg::Seed => "ERR_SEED_TYPE",
             U64Arg::Command => "ERR_COMMAND_TYPE",
+            U64Arg::Context => "ERR_CONTEXT_TYPE",
         }
     }
 
@@ -133,6 +139,7 @@ impl U64Arg {
             U64Arg::Epoch => "ERR_EPOCH_RANGE",
             U64Arg::Seed => "ERR_SEED_RANGE",
             U64Arg::Command => "ERR_COMMAND_RANGE",
+            U64Arg::Context => "ERR_CONTEXT_RANGE",
         }
     }
 }

@@ -27,8 +27,11 @@ export interface RaftConfigInit {
   id?: NodeId;
   /** The other voters, without duplicates or `id` [[]]. */
   peers?: NodeId[];
-  /** Base election timeout T; each wait is drawn from [T, 2T) (Raft §5.2) [150]. */
+  /** Minimum election timeout T; each wait is drawn from [T, election_timeout_max_ms)
+   * (Raft §5.2, design rule 6) [150]. */
   election_timeout_ms?: number;
+  /** Exclusive upper end of the election-timeout range, > election_timeout_ms [2T]. */
+  election_timeout_max_ms?: number;
   /** Leader heartbeat period, > 0 and < election_timeout_ms [50]. */
   heartbeat_interval_ms?: number;
   /** PreVote (dissertation §9.6) [true]. */
@@ -37,6 +40,13 @@ export interface RaftConfigInit {
   check_quorum?: boolean;
   /** Most entries per AppendEntries, 1 ..= 65536 (what a follower's binding reads) [64]. */
   max_entries_per_append?: number;
+  /** Flow control: most unacknowledged AppendEntries per follower, >= 1 [8]. */
+  max_inflight_appends?: number;
+  /** Leader lease (needs check_quorum): act as leader only while a quorum acknowledged,
+   * within T less the drift bound, an AppendEntries sent since; see `isActingLeader` [false]. */
+  leader_lease?: boolean;
+  /** Clock-rate difference the lease allows for, ppm, < 1000000 [10000]. */
+  max_drift_ppm?: number;
   /** Seed of the election-timeout PRNG [fresh from crypto.getRandomValues, see `config`]. */
   seed?: bigint;
 }
@@ -46,10 +56,14 @@ export interface RaftConfig {
   id: NodeId;
   peers: NodeId[];
   election_timeout_ms: number;
+  election_timeout_max_ms: number;
   heartbeat_interval_ms: number;
   pre_vote: boolean;
   check_quorum: boolean;
   max_entries_per_append: number;
+  max_inflight_appends: number;
+  leader_lease: boolean;
+  max_drift_ppm: number;
   seed: bigint;
 }
 
@@ -57,7 +71,7 @@ export interface RaftConfig {
 export type RaftRole = "Follower" | "PreCandidate" | "Candidate" | "Leader";
 
 /** What a Raft node waits for. "Start": a fresh node arms its timers at its first input. */
-export type RaftTimer = "Start" | "Election" | "Heartbeat" | "CheckQuorum";
+export type RaftTimer = "Start" | "Election" | "Heartbeat" | "CheckQuorum" | "LeaderLease";
 
 /** Why a Raft leader stepped down. */
 export type RaftSteppedDownReason =
@@ -83,14 +97,24 @@ const CONFIG_KEYS: &[&str] = &[
     "id",
     "peers",
     "election_timeout_ms",
+    "election_timeout_max_ms",
     "heartbeat_interval_ms",
     "pre_vote",
     "check_quorum",
     "max_entries_per_append",
+    "max_inflight_appends",
+    "leader_lease",
+    "max_drift_ppm",
     "seed",
 ];
 
-const TIMER_NAMES: &[&str] = &["Start", "Election", "Heartbeat", "CheckQuorum"];
+const TIMER_NAMES: &[&str] = &[
+    "Start",
+    "Election",
+    "Heartbeat",
+    "CheckQuorum",
+    "LeaderLease",
+];
 
 /// A Raft node (sans-IO): election (Raft §5.2), replication and commitment (§5.3-5.4),
 /// PreVote and CheckQuorum.
@@ -159,7 +183,9 @@ impl RaftNode {
 
     /// Appends `command` to the leader's log and starts replicating it; returns its index.
     /// Acceptance is not commitment: wait for a `Committed` event at or above it. Throws
-    /// `Error` with `code: "ERR_NOT_LEADER"` on any other role (forward to `leaderId`).
+    /// `Error` with `code: "ERR_NOT_LEADER"` on any other role (forward to `leaderId`),
+    /// including a leader whose CheckQuorum deadline passed before this call: it steps down
+    /// first (a `SteppedDown` event waits in `pollOutput`).
     #[wasm_bindgen(unchecked_return_type = "LogIndex")]
     pub fn propose(
         &mut self,
@@ -211,6 +237,13 @@ impl RaftNode {
     #[wasm_bindgen(getter, unchecked_return_type = "RaftRole")]
     pub fn role(&self) -> JsValue {
         JsValue::from_str(role_name(self.inner.role()))
+    }
+
+    /// Whether it acts as leader as of its latest input: it leads and, with `leader_lease`,
+    /// holds a lease (a quorum acknowledged it within T less the drift bound).
+    #[wasm_bindgen(getter = isActingLeader)]
+    pub fn is_acting_leader(&self) -> bool {
+        self.inner.is_acting_leader()
     }
 
     /// Its current term.
@@ -285,6 +318,7 @@ impl RaftNode {
             Some("Election") => RaftTimer::Election,
             Some("Heartbeat") => RaftTimer::Heartbeat,
             Some("CheckQuorum") => RaftTimer::CheckQuorum,
+            Some("LeaderLease") => RaftTimer::LeaderLease,
             _ => {
                 return Err(BindingError::BadVariant {
                     arg: "kind".into(),
@@ -365,6 +399,9 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     if let Some(t) = f.opt_duration("election_timeout_ms")? {
         c.election_timeout = t;
     }
+    if let Some(t) = f.opt_duration("election_timeout_max_ms")? {
+        c.election_timeout_max = Some(t);
+    }
     if let Some(h) = f.opt_duration("heartbeat_interval_ms")? {
         c.heartbeat_interval = h;
     }
@@ -378,6 +415,15 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     let most = u64::try_from(crate::limits::MAX_APPEND_ENTRIES).unwrap_or(u64::MAX);
     if let Some(n) = f.opt_int("max_entries_per_append", most)? {
         c.max_entries_per_append = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(n) = f.opt_int("max_inflight_appends", u64::from(u32::MAX))? {
+        c.max_inflight_appends = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(on) = f.opt_bool("leader_lease")? {
+        c.leader_lease = on;
+    }
+    if let Some(n) = f.opt_int("max_drift_ppm", u64::from(u32::MAX))? {
+        c.max_drift_ppm = u32::try_from(n).unwrap_or(u32::MAX);
     }
     c.seed = f.opt_u64("seed", U64Arg::Seed)?.unwrap_or_else(fresh_seed);
     Ok(c)
@@ -409,6 +455,10 @@ fn config_to_js(c: &RaftConfig) -> Result<JsValue, JsValue> {
             duration_to_millis(c.election_timeout).into(),
         ),
         (
+            "election_timeout_max_ms",
+            duration_to_millis(c.election_timeout_range().1).into(),
+        ),
+        (
             "heartbeat_interval_ms",
             duration_to_millis(c.heartbeat_interval).into(),
         ),
@@ -420,6 +470,14 @@ fn config_to_js(c: &RaftConfig) -> Result<JsValue, JsValue> {
                 .unwrap_or(u32::MAX)
                 .into(),
         ),
+        (
+            "max_inflight_appends",
+            u32::try_from(c.max_inflight_appends)
+                .unwrap_or(u32::MAX)
+                .into(),
+        ),
+        ("leader_lease", c.leader_lease.into()),
+        ("max_drift_ppm", c.max_drift_ppm.into()),
         ("seed", u64_to_bigint(c.seed)),
     ])
 }
@@ -496,5 +554,6 @@ fn timer_name(timer: RaftTimer) -> &'static str {
         RaftTimer::Election => "Election",
         RaftTimer::Heartbeat => "Heartbeat",
         RaftTimer::CheckQuorum => "CheckQuorum",
+        RaftTimer::LeaderLease => "LeaderLease",
     }
 }

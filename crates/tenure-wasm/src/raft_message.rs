@@ -35,8 +35,18 @@ export type RaftMessage =
       prev_log_term: Term;
       entries: RaftEntry[];
       leader_commit: LogIndex;
+      /** Opaque to the follower, echoed in its response; the leader's send time in us,
+       * which anchors its leader lease. Always present on output; absent on input = 0n. */
+      context?: bigint;
     }
-  | { type: "AppendEntriesResponse"; term: Term; success: boolean; match_index: LogIndex };
+  | {
+      type: "AppendEntriesResponse";
+      term: Term;
+      success: boolean;
+      match_index: LogIndex;
+      /** The `context` of the AppendEntries answered. Absent on input = 0n. */
+      context?: bigint;
+    };
 
 /** One change to make durable before any later Send leaves (design rule 6, S11). */
 export type RaftPersistOp =
@@ -79,8 +89,9 @@ const MESSAGE_KEYS: &[&[&str]] = &[
         "prev_log_term",
         "entries",
         "leader_commit",
+        "context",
     ],
-    &["type", "term", "success", "match_index"],
+    &["type", "term", "success", "match_index", "context"],
 ];
 
 const STATE_KEYS: &[&str] = &["term", "voted_for", "log"];
@@ -151,11 +162,13 @@ pub(crate) fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<
             prev_log_term: f.u64("prev_log_term", U64Arg::Term)?,
             entries: entries_from_js(&f, "entries", crate::limits::MAX_APPEND_ENTRIES)?,
             leader_commit: f.u64("leader_commit", U64Arg::Index)?,
+            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
         },
         _ => Message::AppendEntriesResponse {
             term,
             success: f.bool("success")?,
             match_index: f.u64("match_index", U64Arg::Index)?,
+            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
         },
     })
 }
@@ -191,6 +204,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             prev_log_term,
             entries,
             leader_commit,
+            context,
         } => plain_object(&[
             ("type", JsValue::from_str("AppendEntries")),
             ("term", u64_to_bigint(*term)),
@@ -198,16 +212,19 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             ("prev_log_term", u64_to_bigint(*prev_log_term)),
             ("entries", entries_to_js(entries)?),
             ("leader_commit", u64_to_bigint(*leader_commit)),
+            ("context", u64_to_bigint(*context)),
         ]),
         Message::AppendEntriesResponse {
             term,
             success,
             match_index,
+            context,
         } => plain_object(&[
             ("type", JsValue::from_str("AppendEntriesResponse")),
             ("term", u64_to_bigint(*term)),
             ("success", (*success).into()),
             ("match_index", u64_to_bigint(*match_index)),
+            ("context", u64_to_bigint(*context)),
         ]),
     }
 }

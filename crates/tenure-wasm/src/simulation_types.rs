@@ -27,8 +27,11 @@ export type ProcId = bigint | "store" | "resource";
  * apply to the scenario's algorithm are rejected (ERR_SCENARIO_RANGE).
  */
 export interface ScenarioConfig {
-  /** Raft: election timeout T in ms; each wait is drawn from [T, 2T) (design rule 6). */
+  /** Raft: minimum election timeout T in ms; each wait is drawn from
+   * [T, election_timeout_max_ms) (design rule 6). */
   election_timeout_ms?: number;
+  /** Raft: exclusive upper end of the election-timeout range, ms (default 2T). */
+  election_timeout_max_ms?: number;
   /** Raft and Bully: heartbeat interval, ms. */
   heartbeat_ms?: number;
   /** Raft: PreVote (Ongaro's thesis, section 9.6). */
@@ -37,6 +40,11 @@ export interface ScenarioConfig {
   check_quorum?: boolean;
   /** Raft: the leader proposes a command this often, ms (default 200). */
   propose_interval_ms?: number;
+  /** Raft: the leader lease (needs check_quorum): a leader acts only while a quorum
+   * acknowledged it within T less the drift bound (default false). */
+  leader_lease?: boolean;
+  /** Raft: the clock-rate difference the leader lease allows for, ppm (default 10000). */
+  leader_lease_drift_ppm?: number;
   /** Lease: time to live, ms (default 2000). */
   ttl_ms?: number;
   /** Lease: safety margin, ms (design rules 4-5; default 300). */

@@ -51,6 +51,6 @@ pub use lease::{
     RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
-pub use rng::Rng;
+pub use rng::{Rng, node_seed};
 pub use time::{Clock, Duration, Instant};
 pub use timer::TimerTable;

@@ -4,6 +4,7 @@
 //! `seed: u64`, and the same seed gives the same draws bit for bit, natively and in wasm.
 //! The generator is xoshiro256++ from the `rand_xoshiro` crate, seeded through SplitMix64.
 
+use crate::id::NodeId;
 use crate::time::Duration;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng as _, SeedableRng};
@@ -16,6 +17,13 @@ impl Rng {
     /// A generator whose whole output is fixed by `seed`.
     pub fn from_seed(seed: u64) -> Self {
         Rng(Xoshiro256PlusPlus::seed_from_u64(seed))
+    }
+
+    /// The generator of machine `id` configured with `seed`: [`node_seed`] mixes the id in,
+    /// so machines built from one seed (the default 0, say) never share a sequence of
+    /// timeouts, while the same `(seed, id)` still replays bit for bit.
+    pub fn for_node(seed: u64, id: NodeId) -> Self {
+        Rng::from_seed(node_seed(seed, id))
     }
 
     /// The next 64 uniformly distributed bits.
@@ -47,9 +55,27 @@ impl Rng {
     }
 }
 
+/// `seed` mixed with a machine's `id` (one SplitMix64 finalizer round over
+/// `seed + id * golden ratio`), a bijection in `seed` for each `id`.
+pub fn node_seed(seed: u64, id: NodeId) -> u64 {
+    let mut z = seed.wrapping_add(id.0.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nodes_with_one_seed_draw_differently_and_replay() {
+        let draw = |id| Rng::for_node(0, NodeId(id)).next_u64();
+        assert_ne!(draw(1), draw(2));
+        assert_ne!(draw(2), draw(3));
+        assert_eq!(draw(2), draw(2));
+        assert_ne!(node_seed(0, NodeId(1)), node_seed(1, NodeId(1)));
+    }
 
     #[test]
     fn same_seed_same_draws() {

@@ -138,6 +138,7 @@ fn append_entries_consistency_check_and_conflict_truncation_5_3() {
             prev_log_term,
             entries,
             leader_commit,
+            context: 0,
         };
     n.handle_message(Instant::ZERO, NodeId(1), append(5, 3, vec![], 0));
     let refused = sends(&drain(&mut n));
@@ -184,6 +185,7 @@ fn heartbeat_resets_the_election_timer_5_2() {
                 prev_log_term: 0,
                 entries: vec![],
                 leader_commit: 0,
+                context: 0,
             },
         );
         n.handle_timeout(now);

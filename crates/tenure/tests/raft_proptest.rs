@@ -57,24 +57,28 @@ fn message() -> impl Strategy<Value = Message> {
                 pre_vote,
             }
         }),
-        (term(), index(), term(), entries(), index()).prop_map(
-            |(term, prev_log_index, prev_log_term, entries, leader_commit)| {
+        (term(), index(), term(), entries(), index(), any::<u64>()).prop_map(
+            |(term, prev_log_index, prev_log_term, entries, leader_commit, context)| {
                 Message::AppendEntries {
                     term,
                     prev_log_index,
                     prev_log_term,
                     entries,
                     leader_commit,
+                    context,
                 }
             }
         ),
-        (term(), any::<bool>(), index()).prop_map(|(term, success, match_index)| {
-            Message::AppendEntriesResponse {
-                term,
-                success,
-                match_index,
+        (term(), any::<bool>(), index(), any::<u64>()).prop_map(
+            |(term, success, match_index, context)| {
+                Message::AppendEntriesResponse {
+                    term,
+                    success,
+                    match_index,
+                    context,
+                }
             }
-        }),
+        ),
     ]
 }
 
@@ -110,6 +114,7 @@ proptest! {
             check_quorum,
             max_entries_per_append: MAX_ENTRIES,
             seed,
+            ..RaftConfig::default()
         };
         let peers = config.peers.len();
         let mut node = RaftNode::new(config).unwrap();

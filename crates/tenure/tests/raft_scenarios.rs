@@ -185,6 +185,7 @@ fn s13_leader_never_commits_an_older_term_entry_by_counting_replicas() {
         term: 4,
         success: true,
         match_index,
+        context: 0,
     };
     n1.handle_message(Instant::ZERO, NodeId(2), ack(2));
     assert_eq!(
@@ -229,6 +230,7 @@ fn term_at_u64_max_saturates_and_never_campaigns() {
             prev_log_term: u64::MAX,
             entries: vec![],
             leader_commit: u64::MAX,
+            context: 0,
         },
     );
     drain(&mut n);

@@ -98,6 +98,13 @@ void timer, next, replay, expires;
 // ----- raft -----
 const raft = new RaftNode({ id: 1n, peers: [2n, 3n], election_timeout_ms: 150, pre_vote: true });
 raft.handleTimeout(0);
+const leased = new RaftNode({ election_timeout_ms: 150, election_timeout_max_ms: 155, leader_lease: true, max_drift_ppm: 5_000, max_inflight_appends: 4 });
+const acting: boolean = leased.isActingLeader;
+const range: [number, number] = [leased.config.election_timeout_ms, leased.config.election_timeout_max_ms];
+const lease: boolean = leased.config.leader_lease;
+const leaseTimer = leased.timer("LeaderLease");
+const echoed: RaftMessage = { type: "AppendEntriesResponse", term: 1n, success: true, match_index: 0n, context: 5n };
+void acting, range, lease, leaseTimer, echoed;
 const vote: RaftMessage = { type: "RequestVote", term: 1n, last_log_index: 0n, last_log_term: 0n, pre_vote: false };
 raft.handleMessage(1, 2n, vote);
 for (let out: RaftOutput | undefined = raft.pollOutput(); out; out = raft.pollOutput()) {

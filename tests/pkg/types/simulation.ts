@@ -27,6 +27,15 @@ const scenario: Scenario = {
     { at_ms: 9_000, fault: { type: "partition", groups: [[1], [2, 3, "store"]] } },
   ],
 };
+const raftScenario: Scenario = {
+  version: 1,
+  algorithm: "raft",
+  nodes: 5,
+  config: { election_timeout_ms: 150, election_timeout_max_ms: 155, leader_lease: true, leader_lease_drift_ppm: 5_000, propose_interval_ms: 5 },
+  network: { duplicate: 0.5 },
+  duration_ms: 1_000,
+};
+void raftScenario;
 const sim = new Simulation(scenario);
 sim.runUntil(1_000.5);
 const stepped: boolean = sim.step();

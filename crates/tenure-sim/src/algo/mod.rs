@@ -13,8 +13,8 @@ mod raft;
 mod seed;
 
 pub(crate) use self::bully::BullyAdapter;
-pub(crate) use self::lease::{DEFAULT_TTL_MS, LeaseAdapter};
-pub(crate) use self::raft::RaftAdapter;
+pub(crate) use self::lease::{DEFAULT_RETRY_MS, DEFAULT_TTL_MS, DEFAULT_WRITE_MS, LeaseAdapter};
+pub(crate) use self::raft::{DEFAULT_PROPOSE_MS, RaftAdapter};
 
 use crate::checker::Finding;
 use crate::clock::SimClock;

@@ -60,6 +60,15 @@ impl RaftAdapter {
         if let Some(v) = c.check_quorum {
             base.check_quorum = v;
         }
+        if let Some(m) = c.election_timeout_max_ms {
+            base.election_timeout_max = Some(m.duration());
+        }
+        if let Some(v) = c.leader_lease {
+            base.leader_lease = v;
+        }
+        if let Some(v) = c.leader_lease_drift_ppm {
+            base.max_drift_ppm = v;
+        }
         let n = usize::try_from(s.nodes).unwrap_or(0);
         let mut adapter = RaftAdapter {
             base,
@@ -206,6 +215,7 @@ fn timer_label(t: RaftTimer) -> &'static str {
         RaftTimer::Election => "Election",
         RaftTimer::Heartbeat => "Heartbeat",
         RaftTimer::CheckQuorum => "CheckQuorum",
+        RaftTimer::LeaderLease => "LeaderLease",
     }
 }
 
@@ -279,7 +289,7 @@ impl Adapter for RaftAdapter {
         self.slots
             .get(p)
             .and_then(|s| s.node.as_ref())
-            .is_some_and(|n| n.role() == Role::Leader)
+            .is_some_and(RaftNode::is_acting_leader)
     }
 
     fn info(&self, p: usize) -> NodeInfo {

@@ -33,7 +33,11 @@ pub struct RaftChecker {
     leaders: BTreeMap<u64, NodeId>,
     logs: BTreeMap<NodeId, NodeLog>,
     prefixes: BTreeMap<(u64, u64), u64>,
+    /// Term of committed entry `i + 1`.
     committed: Vec<u64>,
+    /// The lowest term in which entry `i + 1` is known committed: the reporting node's term
+    /// at the report (never below the entry's own term), the lowest over every report.
+    committed_in: Vec<u64>,
 }
 
 fn chain(prev: u64, (term, data): EntryCode) -> u64 {
@@ -141,8 +145,12 @@ impl RaftChecker {
                 self.leaders.insert(term, node);
             }
         }
+        // Leader Completeness (Raft §5.4): an entry committed in term U is in the log of every
+        // leader of a term above U. A leader of a lower term elected later in true time (a
+        // candidate paused with its votes queued) owes nothing to entries committed after it.
         let log = self.logs.entry(node).or_default();
-        for (i, &t) in self.committed.iter().enumerate() {
+        let owed = self.committed.iter().zip(&self.committed_in).enumerate();
+        for (i, (&t, _)) in owed.filter(|(_, (_, in_term))| **in_term < term) {
             if log.terms.get(i) != Some(&t) {
                 out.push(Finding {
                     kind: InvariantKind::LeaderCompleteness,
@@ -159,6 +167,7 @@ impl RaftChecker {
 
     /// `node` reports commit index `commit`.
     pub fn observe_commit(&mut self, node: NodeId, commit: u64, out: &mut Vec<Finding>) {
+        let reporter_term = self.terms.get(&node).copied().unwrap_or(0);
         let log = self.logs.entry(node).or_default();
         let from = usize::try_from(log.commit).unwrap_or(usize::MAX);
         let to = usize::try_from(commit).unwrap_or(usize::MAX);
@@ -184,8 +193,15 @@ impl RaftChecker {
                     });
                     return;
                 }
-                Some(_) => {}
-                None => self.committed.push(t),
+                Some(_) => {
+                    if let Some(in_term) = self.committed_in.get_mut(i) {
+                        *in_term = (*in_term).min(reporter_term.max(t));
+                    }
+                }
+                None => {
+                    self.committed.push(t);
+                    self.committed_in.push(reporter_term.max(t));
+                }
             }
         }
     }
@@ -242,6 +258,29 @@ mod tests {
         c.observe_commit(N1, 2, &mut out);
         c.log_replaced(N2, 1, &[(1, 0)], &mut out);
         c.observe_leader(N2, 2, &mut out);
+        assert_eq!(out[0].kind, InvariantKind::LeaderCompleteness);
+    }
+
+    /// Found by `tenure check`: a candidate of term 3, paused with its votes queued, resumes
+    /// and leads term 3 after the leader of term 4 committed an entry it lacks. Raft §5.4
+    /// asks that entry of leaders of higher terms only, so this is no violation; a leader of
+    /// term 5 without it still is.
+    #[test]
+    fn a_lower_term_leader_elected_later_owes_nothing_to_later_commits() {
+        const N3: NodeId = NodeId(3);
+        let mut c = RaftChecker::new();
+        let mut out = Vec::new();
+        for n in [N1, N2, N3] {
+            c.observe_term(n, 3, &mut out);
+        }
+        c.observe_term(N1, 4, &mut out);
+        c.observe_leader(N1, 4, &mut out);
+        c.log_replaced(N1, 1, &[(4, 0)], &mut out);
+        c.observe_commit(N1, 1, &mut out);
+        c.observe_leader(N2, 3, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        c.observe_term(N3, 5, &mut out);
+        c.observe_leader(N3, 5, &mut out);
         assert_eq!(out[0].kind, InvariantKind::LeaderCompleteness);
     }
 }

@@ -36,9 +36,10 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     Ok(ms.round() as u64)
 }
 
-/// Parses a Raft election timeout range `T-2T` in ms (`150-300`) or just `T` (`150`); Raft
-/// draws each timeout from `[T, 2T)` (design rule 6), so the upper end must be `2T`.
-pub fn parse_timeouts(s: &str) -> Result<u64, String> {
+/// Parses a Raft election timeout range `min-max` in ms (`150-300`, `150-155`) or just `T`
+/// (`150`, meaning `150-300`): each timeout is drawn from `[min, max)` (design rule 6), so
+/// `max` must exceed `min`. Returns `(min, max)`.
+pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
         v.trim()
             .trim_end_matches("ms")
@@ -50,15 +51,15 @@ pub fn parse_timeouts(s: &str) -> Result<u64, String> {
         None => (num(s)?, None),
     };
     if lo == 0 {
-        return Err(format!("timeouts `{s}`: T must be at least 1 ms"));
+        return Err(format!("timeouts `{s}`: the minimum must be at least 1 ms"));
     }
-    if let Some(hi) = hi.filter(|hi| *hi != lo.saturating_mul(2)) {
+    let hi = hi.unwrap_or(lo.saturating_mul(2));
+    if hi <= lo {
         return Err(format!(
-            "timeouts `{s}`: Raft draws from [T, 2T) (rule 6), so give {lo}-{}, not {lo}-{hi}",
-            lo.saturating_mul(2)
+            "timeouts `{s}`: timeouts are drawn from [min, max) (rule 6), so max must exceed min"
         ));
     }
-    Ok(lo)
+    Ok((lo, hi))
 }
 
 /// Raft options shared by subcommands.
@@ -138,9 +139,12 @@ mod tests {
 
     #[test]
     fn timeouts_follow_rule_6() {
-        assert_eq!(parse_timeouts("150-300"), Ok(150));
-        assert_eq!(parse_timeouts("150"), Ok(150));
-        assert!(parse_timeouts("150-200").is_err());
+        assert_eq!(parse_timeouts("150-300"), Ok((150, 300)));
+        assert_eq!(parse_timeouts("150"), Ok((150, 300)));
+        assert_eq!(parse_timeouts("150-155"), Ok((150, 155)));
+        assert_eq!(parse_timeouts("150ms-200ms"), Ok((150, 200)));
+        assert!(parse_timeouts("150-150").is_err());
+        assert!(parse_timeouts("200-150").is_err());
         assert!(parse_timeouts("0").is_err());
         assert!(parse_timeouts("a-b").is_err());
     }

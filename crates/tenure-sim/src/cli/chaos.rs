@@ -31,6 +31,9 @@ pub(crate) struct ChaosArgs {
     families: Vec<Family>,
     #[command(flatten)]
     raft: RaftFlags,
+    /// Raft: the leader proposes a command this often (default 200ms); 5ms is a storm test.
+    #[arg(long, value_parser = parse_duration_ms)]
+    propose_every: Option<u64>,
     /// Worker threads (default: available cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -98,6 +101,18 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     opts.seed = a.seed;
     opts.pre_vote = a.raft.pre_vote();
     opts.check_quorum = a.raft.check_quorum();
+    if let Some(ms) = a.propose_every {
+        if a.algorithm != Algorithm::Raft {
+            return Err(CliError::usage(format!(
+                "--propose-every applies to raft, not {}",
+                a.algorithm
+            )));
+        }
+        if ms == 0 {
+            return Err(CliError::usage("--propose-every must be at least 1ms"));
+        }
+        opts.propose_interval_ms = Some(ms);
+    }
     if !a.families.is_empty() {
         opts.families = a.families.clone();
     }
@@ -165,12 +180,36 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
     if opts.algorithm.is_lease() {
         row("stale writes accepted", r.stale_writes_accepted.to_string());
     }
+    let budget = crate::budget::budget(&chaos::scenario(opts, opts.seed));
+    row(
+        "messages per sim second",
+        format!(
+            "peak {} (budget {}), {} runs over budget",
+            r.peak_messages_per_second, budget.messages_per_second, r.over_budget_runs
+        ),
+    );
+    row(
+        "queued events",
+        format!("peak {} (budget {})", r.peak_queue_len, budget.queue_len),
+    );
     row(
         "events",
         format!("{} in {:.1} s wall", r.events, wall.as_secs_f64()),
     );
-    for f in &r.failures {
+    for (i, f) in r.failures.iter().enumerate() {
         println!("FAIL seed {}: {}", f.seed, f.violation);
-        println!("  replay: {}", f.replay);
+        println!("  chaos:      {}", f.replay);
+        // The run's scenario, its `tenure run` replay and its playground link (the first
+        // few failures; the chaos command above replays any of them).
+        if i < 5 {
+            let s = chaos::scenario(opts, f.seed);
+            let path = std::path::PathBuf::from(format!(
+                "tenure-chaos-{}-seed-{}.json",
+                opts.algorithm, f.seed
+            ));
+            if let Err(e) = super::permalink::emit(&s, &path, 0) {
+                println!("  {}", e.message);
+            }
+        }
     }
 }

@@ -15,9 +15,10 @@ pub(crate) struct FailoverArgs {
     /// Number of nodes.
     #[arg(long, default_value_t = 5)]
     nodes: u64,
-    /// Raft election timeout range in ms, `T-2T` (150-300) or `T`.
+    /// Raft election timeout range in ms, `min-max` meaning [min, max) (150-300, 150-155),
+    /// or `T` meaning [T, 2T).
     #[arg(long, value_parser = parse_timeouts)]
-    timeouts: Option<u64>,
+    timeouts: Option<(u64, u64)>,
     /// Number of crashes to measure.
     #[arg(long, default_value_t = 100)]
     runs: u64,
@@ -43,8 +44,9 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         return Err(CliError::usage("--runs must be at least 1"));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 60_000);
-    if let Some(t) = a.timeouts {
+    if let Some((t, max)) = a.timeouts {
         s.config.election_timeout_ms = Some(Ms::from_millis(t));
+        s.config.election_timeout_max_ms = Some(Ms::from_millis(max));
         // Heartbeats well inside the election timeout, as in the paper's setup.
         s.config.heartbeat_ms = Some(Ms(tenure::Duration::from_micros(
             t.saturating_mul(1000) / 3,
@@ -64,7 +66,7 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             a.nodes,
             r.runs,
             a.timeouts
-                .map(|t| format!(", election timeout [{t}, {}) ms", t * 2))
+                .map(|(t, max)| format!(", election timeout [{t}, {max}) ms"))
                 .unwrap_or_default()
         );
         println!(

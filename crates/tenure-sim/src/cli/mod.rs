@@ -1,14 +1,18 @@
-//! The `tenure` command line: `run`, `chaos` and `failover` (clap; native builds only).
+//! The `tenure` command line: `run`, `chaos`, `failover`, `search` and `check` (clap; native builds only).
 //!
 //! Exit codes: 0 when no invariant the algorithm promises was violated, 1 when one was, 2 for
 //! argument or scenario errors, which are printed as one line on stderr.
 
 mod args;
 mod chaos;
+mod check;
 mod failover;
+mod permalink;
 mod run;
+mod search;
 
 pub use args::{parse_duration_ms, parse_timeouts};
+pub use permalink::permalink_hash;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -29,6 +33,10 @@ enum Command {
     Chaos(chaos::ChaosArgs),
     /// Measure the time to elect a new leader after the leader crashes (Raft Figure 16).
     Failover(failover::FailoverArgs),
+    /// Search seeded fault schedules for a run that violates a property, then shrink it.
+    Search(search::SearchArgs),
+    /// Bounded exhaustive check: breadth-first over fault schedules; the shortest counterexample.
+    Check(check::CheckArgs),
 }
 
 /// A CLI failure: a one-line message and its exit code.
@@ -95,6 +103,8 @@ where
         Command::Run(a) => run::run(a),
         Command::Chaos(a) => chaos::run(a),
         Command::Failover(a) => failover::run(a),
+        Command::Search(a) => search::run(a),
+        Command::Check(a) => check::run(a),
     };
     match result {
         Ok(failed) => {

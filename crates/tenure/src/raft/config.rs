@@ -14,11 +14,15 @@ pub struct RaftConfig {
     pub id: NodeId,
     /// The other voters, without duplicates. Messages from any other id are ignored.
     pub peers: Vec<NodeId>,
-    /// The base election timeout `T`, in microseconds. Each election timeout is drawn
-    /// uniformly from `[T, 2T)` (Raft §5.2, design rule 6). `T` is also the "minimum
-    /// election timeout" of PreVote and leader stickiness, and the CheckQuorum period.
-    /// Must be > 0.
+    /// The minimum election timeout `T`, in microseconds. Each election timeout is drawn
+    /// uniformly from `[T, election_timeout_max)` (Raft §5.2, design rule 6). `T` is also
+    /// the "minimum election timeout" of PreVote and leader stickiness, the CheckQuorum
+    /// deadline and the leader lease's length. Must be > 0.
     pub election_timeout: Duration,
+    /// The (exclusive) upper end of the election-timeout range, in microseconds; `None`
+    /// means `2T`. Must exceed `election_timeout`. A narrow range (`[150, 155)` ms) makes
+    /// split votes likely: Raft §9.3 measures exactly that.
+    pub election_timeout_max: Option<Duration>,
     /// How often a leader sends AppendEntries (heartbeats), in microseconds.
     /// Must be > 0 and < `election_timeout`.
     pub heartbeat_interval: Duration,
@@ -32,22 +36,44 @@ pub struct RaftConfig {
     /// The most entries one AppendEntries carries, and the most a follower accepts from one.
     /// Must be >= 1.
     pub max_entries_per_append: usize,
-    /// Seed of the PRNG that draws election timeouts.
+    /// Flow control: the most `AppendEntries` carrying entries that may be unacknowledged
+    /// to one follower (etcd-io/raft `MaxInflightMsgs`). Must be >= 1.
+    pub max_inflight_appends: usize,
+    /// Leader lease: the leader acts as leader ([`RaftNode::is_acting_leader`]) only while
+    /// a quorum acknowledged, within `T` less the drift bound, an `AppendEntries` it sent
+    /// (times measured from the *send*, design rule 4). Followers refuse votes for `T`
+    /// after hearing the leader (leader stickiness), so under the premise (clock rates
+    /// within `max_drift_ppm`, no voter restarting with a lost memory of its leader) no two
+    /// nodes act as leader at once, even when one is paused. Needs `check_quorum`.
+    ///
+    /// [`RaftNode::is_acting_leader`]: super::RaftNode::is_acting_leader
+    pub leader_lease: bool,
+    /// The clock-rate difference the leader lease allows for, in parts per million: the
+    /// lease lasts `T - T * max_drift_ppm / 1e6`. Must be < 1 000 000.
+    pub max_drift_ppm: u32,
+    /// Seed of the PRNG that draws election timeouts. The node mixes its own `id` in
+    /// ([`node_seed`](crate::node_seed)), so nodes built from one seed draw different
+    /// timeouts.
     pub seed: u64,
 }
 
 impl Default for RaftConfig {
-    /// Node 1 alone, `T` = 150 ms, heartbeats every 50 ms, PreVote and CheckQuorum on,
-    /// 64 entries per AppendEntries, seed 0.
+    /// Node 1 alone, election timeouts in `[150, 300)` ms, heartbeats every 50 ms, PreVote
+    /// and CheckQuorum on, 64 entries per AppendEntries, 8 in flight, no leader lease
+    /// (drift bound 10 000 ppm when enabled), seed 0.
     fn default() -> Self {
         RaftConfig {
             id: NodeId(1),
             peers: Vec::new(),
             election_timeout: Duration::from_millis(150),
+            election_timeout_max: None,
             heartbeat_interval: Duration::from_millis(50),
             pre_vote: true,
             check_quorum: true,
             max_entries_per_append: 64,
+            max_inflight_appends: 8,
+            leader_lease: false,
+            max_drift_ppm: 10_000,
             seed: 0,
         }
     }
@@ -77,6 +103,31 @@ pub enum ConfigError {
     /// `max_entries_per_append` is zero.
     #[error("max_entries_per_append must be >= 1, got 0")]
     MaxEntriesPerAppendZero,
+    /// `election_timeout_max` does not exceed `election_timeout`.
+    #[error(
+        "election_timeout_max must exceed election_timeout, got [{election_timeout}, {election_timeout_max})"
+    )]
+    ElectionTimeoutRange {
+        /// The configured minimum.
+        election_timeout: Duration,
+        /// The configured maximum.
+        election_timeout_max: Duration,
+    },
+    /// `max_inflight_appends` is zero.
+    #[error("max_inflight_appends must be >= 1, got 0")]
+    MaxInflightAppendsZero,
+    /// `leader_lease` is on without `check_quorum`: without leader stickiness followers
+    /// vote at once, so no lease holds.
+    #[error(
+        "leader_lease needs check_quorum (followers must refuse votes while they hear a leader)"
+    )]
+    LeaderLeaseNeedsCheckQuorum,
+    /// `max_drift_ppm` is 1 000 000 or more.
+    #[error("max_drift_ppm must be < 1000000, got {max_drift_ppm}")]
+    MaxDrift {
+        /// The configured bound.
+        max_drift_ppm: u32,
+    },
     /// `peers` contains the node's own id.
     #[error("peers must not contain the node's own id {id}")]
     SelfInPeers {
@@ -110,6 +161,26 @@ impl RaftConfig {
         if self.max_entries_per_append == 0 {
             return Err(ConfigError::MaxEntriesPerAppendZero);
         }
+        if let Some(max) = self
+            .election_timeout_max
+            .filter(|m| *m <= self.election_timeout)
+        {
+            return Err(ConfigError::ElectionTimeoutRange {
+                election_timeout: self.election_timeout,
+                election_timeout_max: max,
+            });
+        }
+        if self.max_inflight_appends == 0 {
+            return Err(ConfigError::MaxInflightAppendsZero);
+        }
+        if self.leader_lease && !self.check_quorum {
+            return Err(ConfigError::LeaderLeaseNeedsCheckQuorum);
+        }
+        if self.max_drift_ppm >= 1_000_000 {
+            return Err(ConfigError::MaxDrift {
+                max_drift_ppm: self.max_drift_ppm,
+            });
+        }
         if self.peers.contains(&self.id) {
             return Err(ConfigError::SelfInPeers { id: self.id });
         }
@@ -117,6 +188,21 @@ impl RaftConfig {
             return Err(ConfigError::DuplicatePeer { id });
         }
         Ok(())
+    }
+
+    /// The election-timeout range `[min, max)`: `[T, election_timeout_max)`, `[T, 2T)` by
+    /// default (design rule 6).
+    pub fn election_timeout_range(&self) -> (Duration, Duration) {
+        let t = self.election_timeout;
+        (t, self.election_timeout_max.unwrap_or(t.saturating_mul(2)))
+    }
+
+    /// How long a leader lease lasts after the send time of a quorum's acknowledgement:
+    /// `T` less the drift bound over `T`.
+    pub fn lease_duration(&self) -> Duration {
+        let t = self.election_timeout.as_micros();
+        let drift = t.saturating_mul(u64::from(self.max_drift_ppm)) / 1_000_000;
+        Duration::from_micros(t.saturating_sub(drift).saturating_sub(1))
     }
 
     /// Votes needed to win: a strict majority of `peers.len() + 1`.
@@ -186,5 +272,46 @@ mod tests {
             ..three()
         };
         assert_eq!(c.validate(), Err(ConfigError::MaxEntriesPerAppendZero));
+        let c = RaftConfig {
+            election_timeout_max: Some(Duration::from_millis(150)),
+            ..three()
+        };
+        assert_eq!(
+            c.validate().unwrap_err().to_string(),
+            "election_timeout_max must exceed election_timeout, got [150ms, 150ms)"
+        );
+        let c = RaftConfig {
+            leader_lease: true,
+            check_quorum: false,
+            ..three()
+        };
+        assert_eq!(c.validate(), Err(ConfigError::LeaderLeaseNeedsCheckQuorum));
+        let c = RaftConfig {
+            max_inflight_appends: 0,
+            ..three()
+        };
+        assert_eq!(c.validate(), Err(ConfigError::MaxInflightAppendsZero));
+        let c = RaftConfig {
+            max_drift_ppm: 1_000_000,
+            ..three()
+        };
+        assert!(matches!(c.validate(), Err(ConfigError::MaxDrift { .. })));
+    }
+
+    #[test]
+    fn the_timeout_range_defaults_to_t_2t_and_the_lease_is_shorter_than_t() {
+        let c = three();
+        let t = Duration::from_millis(150);
+        assert_eq!(c.election_timeout_range(), (t, Duration::from_millis(300)));
+        let narrow = RaftConfig {
+            election_timeout_max: Some(Duration::from_millis(155)),
+            ..three()
+        };
+        assert_eq!(
+            narrow.election_timeout_range().1,
+            Duration::from_millis(155)
+        );
+        // 150 ms less 1% drift, less 1 us so that the lease ends strictly before T.
+        assert_eq!(c.lease_duration(), Duration::from_micros(148_499));
     }
 }

@@ -93,6 +93,8 @@ pub enum RaftTimer {
     Election,
     /// Leader: send AppendEntries to every peer.
     Heartbeat,
-    /// Leader with CheckQuorum: step down unless a majority was heard from.
+    /// Leader with CheckQuorum: step down unless a majority was heard from within `T`.
     CheckQuorum,
+    /// Leader with `leader_lease`: the lease ends; the node stops acting as leader then.
+    LeaderLease,
 }

@@ -64,6 +64,10 @@ pub enum Message {
         entries: Vec<Entry>,
         /// The leader's commit index.
         leader_commit: u64,
+        /// Opaque to the follower, which echoes it in its response (as etcd-io/raft's
+        /// heartbeat `Context`). Tenure's leader puts its clock reading at send time here,
+        /// in us, to anchor its leader lease on send times (design rule 4). 0 if unused.
+        context: u64,
     },
     /// The answer to a [`Message::AppendEntries`].
     AppendEntriesResponse {
@@ -75,6 +79,8 @@ pub enum Message {
         /// On failure, a hint: the follower's last log index, or the index below the
         /// conflicting one, whichever is lower; the leader retries from `match_index + 1`.
         match_index: u64,
+        /// The `context` of the `AppendEntries` this answers.
+        context: u64,
     },
 }
 

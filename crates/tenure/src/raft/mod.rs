@@ -7,7 +7,13 @@
 //! - term and vote are persisted before the messages that depend on them;
 //! - each voter counts once per term, and responses from older terms are ignored;
 //! - a new leader appends a no-op and commits only entries of its current term;
-//! - the election timeout is drawn uniformly from `[T, 2T)` with the seeded PRNG.
+//! - the election timeout is drawn uniformly from `[min, max)` (default `[T, 2T)`) with the
+//!   seeded PRNG, whose seed mixes in the node's id.
+//!
+//! A leader keeps per-follower flow control (probe and replicate states with a bounded
+//! window, after etcd-io/raft), so a healthy cluster sends `O(nodes x (heartbeat rate +
+//! proposal rate))` messages per second whatever the duplication, reordering or loss
+//! ([`RaftNode`], "Flow control and the message bound").
 //!
 //! Not included: membership changes, snapshots/log compaction, leadership transfer and
 //! read-index; the log carries `u64` commands for the playground and the simulator.
@@ -34,6 +40,7 @@ mod log;
 mod message;
 mod node;
 mod persist;
+mod progress;
 mod replication;
 
 pub use config::{ConfigError, RaftConfig};

@@ -4,41 +4,111 @@ use super::event::{RaftEvent, Role};
 use super::message::{Entry, Message};
 use super::node::RaftNode;
 use super::persist::PersistOp;
+use super::progress::ProgressState;
 use crate::id::NodeId;
 use crate::time::Instant;
 use alloc::vec::Vec;
 
 impl RaftNode {
-    /// Leader: sends every peer its AppendEntries (entries from its `next_index`, or a
-    /// heartbeat when it is caught up).
-    pub(crate) fn broadcast_append(&mut self) {
+    /// Leader, at each heartbeat tick: every follower gets exactly one message. A probing
+    /// follower gets a fresh probe (its previous one may be lost); a streaming follower
+    /// gets a heartbeat anchored at its `match_index`, which never conflicts, unless its
+    /// window has not moved for a whole interval, in which case the window is presumed lost
+    /// and probing restarts from `match_index + 1`.
+    pub(crate) fn heartbeat(&mut self, now: Instant) {
         let peers: Vec<NodeId> = self.progress.keys().copied().collect();
         for peer in peers {
-            self.send_append(peer);
+            let Some(pr) = self.progress.get_mut(&peer) else {
+                continue;
+            };
+            match pr.state {
+                ProgressState::Probe => {
+                    pr.probe_sent = false;
+                    self.maybe_send_append(now, peer, true);
+                }
+                ProgressState::Replicate => {
+                    if pr.inflights.is_empty() || pr.progressed {
+                        pr.progressed = false;
+                        pr.stalled = false;
+                        self.send_heartbeat(now, peer);
+                    } else if pr.stalled {
+                        pr.become_probe(pr.match_index.saturating_add(1));
+                        self.maybe_send_append(now, peer, true);
+                    } else {
+                        // Something is in flight and nothing was acknowledged since the
+                        // last tick: give it one more interval.
+                        pr.stalled = true;
+                        self.send_heartbeat(now, peer);
+                    }
+                }
+            }
         }
     }
 
-    /// Leader: sends `peer` up to `max_entries_per_append` entries from its `next_index`.
-    pub(crate) fn send_append(&mut self, peer: NodeId) {
-        let Some(progress) = self.progress.get(&peer) else {
+    /// Leader: an empty AppendEntries at the follower's `match_index`, which it holds.
+    fn send_heartbeat(&mut self, now: Instant, peer: NodeId) {
+        let Some(pr) = self.progress.get(&peer) else {
             return;
         };
-        let next_index = progress
-            .next_index
-            .clamp(1, self.log.last_index().saturating_add(1));
-        let prev_log_index = next_index.saturating_sub(1);
-        let prev_log_term = self.log.term_at(prev_log_index).unwrap_or(0);
-        let entries = self
-            .log
-            .slice_from(next_index, self.config.max_entries_per_append);
+        let prev_log_index = pr.match_index.min(self.log.last_index());
         let msg = Message::AppendEntries {
             term: self.term,
             prev_log_index,
-            prev_log_term,
-            entries,
+            prev_log_term: self.log.term_at(prev_log_index).unwrap_or(0),
+            entries: Vec::new(),
             leader_commit: self.commit_index,
+            context: now.as_micros(),
         };
         self.send(peer, msg);
+    }
+
+    /// Leader: sends `peer` up to `max_entries_per_append` entries from its `next_index`
+    /// unless its progress is paused (a probe outstanding, or a full window). An empty
+    /// message goes out only if `allow_empty` (a probe). Returns whether it sent.
+    pub(crate) fn maybe_send_append(
+        &mut self,
+        now: Instant,
+        peer: NodeId,
+        allow_empty: bool,
+    ) -> bool {
+        let last_index = self.log.last_index();
+        let Some(pr) = self.progress.get(&peer) else {
+            return false;
+        };
+        if pr.is_paused() {
+            return false;
+        }
+        let next_index = pr.next_index.clamp(1, last_index.saturating_add(1));
+        let entries = self
+            .log
+            .slice_from(next_index, self.config.max_entries_per_append);
+        if entries.is_empty() && !allow_empty {
+            return false;
+        }
+        let prev_log_index = next_index.saturating_sub(1);
+        let last_sent =
+            prev_log_index.saturating_add(u64::try_from(entries.len()).unwrap_or(u64::MAX));
+        let carries = !entries.is_empty();
+        let msg = Message::AppendEntries {
+            term: self.term,
+            prev_log_index,
+            prev_log_term: self.log.term_at(prev_log_index).unwrap_or(0),
+            entries,
+            leader_commit: self.commit_index,
+            context: now.as_micros(),
+        };
+        self.send(peer, msg);
+        if let Some(pr) = self.progress.get_mut(&peer) {
+            match pr.state {
+                ProgressState::Probe => pr.probe_sent = true,
+                ProgressState::Replicate if carries => {
+                    pr.next_index = last_sent.saturating_add(1);
+                    pr.inflights.add(last_sent);
+                }
+                ProgressState::Replicate => {}
+            }
+        }
+        true
     }
 
     /// Leader: advance the commit index to the highest index stored on a quorum, but only
@@ -76,11 +146,11 @@ impl RaftNode {
         term: u64,
         (prev_log_index, prev_log_term): (u64, u64),
         entries: Vec<Entry>,
-        leader_commit: u64,
+        (leader_commit, context): (u64, u64),
     ) {
         if term < self.term {
             // Step 1: refuse, and tell the stale leader our term so it steps down.
-            self.reply_append(from, false, 0);
+            self.reply_append(from, false, 0, context);
             return;
         }
         if self.role == Role::Leader {
@@ -93,7 +163,7 @@ impl RaftNode {
         // Step 2: consistency check on the previous entry.
         if self.log.term_at(prev_log_index) != Some(prev_log_term) {
             let hint = prev_log_index.saturating_sub(1).min(self.log.last_index());
-            self.reply_append(from, false, hint);
+            self.reply_append(from, false, hint, context);
             return;
         }
         // Steps 3-4: skip entries we already hold, truncate at the first conflict, append
@@ -149,60 +219,87 @@ impl RaftNode {
         let last_new = prev_log_index.saturating_add(u64::try_from(entries.len()).unwrap_or(0));
         // Step 5: commit up to what the leader committed, within what we know matches.
         self.set_commit_index(leader_commit.min(last_new));
-        self.reply_append(from, true, last_new);
+        self.reply_append(from, true, last_new, context);
     }
 
-    fn reply_append(&mut self, to: NodeId, success: bool, match_index: u64) {
+    fn reply_append(&mut self, to: NodeId, success: bool, match_index: u64, context: u64) {
         let msg = Message::AppendEntriesResponse {
             term: self.term,
             success,
             match_index,
+            context,
         };
         self.send(to, msg);
     }
 
-    /// The leader's side: track what each peer holds, commit, and send what is missing.
-    /// A higher term was already handled by the caller; older terms are ignored.
+    /// The leader's side: record the contact, track what the peer holds, commit, and send
+    /// only what the response makes newly sendable. A response that tells nothing new (a
+    /// duplicate, a reordered or stale one) sends nothing, so no response can start a
+    /// second resend chain. A higher term was already handled; older terms are ignored.
     pub(crate) fn handle_append_response(
         &mut self,
+        now: Instant,
         from: NodeId,
         term: u64,
-        success: bool,
-        match_index: u64,
+        (success, match_index): (bool, u64),
+        context: u64,
     ) {
         if term != self.term || self.role != Role::Leader {
             return;
         }
-        self.recent_active.insert(from);
         let last_index = self.log.last_index();
-        let Some(progress) = self.progress.get_mut(&from) else {
+        let since = self.leader_since;
+        let Some(pr) = self.progress.get_mut(&from) else {
             return;
         };
+        pr.last_heard = now;
+        // The follower accepted an AppendEntries of this term sent at `context`, so it
+        // refuses votes until `T` after it got it (leader stickiness): the lease's anchor.
+        let sent = Instant::from_micros(context);
+        let lease_news =
+            sent >= since && sent <= now && pr.acked_sent_at.is_none_or(|at| at < sent);
+        if lease_news {
+            pr.acked_sent_at = Some(sent);
+        }
         if success {
             if match_index > last_index {
                 return; // Claims entries we never sent: ignore.
             }
-            progress.match_index = progress.match_index.max(match_index);
-            progress.next_index = progress
-                .next_index
-                .max(progress.match_index.saturating_add(1));
-            let more = progress.next_index <= last_index;
-            self.maybe_commit();
-            if more {
-                self.send_append(from);
+            let probing = pr.state == ProgressState::Probe;
+            let news = pr.acknowledge(match_index);
+            let probe_answered = probing && match_index.saturating_add(1) >= pr.next_index;
+            if probing && (news || probe_answered) {
+                pr.become_replicate();
             }
-        } else {
-            // Back off to the hint, never below what is known to match (§5.3).
-            let floor = progress.match_index.saturating_add(1);
-            let next = progress
-                .next_index
-                .saturating_sub(1)
-                .min(match_index.saturating_add(1))
-                .max(floor);
-            if next < progress.next_index {
-                progress.next_index = next;
-                self.send_append(from);
+            if news || probe_answered {
+                self.maybe_commit();
+                while self.maybe_send_append(now, from, false) {}
             }
+        } else if match_index >= pr.match_index {
+            // A fresh rejection says the follower holds at least `match_index` entries (it
+            // holds `match_index` acknowledged ones) but not the entry before `next_index`;
+            // one with a hint at or above the current probe's is stale and ignored (§5.3).
+            let resend = match pr.state {
+                ProgressState::Replicate => {
+                    let next = match_index.saturating_add(1).min(pr.next_index);
+                    pr.become_probe(next);
+                    true
+                }
+                ProgressState::Probe if match_index.saturating_add(1) < pr.next_index => {
+                    pr.next_index = match_index
+                        .saturating_add(1)
+                        .max(pr.match_index.saturating_add(1));
+                    pr.probe_sent = false;
+                    true
+                }
+                ProgressState::Probe => false,
+            };
+            if resend {
+                self.maybe_send_append(now, from, true);
+            }
+        }
+        if lease_news {
+            self.refresh_lease();
         }
     }
 }

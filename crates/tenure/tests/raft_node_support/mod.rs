@@ -18,6 +18,7 @@ pub fn config(id: u64, n: u64) -> RaftConfig {
         check_quorum: false,
         max_entries_per_append: 8,
         seed: id,
+        ..RaftConfig::default()
     }
 }
 

@@ -43,6 +43,7 @@ pub fn message(msg: &Message) -> String {
             prev_log_term,
             entries: es,
             leader_commit,
+            ..
         } => {
             format!(
                 "AppendEntries term={term} prev={prev_log_index}@{prev_log_term} entries={} commit={leader_commit}",
@@ -53,6 +54,7 @@ pub fn message(msg: &Message) -> String {
             term,
             success,
             match_index,
+            ..
         } => format!(
             "AppendEntriesResponse term={term} {} match={match_index}",
             if *success { "ok" } else { "reject" }

@@ -89,6 +89,7 @@ impl Cluster {
                 check_quorum: false,
                 max_entries_per_append: 8,
                 seed: id.0,
+                ..RaftConfig::default()
             };
             tweak(&mut config);
             let node = RaftNode::new(config.clone()).expect("valid config");

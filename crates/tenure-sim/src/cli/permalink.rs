@@ -1,0 +1,72 @@
+//! Playground permalinks and counterexample files, shared by `search`, `check` and `chaos`.
+//!
+//! The hash format is the page's (web/playground/permalink.js):
+//! `#s=<base64url(raw DEFLATE(compact scenario JSON)), no padding>&t=<ms>`. The page inflates
+//! it with fflate's `inflateSync` (raw DEFLATE, RFC 1951); here miniz_oxide deflates and
+//! base64 encodes with the URL-safe alphabet (RFC 4648 §5).
+
+use super::CliError;
+use crate::scenario::Scenario;
+use base64::Engine;
+use std::path::Path;
+
+/// Where the playground is served (`npm start`); `TENURE_PLAYGROUND` overrides it.
+pub(crate) const DEFAULT_PLAYGROUND: &str = "http://localhost:5173/";
+
+/// The URL hash (with `#`) that opens `scenario` at `time_ms` in the playground.
+pub fn permalink_hash(scenario: &Scenario, time_ms: u64) -> String {
+    let json = serde_json::to_string(scenario).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+    let s = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed);
+    format!("#s={s}&t={time_ms}")
+}
+
+/// The playground URL for `scenario` at `time_ms`.
+pub(crate) fn permalink(scenario: &Scenario, time_ms: u64) -> String {
+    let base = std::env::var("TENURE_PLAYGROUND").unwrap_or_else(|_| DEFAULT_PLAYGROUND.into());
+    format!("{base}{}", permalink_hash(scenario, time_ms))
+}
+
+/// Writes `scenario` to `path` and prints its file, replay command and permalink.
+pub(crate) fn emit(scenario: &Scenario, path: &Path, time_ms: u64) -> Result<(), CliError> {
+    std::fs::write(path, scenario.to_json() + "\n").map_err(|e| CliError {
+        message: format!("cannot write the scenario to {}: {e}", path.display()),
+        code: 2,
+    })?;
+    let shown = path.display().to_string();
+    let quoted = if shown.contains(char::is_whitespace) {
+        format!("'{shown}'")
+    } else {
+        shown.clone()
+    };
+    println!("  scenario:   {shown}");
+    println!("  replay:     tenure run {quoted}");
+    println!("  playground: {}", permalink(scenario, time_ms));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine;
+
+    #[test]
+    fn the_hash_inflates_back_to_the_scenario() {
+        let s = Scenario::new(crate::Algorithm::Bully, 3, 7, 1_000);
+        let hash = permalink_hash(&s, 250);
+        let rest = hash.strip_prefix("#s=").unwrap_or_default();
+        let (packed, t) = rest.split_once("&t=").unwrap_or_default();
+        assert_eq!(t, "250");
+        assert!(
+            packed
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        );
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(packed)
+            .unwrap_or_default();
+        let json = miniz_oxide::inflate::decompress_to_vec(&bytes).unwrap_or_default();
+        let back = Scenario::from_json(&String::from_utf8(json).unwrap_or_default());
+        assert_eq!(back, Ok(s));
+    }
+}

@@ -1,0 +1,271 @@
+//! The bounded exhaustive check: breadth-first over fault schedules in discrete time steps,
+//! returning the *shortest* counterexample (fewest steps, then fewest faults).
+//!
+//! A state is a world at step `k` (true time `k * step_ms`) plus the faults used so far.
+//! From each state the successors are: wait one step, or inject one of the candidate faults
+//! ([`default_actions`]) and then wait one step; at most `max_faults` faults per path. The
+//! property is watched in [`CHUNK_MS`] slices during each step.
+//!
+//! States are deduplicated within a level by a fingerprint of what the world shows (each
+//! process's role, term, token, leader, status, clock, lease deadline and next timer; the
+//! messages in flight; the cut links; the store and the resource) plus the faults used.
+//! Two worlds with the same fingerprint can still differ in what the snapshot leaves out (the
+//! seeded network generator's position, a pause-after-check waiting for its check), so the
+//! check is exhaustive over the fingerprints, for the scenario's one seed; every
+//! counterexample it returns is an ordinary scenario, replayed from scratch before it is
+//! reported. Native builds only (it is not in the wasm bindings).
+
+use super::property::{CHUNK_MS, Monitor, Property, Witness, evaluate};
+use crate::fault::{Fault, TimedFault};
+use crate::process::Proc;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::snapshot::Status;
+use crate::units::Ms;
+use crate::world::World;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use tenure::{Instant, NodeId};
+
+/// What a check explores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Algorithm, nodes, config, network and seed; `duration_ms` and `faults` are ignored.
+    pub scenario: Scenario,
+    /// What to look for.
+    pub property: Property,
+    /// Length of one step, ms (a multiple of the monitor's 10 ms slice).
+    pub step_ms: u64,
+    /// Steps to explore (the time horizon is `steps * step_ms`).
+    pub steps: u32,
+    /// Most faults on one path.
+    pub max_faults: u32,
+    /// The candidate faults.
+    pub actions: Vec<Fault>,
+    /// Stop after this many states (the result says it was cut short).
+    pub max_states: u64,
+}
+
+impl CheckOptions {
+    /// 500 ms steps, 8 steps (4 s), 2 faults, [`default_actions`], at most 200,000 states.
+    pub fn new(scenario: Scenario, property: Property) -> CheckOptions {
+        let actions = default_actions(&scenario);
+        CheckOptions {
+            scenario,
+            property,
+            step_ms: 500,
+            steps: 8,
+            max_faults: 2,
+            actions,
+            max_states: 200_000,
+        }
+    }
+}
+
+/// The candidate faults for `s`: crash and restart each node, isolate each process, heal;
+/// in lease worlds also a pause right after a leadership check, as long as the lease's time
+/// to live plus a second (S01); in Raft and Bully worlds a pause of a node for two election
+/// timeouts.
+pub fn default_actions(s: &Scenario) -> Vec<Fault> {
+    let mut v = Vec::new();
+    let nodes: Vec<NodeId> = (1..=s.nodes).map(NodeId).collect();
+    for &node in &nodes {
+        v.push(Fault::Crash { node });
+        v.push(Fault::Restart { node });
+        v.push(Fault::Isolate {
+            nodes: vec![Proc::Node(node)],
+        });
+    }
+    if s.algorithm.is_lease() {
+        v.push(Fault::Isolate {
+            nodes: vec![Proc::Store],
+        });
+        let ttl = s
+            .config
+            .ttl_ms
+            .map_or(crate::algo::DEFAULT_TTL_MS, |m| m.duration().as_millis());
+        for &node in &nodes {
+            v.push(Fault::PauseAfterCheck {
+                node,
+                duration_ms: Ms::from_millis(ttl.saturating_add(1_000)),
+            });
+        }
+    } else {
+        for &node in &nodes {
+            v.push(Fault::Pause {
+                target: Proc::Node(node),
+                duration_ms: Ms::from_millis(1_000),
+            });
+        }
+    }
+    v.push(Fault::Heal {});
+    v
+}
+
+/// A counterexample: the shortest path to a violation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Counterexample {
+    /// Steps taken (the violation happened during the last one).
+    pub depth: u32,
+    /// The scenario that replays it.
+    pub scenario: Scenario,
+    /// The violation.
+    pub witness: Witness,
+}
+
+/// What a check did and found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    /// Successor states computed (each one step of simulation).
+    pub states_explored: u64,
+    /// Distinct fingerprints kept.
+    pub unique_states: u64,
+    /// Deepest level finished.
+    pub depth_reached: u32,
+    /// Whether `max_states` cut the check short (then "nothing found" proves less).
+    pub truncated: bool,
+    /// The shortest counterexample, if any.
+    pub counterexample: Option<Counterexample>,
+}
+
+#[derive(Clone)]
+struct Node {
+    world: World,
+    monitor: Monitor,
+    faults: Vec<TimedFault>,
+}
+
+fn fingerprint(n: &Node) -> u64 {
+    let snap = n.world.snapshot();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let parts = (
+        &snap.nodes,
+        &snap.in_flight,
+        &snap.blocked,
+        &snap.store,
+        snap.resource.as_ref().map(|r| (r.highest_token, r.fenced)),
+    );
+    serde_json::to_string(&parts)
+        .unwrap_or_default()
+        .hash(&mut h);
+    n.faults.len().hash(&mut h);
+    h.finish()
+}
+
+fn applicable(world: &World, fault: &Fault) -> bool {
+    let status = |node: NodeId| {
+        world
+            .snapshot()
+            .nodes
+            .iter()
+            .find(|v| v.id == Proc::Node(node))
+            .map(|v| v.status)
+    };
+    match fault {
+        Fault::Crash { node } => status(*node) == Some(Status::Up),
+        Fault::Restart { node } => status(*node) == Some(Status::Crashed),
+        _ => true,
+    }
+}
+
+/// Runs the check.
+///
+/// Errors: the base scenario is invalid, `step_ms` is not a positive multiple of 10, or a
+/// candidate fault does not apply to the scenario's world.
+pub fn check(opts: &CheckOptions) -> Result<CheckReport, ScenarioError> {
+    if opts.step_ms == 0 || !opts.step_ms.is_multiple_of(CHUNK_MS) {
+        return Err(ScenarioError::Invalid(format!(
+            "check step {} ms is not a positive multiple of {CHUNK_MS} ms",
+            opts.step_ms
+        )));
+    }
+    let horizon = opts.step_ms.saturating_mul(u64::from(opts.steps));
+    let mut base = opts.scenario.clone();
+    base.faults.clear();
+    base.duration_ms = Ms::from_millis(horizon.max(1));
+    let world = World::new(&base)?;
+    for f in &opts.actions {
+        let mut probe = base.clone();
+        probe.faults = vec![TimedFault {
+            at_ms: Ms::from_millis(0),
+            fault: f.clone(),
+        }];
+        probe.validate()?;
+    }
+    let mut report = CheckReport {
+        states_explored: 0,
+        unique_states: 1,
+        depth_reached: 0,
+        truncated: false,
+        counterexample: None,
+    };
+    let mut level = vec![Node {
+        world,
+        monitor: Monitor::new(opts.property),
+        faults: Vec::new(),
+    }];
+    for depth in 1..=opts.steps {
+        let until = opts.step_ms.saturating_mul(u64::from(depth));
+        let mut seen: HashSet<u64> = HashSet::new();
+        let mut next = Vec::new();
+        let mut found: Vec<(Vec<TimedFault>, Witness)> = Vec::new();
+        for node in &level {
+            let mut choices: Vec<Option<&Fault>> = vec![None];
+            if node.faults.len() < opts.max_faults as usize {
+                choices.extend(opts.actions.iter().map(Some));
+            }
+            for choice in choices {
+                if report.states_explored >= opts.max_states {
+                    report.truncated = true;
+                    break;
+                }
+                let mut n = node.clone();
+                if let Some(f) = choice {
+                    if !applicable(&n.world, f) || n.world.inject(f.clone()).is_err() {
+                        continue;
+                    }
+                    n.faults.push(TimedFault {
+                        at_ms: Ms::from_millis(n.world.now().as_micros() / 1_000),
+                        fault: f.clone(),
+                    });
+                }
+                report.states_explored += 1;
+                let mut witness = None;
+                let mut t = n.world.now().as_micros() / 1_000;
+                while t < until && witness.is_none() {
+                    t = t.saturating_add(CHUNK_MS).min(until);
+                    n.world.run_until(Instant::from_millis(t));
+                    witness = n.monitor.observe(&n.world);
+                }
+                if let Some(w) = witness {
+                    found.push((n.faults.clone(), w));
+                } else if seen.insert(fingerprint(&n)) {
+                    next.push(n);
+                }
+            }
+        }
+        report.unique_states = report.unique_states.saturating_add(seen.len() as u64);
+        report.depth_reached = depth;
+        found.sort_by_key(|(faults, w)| (faults.len(), w.time_us));
+        for (faults, _) in found {
+            let mut s = base.clone();
+            s.faults = faults;
+            let witness_end = |w: &Witness| w.time_us.div_ceil(1_000).saturating_add(1);
+            let first = evaluate(&s, opts.property, false)?;
+            if let Some(w) = first.witness {
+                s.duration_ms = Ms::from_millis(witness_end(&w).min(horizon.max(1)));
+                report.counterexample = Some(Counterexample {
+                    depth,
+                    scenario: s,
+                    witness: w,
+                });
+                return Ok(report);
+            }
+        }
+        if report.truncated || next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    Ok(report)
+}

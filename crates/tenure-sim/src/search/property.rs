@@ -1,0 +1,315 @@
+//! What a search looks for: a promised invariant, or a property the playground shows.
+//!
+//! A [`Monitor`] watches one run in [`CHUNK_MS`] slices of true time and reports the first
+//! [`Witness`]: a violation of the property, with its time and a one-line detail. The same
+//! slicing is used when searching, shrinking and replaying, so a witness replays exactly.
+
+use crate::checker::InvariantKind;
+use crate::scenario::{Scenario, ScenarioError};
+use crate::world::World;
+use core::fmt;
+use core::str::FromStr;
+use serde::Serialize;
+use tenure::Instant;
+
+/// The monitor looks at the world every this many ms of true time.
+pub const CHUNK_MS: u64 = 10;
+
+/// A property a run may violate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// Any invariant the algorithm promises ([`crate::checker::promises`]); the checker's own
+    /// verdict, so it fails exactly when `tenure run` fails.
+    AnyPromised,
+    /// Two nodes acting as leader at the same true time, promised or not (Bully and Raft
+    /// without CheckQuorum allow it; the lease forbids it only under its premise).
+    SplitBrain,
+    /// The resource accepted a write with a token below one it had seen (lease worlds).
+    StaleWrite,
+    /// No node acted as leader for more than `ms` milliseconds in a row (from the start of
+    /// the run, sampled every [`CHUNK_MS`]).
+    NoLeaderFor {
+        /// The longest leaderless stretch allowed, ms.
+        ms: u64,
+    },
+    /// One named invariant, promised or not (`election-safety`, `token-monotonic`, ...).
+    Invariant(InvariantKind),
+}
+
+const INVARIANTS: [InvariantKind; 10] = [
+    InvariantKind::ElectionSafety,
+    InvariantKind::TermMonotonic,
+    InvariantKind::LogMatching,
+    InvariantKind::LeaderCompleteness,
+    InvariantKind::SingleValidHolder,
+    InvariantKind::TokenMonotonic,
+    InvariantKind::ResourceTokenMonotonic,
+    InvariantKind::TokenPerSession,
+    InvariantKind::StaleWriteAccepted,
+    InvariantKind::Liveness,
+];
+
+impl fmt::Display for Property {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Property::AnyPromised => f.write_str("any-promised"),
+            Property::SplitBrain => f.write_str("split-brain"),
+            Property::StaleWrite => f.write_str("stale-write"),
+            Property::NoLeaderFor { ms } => write!(f, "no-leader-for={ms}ms"),
+            Property::Invariant(k) => f.write_str(k.name()),
+        }
+    }
+}
+
+/// Parses `250ms`, `2s` or a bare number of ms.
+fn parse_ms(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Some(v) = s.strip_suffix("ms") {
+        return v.trim().parse().ok();
+    }
+    if let Some(v) = s.strip_suffix('s') {
+        let secs: f64 = v.trim().parse().ok()?;
+        let ms = secs * 1_000.0;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        return (ms.is_finite() && (0.0..=1e12).contains(&ms) && ms.fract() == 0.0)
+            .then_some(ms as u64);
+    }
+    s.parse().ok()
+}
+
+impl FromStr for Property {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "any-promised" => return Ok(Property::AnyPromised),
+            "split-brain" => return Ok(Property::SplitBrain),
+            "stale-write" | "stale-write-accepted" => return Ok(Property::StaleWrite),
+            _ => {}
+        }
+        if let Some(d) = s.strip_prefix("no-leader-for=") {
+            return match parse_ms(d) {
+                Some(ms) if ms > 0 => Ok(Property::NoLeaderFor { ms }),
+                _ => Err(format!(
+                    "property `{s}`: give a positive duration, as in no-leader-for=2s"
+                )),
+            };
+        }
+        INVARIANTS
+            .into_iter()
+            .find(|k| k.name() == s)
+            .map(Property::Invariant)
+            .ok_or_else(|| {
+                format!(
+                    "unknown property `{s}` (expected any-promised, split-brain, stale-write, \
+                     no-leader-for=DURATION or an invariant name such as election-safety)"
+                )
+            })
+    }
+}
+
+/// A run's violation of a property.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Witness {
+    /// What broke: the property, or for `any-promised` the invariant's name.
+    pub kind: String,
+    /// True time in us at which the monitor saw it.
+    pub time_us: u64,
+    /// One line naming the values.
+    pub detail: String,
+}
+
+/// Watches one run for one property.
+#[derive(Clone, Debug)]
+pub struct Monitor {
+    property: Property,
+    leaderless_since_us: Option<u64>,
+    longest_leaderless_us: u64,
+}
+
+impl Monitor {
+    /// A monitor for `property`.
+    pub fn new(property: Property) -> Monitor {
+        Monitor {
+            property,
+            leaderless_since_us: None,
+            longest_leaderless_us: 0,
+        }
+    }
+
+    /// Looks at the world now; the first violation of the property, if there is one yet.
+    pub fn observe(&mut self, world: &World) -> Option<Witness> {
+        let now = world.now().as_micros();
+        match self.property {
+            Property::AnyPromised => {
+                world
+                    .violations()
+                    .iter()
+                    .find(|v| v.promised)
+                    .map(|v| Witness {
+                        kind: v.kind.name().to_string(),
+                        time_us: v.time_us,
+                        detail: v.detail.clone(),
+                    })
+            }
+            Property::Invariant(k) => {
+                world
+                    .violations()
+                    .iter()
+                    .find(|v| v.kind == k)
+                    .map(|v| Witness {
+                        kind: k.name().to_string(),
+                        time_us: v.time_us,
+                        detail: v.detail.clone(),
+                    })
+            }
+            Property::SplitBrain => {
+                let m = world.metrics();
+                (m.leaders_now >= 2 || m.split_brain_us > 0).then(|| {
+                    let leaders: Vec<String> =
+                        world.leaders().iter().map(|n| n.0.to_string()).collect();
+                    Witness {
+                        kind: "split-brain".into(),
+                        time_us: now,
+                        detail: if m.leaders_now >= 2 {
+                            format!("nodes {} act as leader at once", leaders.join(" and "))
+                        } else {
+                            format!(
+                                "two nodes acted as leader at once for {} us",
+                                m.split_brain_us
+                            )
+                        },
+                    }
+                })
+            }
+            Property::StaleWrite => {
+                let m = world.metrics();
+                (m.stale_writes_accepted > 0).then(|| {
+                    let detail = world
+                        .violations()
+                        .iter()
+                        .find(|v| v.kind == InvariantKind::StaleWriteAccepted)
+                        .map_or_else(
+                            || "the resource accepted a stale write".to_string(),
+                            |v| v.detail.clone(),
+                        );
+                    Witness {
+                        kind: "stale-write".into(),
+                        time_us: now,
+                        detail,
+                    }
+                })
+            }
+            Property::NoLeaderFor { ms } => {
+                if world.metrics().leaders_now > 0 {
+                    self.leaderless_since_us = None;
+                    return None;
+                }
+                let since = *self.leaderless_since_us.get_or_insert(now);
+                let stretch = now.saturating_sub(since);
+                self.longest_leaderless_us = self.longest_leaderless_us.max(stretch);
+                (stretch > ms.saturating_mul(1_000)).then(|| Witness {
+                    kind: self.property.to_string(),
+                    time_us: now,
+                    detail: format!("no node acted as leader from {since} us to {now} us"),
+                })
+            }
+        }
+    }
+
+    /// How close the run came, for "best so far": the longest split brain or leaderless
+    /// stretch (us), stale writes accepted, or violations recorded.
+    pub fn score(&self, world: &World) -> u64 {
+        let m = world.metrics();
+        match self.property {
+            Property::SplitBrain => m.worst_split_brain_us,
+            Property::StaleWrite => m.stale_writes_accepted,
+            Property::NoLeaderFor { .. } => self.longest_leaderless_us,
+            Property::AnyPromised | Property::Invariant(_) => world.violations().len() as u64,
+        }
+    }
+}
+
+/// One run of a scenario under a monitor.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// The first violation, if any.
+    pub witness: Option<Witness>,
+    /// How close the run came ([`Monitor::score`]).
+    pub score: u64,
+    /// Trace events processed.
+    pub events: u64,
+    /// The trace hash when the run stopped (at its end when `to_end`, or at the witness).
+    pub trace_hash: u64,
+}
+
+/// Runs `scenario` and watches it for `property`. With `to_end` false the run stops at the
+/// first witness (searching, shrinking); with `to_end` true it runs to the scenario's end, so
+/// the trace hash is the one `tenure run` prints (replaying).
+pub fn evaluate(
+    scenario: &Scenario,
+    property: Property,
+    to_end: bool,
+) -> Result<Outcome, ScenarioError> {
+    let mut world = World::new(scenario)?;
+    let mut monitor = Monitor::new(property);
+    let end = scenario.duration_ms.duration().as_millis();
+    let mut witness = monitor.observe(&world);
+    let mut t = 0u64;
+    while t < end && (to_end || witness.is_none()) {
+        t = t.saturating_add(CHUNK_MS).min(end);
+        world.run_until(Instant::from_millis(t));
+        if witness.is_none() {
+            witness = monitor.observe(&world);
+        }
+    }
+    Ok(Outcome {
+        witness,
+        score: monitor.score(&world),
+        events: world.metrics().events,
+        trace_hash: world.trace_hash(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_parse_and_print_back() {
+        for s in [
+            "any-promised",
+            "split-brain",
+            "stale-write",
+            "election-safety",
+        ] {
+            let p: Property = s.parse().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.to_string(), s);
+        }
+        assert_eq!(
+            "no-leader-for=2s".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 2_000 })
+        );
+        assert_eq!(
+            "no-leader-for=250ms".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 250 })
+        );
+        assert!("no-leader-for=0s".parse::<Property>().is_err());
+        assert!("no-leader-for=soon".parse::<Property>().is_err());
+        assert!("splitbrain".parse::<Property>().is_err());
+    }
+
+    #[test]
+    fn a_quiet_raft_run_has_a_leader_within_a_second() {
+        let s = Scenario::new(crate::Algorithm::Raft, 3, 1, 3_000);
+        let quiet = evaluate(&s, Property::NoLeaderFor { ms: 1_000 }, true);
+        let quiet = quiet.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(quiet.witness, None);
+        assert!(quiet.score > 0 && quiet.score < 1_000_000);
+        let strict = evaluate(&s, Property::NoLeaderFor { ms: 20 }, false);
+        let strict = strict.unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            strict.witness.is_some(),
+            "the first election takes over 20 ms"
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! `tenure search` and `tenure check`: bad arguments are one line and exit 2; a hit exits 1
+//! and prints the scenario file (written to the current folder by default), its replay
+//! command and its permalink; the replay command reproduces the violation.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tenure_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args(args)
+        .current_dir(dir)
+        .env("TENURE_PLAYGROUND", "http://example.test/")
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tenure-cli-search-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn one_line_error(args: &[&str]) -> String {
+    let out = tenure_in(&std::env::temp_dir(), args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn bad_search_and_check_arguments_are_one_line() {
+    let s = ["search", "--algorithm", "bully"];
+    assert!(
+        one_line_error(&[&s[..], &["--property", "splitbrain"]].concat()).contains("splitbrain")
+    );
+    assert!(
+        one_line_error(&[&s[..], &["--property", "no-leader-for=0s"]].concat())
+            .contains("positive")
+    );
+    assert!(
+        one_line_error(&[&s[..], &["--property", "split-brain", "--budget", "0"]].concat())
+            .contains("budget")
+    );
+    assert!(
+        one_line_error(&[&s[..], &["--property", "split-brain", "--budget", "lots"]].concat())
+            .contains("lots")
+    );
+    assert!(
+        one_line_error(
+            &[
+                &s[..],
+                &["--property", "split-brain", "--families", "store-outage"]
+            ]
+            .concat()
+        )
+        .contains("lease")
+    );
+    assert!(
+        one_line_error(
+            &[
+                &s[..],
+                &["--property", "split-brain", "--config", "{\"ttl_ms\": 5}"]
+            ]
+            .concat()
+        )
+        .contains("ttl_ms")
+    );
+    assert!(
+        one_line_error(&[&s[..], &["--property", "split-brain", "--nodes", "0"]].concat())
+            .contains("nodes")
+    );
+    let c = ["check", "--algorithm", "bully", "--property", "split-brain"];
+    assert!(one_line_error(&[&c[..], &["--step", "15ms"]].concat()).contains("multiple of 10"));
+    assert!(one_line_error(&[&c[..], &["--steps", "0"]].concat()).contains("steps"));
+}
+
+#[test]
+fn a_hit_prints_the_file_the_replay_and_the_link_and_the_replay_reproduces_it() {
+    let dir = scratch("hit");
+    let out = tenure_in(
+        &dir,
+        &[
+            "search",
+            "--algorithm",
+            "bully",
+            "--property",
+            "split-brain",
+            "--budget",
+            "50",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "a violation found exits 1");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("shrunk: "), "{text}");
+    assert!(
+        text.contains("replay:     tenure run tenure-bully-split-brain.json"),
+        "{text}"
+    );
+    assert!(
+        text.contains("playground: http://example.test/#s="),
+        "{text}"
+    );
+    // Piped: plain progress lines on stderr, no bar escapes.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("runs/s") && !err.contains('\u{1b}'), "{err}");
+    // Default out is in the current folder, and it replays with a split-brain window.
+    assert!(dir.join("tenure-bully-split-brain.json").exists());
+    let run = tenure_in(&dir, &["run", "tenure-bully-split-brain.json", "--json"]);
+    let summary: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert!(
+        summary["metrics"]["split_brain_us"].as_u64().unwrap_or(0) > 0,
+        "{summary}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_honest_none_exits_0() {
+    let dir = scratch("none");
+    let out = tenure_in(
+        &dir,
+        &[
+            "search",
+            "--algorithm",
+            "lease-fencing",
+            "--property",
+            "any-promised",
+            "--budget",
+            "20",
+            "--duration",
+            "5s",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("no violation of any-promised in 20 runs"),
+        "{text}"
+    );
+    let check = tenure_in(
+        &dir,
+        &[
+            "check",
+            "--algorithm",
+            "lease-fencing",
+            "--property",
+            "stale-write",
+            "--steps",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(check.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert!(report["counterexample"].is_null());
+    assert!(report["states_explored"].as_u64().unwrap() > 10);
+    assert!(report["states_per_second"].as_f64().unwrap() > 0.0);
+    std::fs::remove_dir_all(&dir).ok();
+}

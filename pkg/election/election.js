@@ -1,0 +1,471 @@
+// LeaderElection: the driver that runs one LeaseCandidate against a store (design rule 10).
+// It owns the clock (monotonic, whole microseconds) and one timer re-armed from the machine's
+// pollTimeout() and the in-flight requests' timeouts after every input; it pairs each store
+// answer with its request, reads it strictly, and turns every failure into an `error` event.
+// The machine's deadline, not the store's errors, decides when leadership ends.
+import { LeaseCandidate } from "../dist/tenure.js";
+import { MonotonicClock, OneTimer } from "./clock.js";
+import { Emitter } from "./emitter.js";
+import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
+import { ElectionMetrics } from "./metrics.js";
+import { readOptions } from "./options.js";
+import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
+import { randomId } from "./random.js";
+
+export class LeaderElection {
+  #m;
+  #store;
+  #key;
+  #own;
+  #clock = new MonotonicClock();
+  #timer = new OneTimer(() => this.#onTimer());
+  #events = new Emitter((err, event) => this.#onListenerError(err, event));
+  #inflight = new Map();
+  #seq = 0;
+  #requestTimeoutMs;
+  #closeTimeoutMs;
+  #waiters = [];
+  #work = new Set();
+  #closing;
+  #freed = false;
+  #warned = new Set();
+  #metrics;
+  #caps = machineCaps();
+  #pumping = false;
+  #releasing = 0;
+
+  /**
+   * @param {import("../index.js").LeaderElectionOptions} options
+   */
+  constructor(options) {
+    const o = readOptions(options);
+    this.#store = o.store;
+    this.#key = o.key;
+    const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
+    this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
+    this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
+    this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
+    this.#closeTimeoutMs = o.closeTimeoutMs;
+    this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+  }
+
+  // ----- identity and state -----
+
+  /** The lease's key. */
+  get key() {
+    return this.#key;
+  }
+
+  /** This node's id as the store sees it (a bigint nodeId as its decimal string). */
+  get nodeId() {
+    return this.#own.holder;
+  }
+
+  /** The session this instance drew: the lease belongs to (nodeId, session) (design rule 8). */
+  get session() {
+    return this.#own.session;
+  }
+
+  /** The machine's role: "Follower", "Campaigning", "Leader" or "Stopped". */
+  get state() {
+    return this.#freed ? "Stopped" : this.#m.state;
+  }
+
+  /** Whether this node leads now: `Leader` and before the local deadline (rule 4). */
+  get isLeader() {
+    if (this.#freed || this.#m.state !== "Leader") return false;
+    return this.#clock.now() < this.#m.leaseDeadline;
+  }
+
+  /** The fencing token while `isLeader`, else `undefined`. */
+  get fencingToken() {
+    return this.isLeader ? this.#m.token : undefined;
+  }
+
+  /** The local deadline (ms on this process's `performance.now()` clock) while leader. */
+  get leaseDeadlineMs() {
+    return this.#freed ? undefined : this.#m.leaseDeadline;
+  }
+
+  /** The machine's effective config (snake_case, as LeaseCandidate reports it). */
+  get config() {
+    return this.#m.config;
+  }
+
+  // ----- events -----
+
+  on(event, listener) {
+    this.#events.on(event, listener);
+    return this;
+  }
+
+  once(event, listener) {
+    this.#events.once(event, listener);
+    return this;
+  }
+
+  off(event, listener) {
+    this.#events.off(event, listener);
+    return this;
+  }
+
+  // ----- commands -----
+
+  /**
+   * Starts contending (goes on in the background until release()/close()). Resolves with
+   * `{ leader: true, token }` once elected, or `{ leader: false, holder }` when the first
+   * attempt ends without a grant (held by `holder`, if the store said; refused; or failed).
+   */
+  campaign() {
+    if (this.#closing !== undefined) return Promise.reject(closedError("campaign"));
+    const now = this.#clock.now();
+    if (this.#m.state === "Leader" && now < this.#m.leaseDeadline) return Promise.resolve({ leader: true, token: this.#m.token });
+    const result = new Promise((resolve) => this.#waiters.push(resolve));
+    this.#input(() => this.#m.campaign(now));
+    this.#arm();
+    return result;
+  }
+
+  /**
+   * The fencing token to present with a leader action, or throws LeadershipExpiredError
+   * (`ERR_LEADERSHIP_EXPIRED` with `deadlineMs` once the local deadline passed;
+   * `ERR_NOT_LEADER` when not leading).
+   */
+  assertLeadership() {
+    if (this.#freed) throw notLeader(this.#key, "Stopped");
+    const now = this.#clock.now();
+    const check = this.#m.assertLeadership(now);
+    if (check.leader) return check.token;
+    this.#pump(); // a deadline just found passed queued SteppedDown
+    if (check.reason === "DeadlinePassed") {
+      throw new LeadershipExpiredError(`leadership of "${this.#key}" expired at ${check.deadline_ms} ms (now ${check.now_ms} ms): refusing to act`, {
+        code: "ERR_LEADERSHIP_EXPIRED",
+        key: this.#key,
+        state: this.#m.state,
+        reason: "DeadlinePassed",
+        deadlineMs: check.deadline_ms,
+        nowMs: check.now_ms,
+      });
+    }
+    throw notLeader(this.#key, check.state);
+  }
+
+  /**
+   * Runs `fn({ token, signal })` only while leader: asserts first (rejects with
+   * LeadershipExpiredError otherwise), aborts `signal` the moment leadership ends for any
+   * reason (local deadline, lost, fenced, released), and returns `fn`'s result.
+   */
+  async withLeadership(fn) {
+    if (typeof fn !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `withLeadership(fn): fn must be a function, got ${typeof fn}`);
+    if (this.#closing !== undefined) throw closedError("withLeadership");
+    const token = this.assertLeadership();
+    const controller = new AbortController();
+    const entry = { controller, token, done: undefined };
+    let finish;
+    entry.done = new Promise((resolve) => (finish = resolve));
+    this.#work.add(entry);
+    this.#arm();
+    try {
+      return await fn({ token, signal: controller.signal });
+    } finally {
+      this.#work.delete(entry);
+      finish();
+    }
+  }
+
+  /**
+   * The protected resource refused this leader's token ("stale fencing token"): pass the
+   * rejection it returned ({ presented, required }); a leader under `presented` steps down
+   * now (`lost` with reason "Fenced"). Anything else is ignored.
+   */
+  reportFenced(rejection) {
+    if (this.#freed) return;
+    const now = this.#clock.now();
+    this.#input(() => this.#m.reportFenced(now, rejection));
+  }
+
+  /**
+   * Graceful hand-over: a leader steps down (`lost`, reason "Released") and asks the store to
+   * release; a campaigning node stops contending. Resolves once the store answered the
+   * Release or it timed out (request_timeout_ms). campaign() may be called again later.
+   */
+  async release() {
+    if (this.#freed) return;
+    const before = this.#seq;
+    const now = this.#clock.now();
+    this.#input(() => this.#m.release(now));
+    const releases = [...this.#inflight.values()].filter((r) => r.seq > before && r.mreq.type === "Release");
+    if (releases.length === 0) return;
+    this.#releasing++;
+    this.#arm();
+    try {
+      await Promise.all(releases.map((r) => r.settled));
+    } finally {
+      this.#releasing--;
+    }
+  }
+
+  /**
+   * The sources' shutdown(): stops contending, waits for withLeadership work in flight to
+   * settle (at most `timeoutMs`, default the closeTimeoutMs option, itself ttlMs by default;
+   * past it the work's signals are aborted), then releases and stops every timer. Later
+   * calls return the same promise. The store is not closed: it may serve other elections.
+   */
+  close({ timeoutMs = this.#closeTimeoutMs } = {}) {
+    if (this.#closing !== undefined) return this.#closing;
+    this.#closing = (async () => {
+      if (this.#m.state === "Campaigning") this.#input(() => this.#m.release(this.#clock.now()));
+      if (this.#work.size > 0) {
+        const drained = Promise.all([...this.#work].map((w) => w.done));
+        let timer;
+        const timedOut = new Promise((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+          timer.unref?.();
+        });
+        await Promise.race([drained, timedOut]);
+        clearTimeout(timer);
+        for (const w of this.#work) w.controller.abort(closedError("withLeadership", "close() timed out waiting for this work"));
+      }
+      await this.release();
+      this.#timer.clear();
+      for (const resolve of this.#waiters.splice(0)) resolve({ leader: false, holder: undefined });
+      this.#metrics.unregister();
+      this.#freed = true;
+      this.#m.free();
+    })();
+    return this.#closing;
+  }
+
+  /** A snapshot of this election's counters and gauges (the names of the Prometheus metrics). */
+  metrics() {
+    return this.#metrics.snapshot(this.#clock.now());
+  }
+
+  // ----- the pump -----
+
+  /** Runs one machine input, then drains outputs and re-arms the timer. */
+  #input(call) {
+    try {
+      call();
+    } finally {
+      this.#pump();
+    }
+  }
+
+  #pump() {
+    if (this.#freed) return;
+    if (this.#pumping) return; // an outer drain picks up what a listener added
+    this.#pumping = true;
+    const emits = [];
+    try {
+      for (let out = this.#m.pollOutput(); out !== undefined; out = this.#m.pollOutput()) {
+        if (out.type === "Send") this.#dispatch(out.request);
+        else this.#onEvent(out.event, emits);
+      }
+      this.#arm();
+    } finally {
+      this.#pumping = false;
+    }
+    for (const [event, payload] of emits) this.#emit(event, payload);
+    // A listener may have made new input; drain it too.
+    if (emits.length > 0) this.#pump();
+  }
+
+  #arm() {
+    let at = this.#m.pollTimeout();
+    for (const r of this.#inflight.values()) if (at === undefined || r.deadline < at) at = r.deadline;
+    // Kept alive while someone awaits what the timer settles: a campaign(), work whose signal
+    // waits for the deadline, a release() waiting for its answer or timeout.
+    const awaited = this.#waiters.length > 0 || this.#work.size > 0 || this.#releasing > 0;
+    this.#timer.arm(at, this.#clock.now(), awaited);
+  }
+
+  #onTimer() {
+    if (this.#freed) return;
+    const now = this.#clock.now();
+    for (const r of [...this.#inflight.values()]) {
+      if (r.deadline <= now) this.#fail(r, "ERR_STORE_TIMEOUT", `the store did not answer ${r.req.type} within ${this.#requestTimeoutMs} ms`);
+    }
+    this.#input(() => this.#m.handleTimeout(now));
+  }
+
+  #onEvent(event, emits) {
+    const now = this.#clock.now();
+    if (event.type === "Elected") {
+      this.#metrics.elected(event.token, now);
+      for (const resolve of this.#waiters.splice(0)) resolve({ leader: true, token: event.token });
+      emits.push(["elected", { key: this.#key, token: event.token }]);
+    } else if (event.type === "SteppedDown") {
+      this.#metrics.lost(event.reason, now);
+      const reason = new LeadershipExpiredError(`leadership of "${this.#key}" under token ${event.token}n ended: ${event.reason}`, {
+        code: "ERR_LEADERSHIP_EXPIRED",
+        key: this.#key,
+        state: this.#m.state,
+        reason: event.reason,
+        token: event.token,
+      });
+      for (const w of this.#work) if (w.token === event.token) w.controller.abort(reason);
+      emits.push(["lost", { key: this.#key, token: event.token, reason: event.reason }]);
+    } else if (event.type === "HolderClash") {
+      emits.push(["error", this.#clash(event)]);
+    }
+  }
+
+  // ----- store requests -----
+
+  #dispatch(mreq) {
+    const req = toStoreRequest(mreq, this.#own);
+    const now = this.#clock.now();
+    let settle;
+    const r = { seq: ++this.#seq, mreq, req, sentAt: now, deadline: now + this.#requestTimeoutMs, done: false, settled: new Promise((s) => (settle = s)) };
+    r.settle = settle;
+    this.#inflight.set(r.seq, r);
+    let answer;
+    try {
+      answer = this.#store.send(req);
+    } catch (err) {
+      queueMicrotask(() => this.#fail(r, "ERR_STORE_THREW", `the store's send() threw on ${req.type}: ${message(err)}`, undefined, err));
+      return;
+    }
+    Promise.resolve(answer).then(
+      (reply) => this.#onReply(r, reply),
+      (err) => this.#fail(r, "ERR_STORE_REJECTED", `the store's send() rejected ${req.type}: ${message(err)}`, undefined, err),
+    );
+  }
+
+  /** Ends a request without an answer the machine could use, and reports it. */
+  #fail(r, code, text, reply, cause) {
+    this.#report(r, this.#finish(r), code, text, reply, cause);
+  }
+
+  /** `first`: whether this is the request's first ending (a timeout may come before). */
+  #report(r, first, code, text, reply, cause) {
+    if (this.#freed) return;
+    // A late failure of a request that already timed out is not news.
+    if (!first && code === "ERR_STORE_TIMEOUT") return;
+    if (first && r.mreq.type === "Renew") this.#metrics.renewalFailed();
+    this.#error(code, text, r.req, reply, cause);
+    if (first && r.mreq.type === "Acquire") this.#settleAttempt(undefined);
+    this.#pump();
+  }
+
+  /** Marks `r` answered (or given up); true the first time. */
+  #finish(r) {
+    if (r.done) return false;
+    r.done = true;
+    this.#inflight.delete(r.seq);
+    r.settle();
+    return true;
+  }
+
+  #onReply(r, reply) {
+    const first = this.#finish(r);
+    if (this.#freed) {
+      if (reply?.type === "Granted") this.#releaseOrphan(r.req, reply);
+      return;
+    }
+    if (reply === undefined) {
+      if (first) this.#report(r, true, "ERR_STORE_NO_ANSWER", `the store gave no answer to ${r.req.type}`);
+      return;
+    }
+    const read = readReply(r.req, reply);
+    if (!read.ok) {
+      this.#report(r, first, read.code, read.message, reply);
+      return;
+    }
+    const ok = read.reply;
+    if (ok.type === "Held" && ok.holder === this.#own.holder && !this.#caps.clashEvent) {
+      this.#emit("error", this.#clash({ type: "HolderClash" }, r.req, reply));
+    }
+    if (first && r.mreq.type === "Renew" && ok.type === "Rejected") this.#metrics.renewalFailed();
+    if (ok.type === "Held") this.#emit("held", { key: this.#key, holder: ok.holder });
+    const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
+    const now = this.#clock.now();
+    try {
+      this.#m.handleResponse(now, toMachineResponse(r.mreq, ok, this.#own));
+    } catch (err) {
+      this.#error("ERR_STORE_REPLY", `the machine refused the store's ${ok.type}: ${message(err)}`, r.req, reply, err);
+    }
+    if (ok.type === "Granted" && (state === "Stopped" || this.#m.state === "Stopped")) this.#releaseOrphan(r.req, ok);
+    if (first && r.mreq.type === "Acquire") this.#settleAttempt(ok.type === "Held" ? ok.holder : undefined);
+    this.#pump();
+  }
+
+  /** An Acquire ended: campaign() callers learn the outcome unless it made us leader. */
+  #settleAttempt(holder) {
+    if (this.#m.state === "Leader") return; // resolved by Elected
+    for (const resolve of this.#waiters.splice(0)) resolve({ leader: false, holder });
+  }
+
+  /** A grant that arrived after this node stopped contending: hand it back at once. */
+  #releaseOrphan(req, reply) {
+    const release = { type: "Release", key: req.key, holder: req.holder, session: req.session, token: reply.token };
+    try {
+      Promise.resolve(this.#store.send(release)).catch(() => {});
+    } catch {
+      // The lease lapses at the store on its own.
+    }
+  }
+
+  // ----- errors -----
+
+  #clash(event, request, reply) {
+    return new StoreError(`another contender holds "${this.#key}" under this node's id "${this.#own.holder}" (a different session): two processes share one nodeId (design rule 8)`, {
+      code: "ERR_HOLDER_CLASH",
+      key: this.#key,
+      request,
+      reply: reply ?? event,
+    });
+  }
+
+  #error(code, text, request, reply, cause) {
+    this.#emit("error", new StoreError(text, { code, key: this.#key, request, reply, cause }));
+  }
+
+  #emit(event, payload) {
+    const heard = this.#events.emit(event, payload);
+    if (!heard && event === "error") this.#warnOnce(payload);
+  }
+
+  /** Without an `error` listener a failure is printed once per code, never thrown (rule 10). */
+  #warnOnce(err) {
+    if (this.#warned.has(err.code)) return;
+    this.#warned.add(err.code);
+    console.warn(`tenure LeaderElection "${this.#key}": ${err.message} [${err.code}] (add an "error" listener to handle these; this one is printed once)`);
+  }
+
+  #onListenerError(err, event) {
+    if (event === "error") {
+      console.error(`tenure LeaderElection "${this.#key}": an "error" listener threw:`, err);
+      return;
+    }
+    this.#emit("error", new StoreError(`a "${event}" listener threw: ${message(err)}`, { code: "ERR_LISTENER", key: this.#key, cause: err }));
+  }
+}
+
+// Async disposal (`await using election = new LeaderElection(...)`) is close(), where the
+// engine has Symbol.asyncDispose.
+if (typeof Symbol.asyncDispose === "symbol") {
+  Object.defineProperty(LeaderElection.prototype, Symbol.asyncDispose, {
+    value() {
+      return this.close();
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+function notLeader(key, state) {
+  // The easy mistake: an election nobody started never leads, and should say so.
+  const hint = state === "Follower" ? ": campaign() was never called" : state === "Stopped" ? ": released or closed; campaign() again to contend" : "";
+  return new LeadershipExpiredError(`not the leader of "${key}" (state ${state})${hint}: refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
+}
+
+function closedError(call, why = "the election was closed") {
+  const err = new LeadershipExpiredError(`${call}: ${why}`, { code: "ERR_CLOSED", reason: "Closed" });
+  return err;
+}
+
+function message(err) {
+  return err instanceof Error ? err.message : String(err);
+}

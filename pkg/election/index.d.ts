@@ -1,0 +1,250 @@
+// Types of the driver layer: LeaderElection, the store protocol, MemoryStore, ShardedElection.
+import type { FencingToken, LeaseConfig, StepDownReason } from "../dist/tenure.js";
+
+// ----- the store protocol (README "The store contract") -----
+
+/** Why a store refused; "Unknown" when it cannot say. */
+export type StoreRejectReason = "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" | "Unknown";
+
+/** What LeaderElection asks of a store. `holder` is the nodeId, `session` this instance's. */
+export type StoreProtocolRequest =
+  | { type: "Acquire"; key: string; holder: string; session: string; ttl_ms: number }
+  | { type: "Renew"; key: string; holder: string; session: string; token: FencingToken; ttl_ms: number }
+  | { type: "Release"; key: string; holder: string; session: string; token: FencingToken };
+
+/** A store's answer; `ttl_ms` is the ttl the store recorded (it is believed). */
+export type StoreReply =
+  | { type: "Granted"; token: FencingToken; ttl_ms: number }
+  | { type: "Held"; holder?: string; remaining_ms?: number }
+  | { type: "Renewed"; token: FencingToken; ttl_ms: number }
+  | { type: "Released" }
+  | { type: "Rejected"; reason: StoreRejectReason };
+
+/** A store: one async method; `undefined` means no answer (lost, or the store is down). */
+export interface Store {
+  send(request: StoreProtocolRequest): Promise<StoreReply | undefined>;
+  close?(): Promise<void>;
+}
+
+// ----- errors -----
+
+/** Codes of LeadershipExpiredError. */
+export type LeadershipErrorCode = "ERR_LEADERSHIP_EXPIRED" | "ERR_NOT_LEADER" | "ERR_CLOSED";
+
+/**
+ * This node may not act as leader (assertLeadership, withLeadership, and the abort reason of
+ * withLeadership's signal). `deadlineMs` is set when the local deadline passed.
+ */
+export declare class LeadershipExpiredError extends Error {
+  readonly name: "LeadershipExpiredError";
+  readonly code: LeadershipErrorCode;
+  readonly key: string | undefined;
+  readonly state: string | undefined;
+  /** "DeadlinePassed", "NotLeading", "Closed", or the machine's step-down reason. */
+  readonly reason: StepDownReason | "DeadlinePassed" | "NotLeading" | "Closed";
+  readonly token: FencingToken | undefined;
+  readonly deadlineMs: number | undefined;
+  readonly nowMs: number | undefined;
+}
+
+/** Codes of the `error` event. */
+export type StoreErrorCode =
+  | "ERR_STORE_THREW"
+  | "ERR_STORE_REJECTED"
+  | "ERR_STORE_TIMEOUT"
+  | "ERR_STORE_NO_ANSWER"
+  | "ERR_STORE_REPLY"
+  | "ERR_STORE_CONTRACT"
+  | "ERR_HOLDER_CLASH"
+  | "ERR_LISTENER";
+
+/** A store failure or an unreadable answer: the payload of the `error` event. */
+export declare class StoreError extends Error {
+  readonly name: "StoreError";
+  readonly code: StoreErrorCode;
+  readonly key: string;
+  /** What was sent, if the error concerns a request. */
+  readonly request: StoreProtocolRequest | undefined;
+  /** What came back (the offending value), if anything. */
+  readonly reply: unknown;
+}
+
+// ----- LeaderElection -----
+
+/** The machine's knobs, camelCased; each ms default scales with ttlMs (ttl/10; jitter ttl/20). */
+export interface ElectionTuning {
+  /** Lease length asked of the store, ms [10000]. */
+  ttlMs?: number;
+  /** Subtracted from the ttl for the local deadline (design rule 4) [ttl/10]. */
+  safetyMarginMs?: number;
+  /** From a confirmed request's send time to the next renewal [null: ttl/3]. */
+  renewIntervalMs?: number | null;
+  /** Longest expected round trip to the store [ttl/10]. */
+  maxRoundTripMs?: number;
+  /** Clock-rate difference bound with the store, ppm [10000]. */
+  maxDriftPpm?: number;
+  /** Base time between acquisition attempts [ttl/10]. */
+  retryIntervalMs?: number;
+  /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]. */
+  retryJitterMs?: number;
+  /** How long a request waits for its answer before it counts as failed [ttl/10]. */
+  requestTimeoutMs?: number;
+  /** Whether writes present the token [true]. */
+  fencing?: boolean;
+  /** Seed of the retry-jitter PRNG [fresh]. */
+  seed?: bigint;
+}
+
+/** A prom-client Registry (only its registerMetric is relied on to recognise it). */
+export interface PromRegistry {
+  registerMetric(metric: object): void;
+}
+
+export interface LeaderElectionOptions extends ElectionTuning {
+  /** Where the lease lives. */
+  store: Store;
+  /** The lease's name. */
+  key: string;
+  /** This node's id [a random UUID]; a bigint is sent as its decimal string. */
+  nodeId?: string | bigint;
+  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). */
+  registry?: PromRegistry;
+  /** Default bound of close()'s wait for work in flight [ttlMs]. */
+  closeTimeoutMs?: number;
+}
+
+export type CampaignResult = { leader: true; token: FencingToken } | { leader: false; holder: string | undefined };
+
+export interface ElectedEvent {
+  key: string;
+  token: FencingToken;
+}
+
+export interface LostEvent {
+  key: string;
+  token: FencingToken;
+  reason: StepDownReason;
+}
+
+export interface HeldEvent {
+  key: string;
+  /** The holder the store named, if it did. */
+  holder: string | undefined;
+}
+
+export interface LeaderElectionEvents {
+  elected: ElectedEvent;
+  lost: LostEvent;
+  held: HeldEvent;
+  error: StoreError;
+}
+
+/** The plain metrics snapshot; the field names are the Prometheus metric names. */
+export interface ElectionMetricsSnapshot {
+  labels: { key: string; node: string };
+  leader_election_is_leader: 0 | 1;
+  leader_election_elections_total: number;
+  /** The current or last leadership's token (0n before the first). */
+  leader_election_fencing_token: FencingToken;
+  leader_election_leadership_lost_total: number;
+  leader_election_leadership_lost_by_reason: Partial<Record<StepDownReason, number>>;
+  leader_election_renewal_failures_total: number;
+  leader_election_leader_seconds_total: number;
+}
+
+export interface LeadershipContext {
+  token: FencingToken;
+  /** Aborted (reason: a LeadershipExpiredError) the moment leadership ends. */
+  signal: AbortSignal;
+}
+
+/** A driver over one LeaseCandidate: contends for `key` at `store`, renews, steps down. */
+export declare class LeaderElection {
+  constructor(options: LeaderElectionOptions);
+  readonly key: string;
+  readonly nodeId: string;
+  readonly session: string;
+  readonly state: "Follower" | "Campaigning" | "Leader" | "Stopped";
+  readonly isLeader: boolean;
+  readonly fencingToken: FencingToken | undefined;
+  readonly leaseDeadlineMs: number | undefined;
+  readonly config: LeaseConfig;
+  on<E extends keyof LeaderElectionEvents>(event: E, listener: (payload: LeaderElectionEvents[E]) => void): this;
+  once<E extends keyof LeaderElectionEvents>(event: E, listener: (payload: LeaderElectionEvents[E]) => void): this;
+  off<E extends keyof LeaderElectionEvents>(event: E, listener: (payload: LeaderElectionEvents[E]) => void): this;
+  campaign(): Promise<CampaignResult>;
+  assertLeadership(): FencingToken;
+  withLeadership<T>(fn: (ctx: LeadershipContext) => T | Promise<T>): Promise<T>;
+  reportFenced(rejection: { accepted?: false; reason?: "stale fencing token"; presented: FencingToken; required: FencingToken }): void;
+  release(): Promise<void>;
+  close(options?: { timeoutMs?: number }): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+  metrics(): ElectionMetricsSnapshot;
+}
+
+// ----- MemoryStore -----
+
+export interface MemoryStoreOptions {
+  /** One-way delay of each leg, ms, fixed or drawn from [min, max] [0]. */
+  latencyMs?: number | [number, number];
+  /** Chance in [0, 1] that a request or its reply is lost (answer: undefined) [0]. */
+  lossRate?: number;
+  /** Seed of the latency/loss draws [fresh]. */
+  seed?: bigint;
+}
+
+/** The in-memory store over LeaseStore, with its own monotonic clock. */
+export declare class MemoryStore implements Store {
+  constructor(options?: MemoryStoreOptions);
+  readonly seed: bigint;
+  readonly now: number;
+  readonly available: boolean;
+  setAvailable(up: boolean): void;
+  send(request: StoreProtocolRequest): Promise<StoreReply | undefined>;
+  holder(key: string): { holder: string; session: string; token: FencingToken; expires_at_ms: number } | undefined;
+  lastToken(key: string): FencingToken | undefined;
+  keys(): string[];
+  close(): Promise<void>;
+}
+
+// ----- ShardedElection -----
+
+export interface ShardedElectionOptions extends ElectionTuning {
+  store: Store;
+  /** The shards: one lease key each. */
+  keys: string[];
+  nodeId?: string | bigint;
+  /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
+  maxLeading?: number;
+  /** How often a process counts the live members (one Acquire per member slot) [ttlMs]. */
+  probeIntervalMs?: number;
+  /** Prefix of the member-slot keys "<group>/member/<i>" ["shards"]. */
+  group?: string;
+  closeTimeoutMs?: number;
+  registry?: PromRegistry;
+}
+
+export interface ShardedElectionEvents {
+  elected: ElectedEvent;
+  lost: LostEvent;
+  error: StoreError;
+}
+
+/** Contends for a set of keys from one process, spreading them over the live processes. */
+export declare class ShardedElection {
+  constructor(options: ShardedElectionOptions);
+  readonly nodeId: string;
+  /** The keys this process leads now. */
+  readonly leading: string[];
+  /** How many keys this process aims to lead: min(maxLeading, ceil(keys / live processes)); 0 before the first count. */
+  readonly share: number;
+  /** Live processes (this one included) at the last count, undefined before it. */
+  readonly members: number | undefined;
+  election(key: string): LeaderElection;
+  on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
+  once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
+  off<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
+  start(): void;
+  close(options?: { timeoutMs?: number }): Promise<void>;
+  metrics(): ElectionMetricsSnapshot[];
+}

@@ -1,0 +1,260 @@
+// MemoryStore: the in-memory store, LeaderElection's embedded default, over the wasm
+// LeaseStore (design rules 2-3: tokens +1 per new grant, expiry on the store's own clock with
+// the ttl recorded at the grant). The store protocol's holder and session strings are
+// interned to LeaseStore's u64 holder and session ids, so a lease belongs to one session and
+// another session under the same holder is Held out, named (design rule 8). (With a
+// LeaseStore that predates sessions, each (holder, session) pair is interned as one holder.)
+// Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
+import { LeaseStore } from "../dist/tenure.js";
+import { MonotonicClock } from "./clock.js";
+import { misuse } from "./errors.js";
+import { machineCaps } from "./protocol.js";
+import { Random, freshSeed } from "./random.js";
+
+const KNOWN = ["latencyMs", "lossRate", "seed"];
+const TYPES = ["Acquire", "Renew", "Release"];
+const FIELDS = {
+  Acquire: ["type", "key", "holder", "session", "ttl_ms"],
+  Renew: ["type", "key", "holder", "session", "token", "ttl_ms"],
+  Release: ["type", "key", "holder", "session", "token"],
+};
+
+/** Interned identities kept before pruning those that hold no lease. */
+const INTERN_LIMIT = 4096;
+
+export class MemoryStore {
+  #store = new LeaseStore();
+  #clock = new MonotonicClock();
+  #holders = new Interned();
+  #sessions = new Interned();
+  #pairs = new Interned(); // "holder\0session", for a LeaseStore without sessions
+  #withSessions = machineCaps().session;
+  #pruneAt = INTERN_LIMIT;
+  #requestId = 0n;
+  #latency;
+  #loss;
+  #random;
+  #seed;
+  #closed = false;
+
+  /**
+   * @param {{ latencyMs?: number | [number, number], lossRate?: number, seed?: bigint }} [options]
+   *   `latencyMs`: the one-way delay of each leg (request, then reply), fixed or drawn from
+   *   [min, max]; `lossRate`: the chance in [0, 1] that a request or its reply is lost (the
+   *   promise resolves `undefined`, the protocol's "no answer"); `seed`: the PRNG's seed.
+   */
+  constructor(options = {}) {
+    if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "MemoryStore options must be an object");
+    for (const k of Object.keys(options)) {
+      if (!KNOWN.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
+    }
+    const { latencyMs = 0, lossRate = 0 } = options;
+    const range = Array.isArray(latencyMs) ? latencyMs : [latencyMs, latencyMs];
+    if (range.length !== 2 || !range.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0) || range[0] > range[1]) {
+      throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${JSON.stringify(latencyMs)}`);
+    }
+    if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
+      throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${String(lossRate)}`);
+    }
+    if (options.seed !== undefined && typeof options.seed !== "bigint") throw misuse(TypeError, "ERR_SEED_TYPE", "MemoryStore seed must be a bigint");
+    this.#latency = range;
+    this.#loss = lossRate;
+    this.#seed = options.seed ?? freshSeed();
+    this.#random = new Random(this.#seed);
+  }
+
+  /** The PRNG seed (pass it back to replay the same latency and loss draws). */
+  get seed() {
+    return this.#seed;
+  }
+
+  /** The store's clock (ms): its own monotonic `performance.now()`, whole microseconds. */
+  get now() {
+    return this.#clock.now();
+  }
+
+  /** Whether the store answers (false during an outage: requests go unanswered). */
+  get available() {
+    return this.#store.available;
+  }
+
+  /** An outage switch: `false` and every request is lost, changing nothing, until `true`. */
+  setAvailable(up) {
+    this.#store.setAvailable(up);
+  }
+
+  /**
+   * Handles one store-protocol request; resolves with the reply, or `undefined` when it or its
+   * reply was lost or the store is down. A malformed request rejects with a coded TypeError
+   * or RangeError and changes nothing.
+   */
+  send(request) {
+    if (this.#closed) return Promise.reject(misuse(Error, "ERR_CLOSED", "MemoryStore.send after close()"));
+    let checked;
+    try {
+      checked = this.#check(request);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const [min, max] = this.#latency;
+    const leg = () => (max === 0 ? 0 : min + this.#random.next() * (max - min));
+    const lost = this.#loss > 0 && this.#random.next() < this.#loss;
+    const lostRequest = lost && this.#random.next() < 0.5;
+    const there = leg();
+    const back = leg();
+    if (there === 0 && back === 0) {
+      try {
+        const reply = lostRequest ? undefined : this.#handle(checked);
+        return Promise.resolve(lost ? undefined : reply);
+      } catch (err) {
+        return Promise.reject(err); // a value LeaseStore refused: the request changed nothing
+      }
+    }
+    return new Promise((resolve, reject) => {
+      later(there, () => {
+        let reply;
+        try {
+          reply = lostRequest || this.#closed ? undefined : this.#handle(checked);
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        later(back, () => resolve(lost ? undefined : reply));
+      });
+    });
+  }
+
+  /** The valid lease of `key` now: `{ holder, session, token, expires_at_ms }`, or undefined. */
+  holder(key) {
+    const h = this.#store.holder(key, this.#clock.now());
+    if (h === undefined) return undefined;
+    const { holder, session } = this.#who(h.holder, this.#store.lease(key)?.session);
+    return { holder, session, token: h.token, expires_at_ms: h.expires_at_ms };
+  }
+
+  /** The strings behind LeaseStore's ids. */
+  #who(holderId, sessionId) {
+    if (!this.#withSessions) {
+      const [holder, session] = this.#pairs.name(holderId)?.split("\u0000") ?? [];
+      return { holder, session };
+    }
+    return { holder: this.#holders.name(holderId), session: this.#sessions.name(sessionId) };
+  }
+
+  /** The last token issued for `key`, `undefined` before its first grant. */
+  lastToken(key) {
+    return this.#store.lastToken(key);
+  }
+
+  /** Every key seen, in order. */
+  keys() {
+    return this.#store.keys();
+  }
+
+  /** Stops answering (later sends reject with ERR_CLOSED) and frees the wasm store. */
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#store.free();
+  }
+
+  #check(request) {
+    if (typeof request !== "object" || request === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", `request must be an object, got ${request === null ? "null" : typeof request}`);
+    if (!TYPES.includes(request.type)) throw misuse(TypeError, "ERR_VARIANT", `request.type must be one of ${TYPES.join(", ")}, got ${String(request.type)}`);
+    const fields = FIELDS[request.type];
+    for (const k of Object.keys(request)) {
+      if (!fields.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `a ${request.type} request has no field "${k}"`);
+    }
+    for (const k of ["key", "holder", "session"]) {
+      if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${typeof request[k]}`);
+    }
+    return { ...request };
+  }
+
+  #handle(request) {
+    const { type, key, holder, session } = request;
+    if (this.#holders.size + this.#sessions.size + this.#pairs.size >= this.#pruneAt) this.#prune();
+    const req = { type, id: ++this.#requestId, key };
+    if (this.#withSessions) {
+      req.holder = this.#holders.id(holder);
+      req.session = this.#sessions.id(session);
+    } else {
+      req.holder = this.#pairs.id(`${holder}\u0000${session}`);
+    }
+    if (type !== "Acquire") req.token = request.token;
+    if (type !== "Release") req.ttl_ms = request.ttl_ms;
+    const res = this.#store.handle(this.#clock.now(), req);
+    if (res === undefined) return undefined;
+    switch (res.type) {
+      case "Granted":
+      case "Renewed":
+        return { type: res.type, token: res.token, ttl_ms: res.ttl_ms };
+      case "Held": {
+        const out = { type: "Held" };
+        const name = res.holder === undefined || res.holder === null ? undefined : this.#who(res.holder, undefined).holder;
+        if (name !== undefined) out.holder = name;
+        if (typeof res.remaining_ms === "number") out.remaining_ms = res.remaining_ms;
+        return out;
+      }
+      case "Released":
+        return { type: "Released" };
+      default:
+        return { type: "Rejected", reason: res.reason };
+    }
+  }
+
+  /** Forgets ids that no key's last lease uses: a new id serves them just as well. */
+  #prune() {
+    const holders = new Set();
+    const sessions = new Set();
+    for (const key of this.#store.keys()) {
+      const lease = this.#store.lease(key);
+      if (lease === undefined || lease.released) continue;
+      holders.add(lease.holder);
+      sessions.add(lease.session);
+    }
+    this.#holders.keepOnly(holders);
+    this.#sessions.keepOnly(sessions);
+    this.#pairs.keepOnly(holders);
+    // Ids still in use are kept; the next prune waits until as many again are added.
+    this.#pruneAt = Math.max(INTERN_LIMIT, 2 * (this.#holders.size + this.#sessions.size + this.#pairs.size));
+  }
+}
+
+/** Strings <-> u64 ids, handed out from 1. */
+class Interned {
+  #ids = new Map();
+  #names = new Map();
+  #next = 1n;
+
+  get size() {
+    return this.#ids.size;
+  }
+
+  id(name) {
+    let id = this.#ids.get(name);
+    if (id === undefined) {
+      id = this.#next++;
+      this.#ids.set(name, id);
+      this.#names.set(id, name);
+    }
+    return id;
+  }
+
+  name(id) {
+    return this.#names.get(id);
+  }
+
+  keepOnly(ids) {
+    for (const [name, id] of this.#ids) {
+      if (!ids.has(id)) {
+        this.#ids.delete(name);
+        this.#names.delete(id);
+      }
+    }
+  }
+}
+
+function later(ms, fn) {
+  setTimeout(fn, ms);
+}

@@ -1,0 +1,121 @@
+// Metrics of a LeaderElection, named as the field names them (leader_election_*), labelled
+// by key and node: a plain snapshot always, and Prometheus exposition through prom-client
+// (an optional peer dependency) when a registry is passed. One set of prom-client metrics
+// per registry serves every election registered with it.
+import { misuse } from "./errors.js";
+
+let loadPromClient = () => undefined;
+
+/** The entry point says how prom-client is reached (Node: require; browsers: not at all). */
+export function setPromClientLoader(load) {
+  loadPromClient = load;
+}
+
+const HELP = {
+  leader_election_is_leader: "1 while this node leads the key, else 0",
+  leader_election_elections_total: "Times this node was elected leader of the key",
+  leader_election_fencing_token: "The fencing token of this node's current or last leadership of the key",
+  leader_election_leadership_lost_total: "Times this node's leadership of the key ended, by reason",
+  leader_election_renewal_failures_total: "Renewals of the key's lease that failed (refused, unanswered, timed out or unreadable)",
+  leader_election_leader_seconds_total: "Seconds this node has led the key",
+};
+
+export class ElectionMetrics {
+  #labels;
+  #elections = 0;
+  #token = 0n;
+  #lost = {};
+  #renewalFailures = 0;
+  #leaderMs = 0;
+  #since;
+  #registry;
+
+  constructor(labels, registry) {
+    this.#labels = labels;
+    if (registry !== undefined) {
+      this.#registry = registry;
+      promSet(registry).members.add(this);
+    }
+  }
+
+  elected(token, now) {
+    this.#elections++;
+    this.#token = token;
+    this.#since = now;
+  }
+
+  lost(reason, now) {
+    this.#lost[reason] = (this.#lost[reason] ?? 0) + 1;
+    if (this.#since !== undefined) this.#leaderMs += now - this.#since;
+    this.#since = undefined;
+  }
+
+  renewalFailed() {
+    this.#renewalFailures++;
+  }
+
+  unregister() {
+    if (this.#registry !== undefined) promSet(this.#registry).members.delete(this);
+  }
+
+  snapshot(now) {
+    const leaderMs = this.#leaderMs + (this.#since === undefined ? 0 : now - this.#since);
+    return {
+      labels: { ...this.#labels },
+      leader_election_is_leader: this.#since === undefined ? 0 : 1,
+      leader_election_elections_total: this.#elections,
+      leader_election_fencing_token: this.#token,
+      leader_election_leadership_lost_total: Object.values(this.#lost).reduce((a, b) => a + b, 0),
+      leader_election_leadership_lost_by_reason: { ...this.#lost },
+      leader_election_renewal_failures_total: this.#renewalFailures,
+      leader_election_leader_seconds_total: Math.round(leaderMs) / 1000,
+    };
+  }
+}
+
+const sets = new WeakMap();
+
+/** The prom-client metrics registered on `registry` (created on first use). */
+function promSet(registry) {
+  let set = sets.get(registry);
+  if (set !== undefined) return set;
+  const client = loadPromClient();
+  if (client === undefined || typeof registry?.registerMetric !== "function") {
+    throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry must be a prom-client Registry (npm install prom-client; under Node only)");
+  }
+  const members = new Set();
+  const now = () => Math.round(performance.now() * 1000) / 1000;
+  const each = (fn) => {
+    const t = now();
+    for (const m of members) fn(m.snapshot(t));
+  };
+  const labelNames = ["key", "node"];
+  const registers = [registry];
+  const gauge = (name, value) =>
+    new client.Gauge({
+      name, help: HELP[name], labelNames, registers,
+      collect() {
+        this.reset();
+        each((s) => this.set(s.labels, value(s)));
+      },
+    });
+  const counter = (name, value, extra = []) =>
+    new client.Counter({
+      name, help: HELP[name], labelNames: [...labelNames, ...extra], registers,
+      collect() {
+        this.reset();
+        each((s) => value(s, (labels, v) => this.inc({ ...s.labels, ...labels }, v)));
+      },
+    });
+  gauge("leader_election_is_leader", (s) => s.leader_election_is_leader);
+  gauge("leader_election_fencing_token", (s) => Number(s.leader_election_fencing_token));
+  counter("leader_election_elections_total", (s, inc) => inc({}, s.leader_election_elections_total));
+  counter("leader_election_leadership_lost_total", (s, inc) => {
+    for (const [reason, n] of Object.entries(s.leader_election_leadership_lost_by_reason)) inc({ reason }, n);
+  }, ["reason"]);
+  counter("leader_election_renewal_failures_total", (s, inc) => inc({}, s.leader_election_renewal_failures_total));
+  counter("leader_election_leader_seconds_total", (s, inc) => inc({}, s.leader_election_leader_seconds_total));
+  set = { members };
+  sets.set(registry, set);
+  return set;
+}

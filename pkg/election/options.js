@@ -1,0 +1,80 @@
+// LeaderElection's options: the machine's knobs under their camelCased names, with defaults
+// that scale with `ttlMs` (each ttl/10, jitter ttl/20: exactly the machine's defaults at its
+// default ttl of 10 s), so `{ ttlMs: 2000 }` alone is a valid config (design rule 5).
+import { misuse } from "./errors.js";
+import { randomId } from "./random.js";
+
+/** camelCase option -> the machine's snake_case config key. */
+const MACHINE_KNOBS = {
+  ttlMs: "ttl_ms",
+  safetyMarginMs: "safety_margin_ms",
+  renewIntervalMs: "renew_interval_ms",
+  maxRoundTripMs: "max_round_trip_ms",
+  maxDriftPpm: "max_drift_ppm",
+  retryIntervalMs: "retry_interval_ms",
+  retryJitterMs: "retry_jitter_ms",
+  requestTimeoutMs: "request_timeout_ms",
+  fencing: "fencing",
+  seed: "seed",
+};
+
+const DRIVER_KEYS = ["store", "key", "nodeId", "registry", "closeTimeoutMs"];
+
+/** Share of the ttl each scaled default takes. */
+const SCALED = { safetyMarginMs: 0.1, maxRoundTripMs: 0.1, retryIntervalMs: 0.1, requestTimeoutMs: 0.1, retryJitterMs: 0.05 };
+
+const DEFAULT_TTL_MS = 10_000;
+
+const micros = (ms) => Math.round(ms * 1000) / 1000;
+
+/**
+ * Checks `options` and returns `{ store, key, nodeId, registry, closeTimeoutMs, machine }`
+ * where `machine` is the LeaseCandidate config (holder and key filled in by the caller).
+ */
+export function readOptions(options, allowed = []) {
+  if (typeof options !== "object" || options === null) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `options must be an object with at least { store, key }, got ${options === null ? "null" : typeof options}`);
+  }
+  const known = [...DRIVER_KEYS, ...Object.keys(MACHINE_KNOBS), ...allowed];
+  for (const k of Object.keys(options)) {
+    if (!known.includes(k)) {
+      const snake = Object.entries(MACHINE_KNOBS).find(([, s]) => s === k);
+      const hint = snake ? ` (options are camelCased: "${snake[0]}")` : "";
+      throw misuse(TypeError, "ERR_UNKNOWN_KEY", `options has an unknown key "${k}"${hint}; known: ${known.join(", ")}`);
+    }
+  }
+  const { store } = options;
+  if (typeof store !== "object" || store === null || typeof store.send !== "function") {
+    throw misuse(TypeError, "ERR_STORE_TYPE", "options.store must be an object with a send(request) method (see \"The store contract\" in the README)");
+  }
+  const key = options.key;
+  if (typeof key !== "string" || key.length === 0) {
+    throw misuse(TypeError, "ERR_STRING_TYPE", `options.key must be a non-empty string (the lease's name), got ${typeof key === "string" ? '""' : typeof key}`);
+  }
+  let nodeId = options.nodeId;
+  if (nodeId === undefined) nodeId = randomId();
+  else if (typeof nodeId === "bigint") {
+    if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is outside 0n ..= 2n ** 64n - 1n`);
+  } else if (typeof nodeId !== "string" || nodeId.length === 0) {
+    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId}`);
+  }
+  const machine = {};
+  const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+  checkMillis("ttlMs", ttl);
+  for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
+    let v = options[camel];
+    if (v === undefined && camel in SCALED) v = micros(ttl * SCALED[camel]);
+    if (v === undefined) continue;
+    if (camel.endsWith("Ms") && v !== null) checkMillis(camel, v);
+    machine[snake] = v;
+  }
+  machine.ttl_ms = ttl;
+  const closeTimeoutMs = options.closeTimeoutMs ?? ttl;
+  checkMillis("closeTimeoutMs", closeTimeoutMs);
+  return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine };
+}
+
+function checkMillis(name, v) {
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
+  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a finite number of ms >= 0, got ${v}`);
+}

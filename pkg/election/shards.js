@@ -1,0 +1,249 @@
+// ShardedElection: leadership per partition. One LeaderElection per key (the unit), and a
+// policy that spreads the keys over the live processes, each aiming for its fair share
+//   share = min(maxLeading, ceil(keys / live processes)).
+//
+// Membership lives in the same store, as leases: each process holds one member slot, the
+// lease "<group>/member/<i>" for the lowest free i < keys (a LeaderElection of its own, so a
+// process that stops renewing drops out after one ttl). Every probe interval a process counts
+// the live members by asking each slot with an Acquire under the holder name
+// "tenure/member-scan": a Held answer names a member; a slot found free is released at once.
+// That is one Acquire per slot per probe interval: cheap for tens of keys, worth a longer
+// probeIntervalMs for thousands.
+//
+// - Below its share, a process contends for every key it does not lead.
+// - At its share, it stops contending.
+// - Above it (a process joined), it releases one key per tick, the one it won last, and
+//   leaves that key alone for a probe interval so a process below its share takes it.
+// So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
+// crashes its slot lapses, the survivors' share grows, and they take its keys over as its
+// leases expire.
+import { Emitter } from "./emitter.js";
+import { LeaderElection } from "./election.js";
+import { misuse } from "./errors.js";
+import { randomId } from "./random.js";
+
+/** The holder name member scans use: never counted as a member, never a clash. */
+const SCANNER = "tenure/member-scan";
+
+export class ShardedElection {
+  #elections = new Map();
+  #order = new Map(); // key -> the time it was won
+  #resting = new Map(); // key -> until when it is left alone
+  #events = new Emitter((err, event) => console.error(`tenure ShardedElection: a "${event}" listener threw:`, err));
+  #warned = new Set();
+  #store;
+  #group;
+  #tuning;
+  #maxLeading;
+  #probeMs;
+  #live;
+  #member;
+  #nextScan = 0;
+  #scanning = false;
+  #claiming = false;
+  #timer;
+  #started = false;
+  #closing;
+  #nodeId;
+  #session = randomId();
+
+  constructor(options) {
+    if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "ShardedElection options must be an object with { store, keys }");
+    const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = options;
+    if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
+      throw misuse(TypeError, "ERR_ARRAY_TYPE", "options.keys must be a non-empty array of key strings");
+    }
+    if (new Set(keys).size !== keys.length) throw misuse(RangeError, "ERR_DUPLICATE_KEY", "options.keys has a key twice");
+    if (!(maxLeading === Infinity || (Number.isInteger(maxLeading) && maxLeading >= 1))) {
+      throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
+    }
+    if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
+    const nodeId = rest.nodeId ?? randomId();
+    this.#tuning = { ...rest, nodeId };
+    for (const key of keys) {
+      const e = new LeaderElection({ ...this.#tuning, key });
+      e.on("elected", (p) => this.#onElected(p));
+      e.on("lost", (p) => this.#onLost(p));
+      e.on("error", (err) => this.#emitError(err));
+      this.#elections.set(key, e);
+    }
+    const first = this.#elections.get(keys[0]);
+    this.#store = rest.store;
+    this.#group = group;
+    this.#nodeId = first.nodeId;
+    this.#maxLeading = maxLeading;
+    this.#probeMs = probeIntervalMs ?? first.config.ttl_ms;
+    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms > 0, got ${String(probeIntervalMs)}`);
+  }
+
+  /** This process's node id (the same for every key). */
+  get nodeId() {
+    return this.#nodeId;
+  }
+
+  /** The keys this process leads now, in the order given. */
+  get leading() {
+    return [...this.#elections].filter(([, e]) => e.isLeader).map(([k]) => k);
+  }
+
+  /** Live processes last counted (this one included), `undefined` before the first count. */
+  get members() {
+    return this.#live;
+  }
+
+  /** The share this process aims for: min(maxLeading, ceil(keys / live processes)). */
+  get share() {
+    if (this.#live === undefined) return 0;
+    return Math.min(this.#maxLeading, Math.ceil(this.#elections.size / this.#live));
+  }
+
+  /** The LeaderElection of one key (for withLeadership, assertLeadership, fencingToken). */
+  election(key) {
+    const e = this.#elections.get(key);
+    if (e === undefined) throw misuse(RangeError, "ERR_UNKNOWN_SHARD", `"${key}" is not one of this ShardedElection's keys`);
+    return e;
+  }
+
+  on(event, listener) {
+    this.#events.on(event, listener);
+    return this;
+  }
+
+  once(event, listener) {
+    this.#events.once(event, listener);
+    return this;
+  }
+
+  off(event, listener) {
+    this.#events.off(event, listener);
+    return this;
+  }
+
+  /** Joins (takes a member slot) and starts contending for the keys; idempotent. */
+  start() {
+    if (this.#started || this.#closing !== undefined) return;
+    this.#started = true;
+    this.#tick();
+  }
+
+  /** Closes every key's election (each waits for its work, then releases), then leaves. */
+  close(options) {
+    this.#closing ??= (async () => {
+      clearTimeout(this.#timer);
+      await Promise.all([...this.#elections.values()].map((e) => e.close(options)));
+      await this.#member?.close();
+    })();
+    return this.#closing;
+  }
+
+  /** One metrics snapshot per key. */
+  metrics() {
+    return [...this.#elections.values()].map((e) => e.metrics());
+  }
+
+  #slot(i) {
+    return `${this.#group}/member/${i}`;
+  }
+
+  #tick() {
+    if (this.#closing !== undefined) return;
+    const now = performance.now();
+    if (this.#member === undefined || !this.#member.isLeader) this.#claim();
+    if (now >= this.#nextScan) this.#scan(now);
+    this.#balance(now);
+    this.#timer = setTimeout(() => this.#tick(), Math.max(5, this.#probeMs / 8));
+    this.#timer.unref?.();
+  }
+
+  #balance(now) {
+    const share = this.share;
+    if (share === 0) return; // not counted yet
+    const leading = this.leading;
+    if (leading.length > share) {
+      const last = leading.sort((a, b) => (this.#order.get(b) ?? 0) - (this.#order.get(a) ?? 0))[0];
+      this.#resting.set(last, now + this.#probeMs);
+      this.#elections.get(last).release().catch(() => {});
+    }
+    const contend = this.leading.length < share;
+    for (const [key, e] of this.#elections) {
+      if (e.state === "Leader") continue;
+      const resting = (this.#resting.get(key) ?? 0) > now;
+      if (contend && !resting) {
+        if (e.state !== "Campaigning") e.campaign().catch(() => {});
+      } else if (e.state === "Campaigning") {
+        e.release().catch(() => {});
+      }
+    }
+  }
+
+  /** Takes the lowest free member slot (keeps trying each tick until one is held). */
+  async #claim() {
+    if (this.#claiming) return;
+    this.#claiming = true;
+    try {
+      await this.#member?.close();
+      this.#member = undefined;
+      for (let i = 0; i < this.#elections.size && this.#closing === undefined; i++) {
+        const e = new LeaderElection({ ...this.#tuning, key: this.#slot(i) });
+        e.on("error", (err) => this.#emitError(err));
+        const result = await e.campaign();
+        if (result.leader) {
+          if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
+          else this.#member = e;
+          return;
+        }
+        await e.close();
+        if (result.holder === SCANNER) return; // a scan holds it for a moment: retry next tick
+      }
+    } catch {
+      // Tried again on the next tick.
+    } finally {
+      this.#claiming = false;
+    }
+  }
+
+  /** Counts the live members: the distinct holders of the member slots, and this process. */
+  async #scan(now) {
+    if (this.#scanning) return;
+    this.#scanning = true;
+    this.#nextScan = now + this.#probeMs;
+    const holders = new Set([this.#nodeId]);
+    const who = { holder: SCANNER, session: this.#session };
+    try {
+      for (let i = 0; i < this.#elections.size; i++) {
+        const key = this.#slot(i);
+        if (this.#member?.key === key) continue;
+        const reply = await this.#store.send({ type: "Acquire", key, ...who, ttl_ms: Math.max(1, Math.round(this.#probeMs / 10)) });
+        if (reply?.type === "Held") {
+          if (reply.holder !== SCANNER) holders.add(reply.holder ?? `${key}?`);
+        } else if (reply?.type === "Granted") {
+          await this.#store.send({ type: "Release", key, ...who, token: reply.token });
+        } else {
+          return; // no answer or a refusal: keep the last count
+        }
+      }
+      this.#live = holders.size;
+    } catch {
+      // Keep the last count; the store's failures show on the elections' error events.
+    } finally {
+      this.#scanning = false;
+    }
+  }
+
+  #onElected(p) {
+    this.#order.set(p.key, performance.now());
+    this.#events.emit("elected", p);
+  }
+
+  #onLost(p) {
+    this.#events.emit("lost", p);
+  }
+
+  #emitError(err) {
+    if (this.#events.emit("error", err)) return;
+    // Each key's election has this as its listener, so the warning is given here.
+    if (this.#warned.has(err.code)) return;
+    this.#warned.add(err.code);
+    console.warn(`tenure ShardedElection: ${err.message} [${err.code}] (add an "error" listener; printed once)`);
+  }
+}

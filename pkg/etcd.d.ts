@@ -1,0 +1,27 @@
+// Types of `tenure/etcd`: EtcdStore over an `etcd3` client.
+import type { Etcd3 } from "etcd3";
+import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
+
+export type { StoreAdapterError } from "./stores/protocol.js";
+
+export interface EtcdStoreOptions {
+  /** Your `Etcd3` client (`new Etcd3({ hosts })`); the store never closes it. */
+  client: Pick<Etcd3, "kv" | "leaseClient">;
+  /** Starts every key (default "tenure/"). */
+  prefix?: string;
+  /** Bounds each etcd call, as a gRPC deadline (ms, default 5000). */
+  timeoutMs?: number;
+}
+
+/**
+ * A lease store on etcd v3: an etcd lease plus a key created by a transaction only when
+ * absent. Tokens are the key's create revision: strictly increasing on every new grant and
+ * never reused, but not +1. Ttls are whole seconds: `ttl_ms` is rounded up (and raised to the
+ * cluster's minimum lease ttl) and the granted ttl is reported back.
+ */
+export declare class EtcdStore implements Store {
+  constructor(options: EtcdStoreOptions);
+  /** Nothing to create on etcd. */
+  migrate(): Promise<void>;
+  send(request: StoreProtocolRequest): Promise<StoreReply>;
+}

@@ -1,0 +1,213 @@
+// tenure/postgres: a lease store and a fenced table on PostgreSQL, over the user's own `pg`
+// Pool or Client. Each request is one atomic statement; expiry is the database's clock
+// (timestamptz, whole microseconds).
+import {
+  acquireSql,
+  fenceReadSql,
+  fenceWriteSql,
+  fencedMigration,
+  leaseMigration,
+  quoteTable,
+  releaseSql,
+  renewSql,
+} from "./stores/postgres-sql.js";
+import { describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
+
+const CLIENT = "a `pg` Pool or a connected `pg` Client";
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
+const TABLE_TEXT = "a table name (letters, digits, _; optionally schema.table)";
+const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
+// SQLSTATE 22003: numeric_value_out_of_range, here only from `fencing_token + 1`.
+const OUT_OF_RANGE = "22003";
+
+/**
+ * The lease store on PostgreSQL, in the sources' `cluster_leadership` table. A new grant's
+ * token is exactly one more than the key's last (rule 2); the current (holder, session) is
+ * re-granted with the same token; Renew keeps the token and fails once the lease expired on
+ * the database's clock; Release needs holder, session and token and keeps the row.
+ */
+export class PostgresStore {
+  #client;
+  #table;
+  #sql;
+
+  /**
+   * @param {{ client: object, table?: string }} options `client`: your `pg` Pool or connected
+   *   Client; `table` (default "cluster_leadership").
+   */
+  constructor(options) {
+    readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
+    this.#client = options.client;
+    const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
+    this.#table = quoteTable(name);
+    this.#sql = {
+      Acquire: { name: `tenure_acquire_${name}`, text: acquireSql(this.#table) },
+      Renew: { name: `tenure_renew_${name}`, text: renewSql(this.#table) },
+      Release: { name: `tenure_release_${name}`, text: releaseSql(this.#table) },
+    };
+  }
+
+  /** Creates the lease table if it does not exist (and adds `session_id` to an older one). */
+  async migrate() {
+    try {
+      for (const statement of leaseMigration(this.#table)) await this.#client.query(statement);
+    } catch (err) {
+      throw storeError("PostgresStore", { type: "migrate" }, err);
+    }
+  }
+
+  /** One request, one statement. Rejects (code ERR_STORE) if PostgreSQL fails. */
+  async send(request) {
+    readRequest("PostgresStore", request);
+    const { type, key, holder, session } = request;
+    const values =
+      type === "Acquire"
+        ? [key, holder, session, request.ttl_ms]
+        : type === "Renew"
+          ? [key, holder, session, String(request.token), request.ttl_ms]
+          : [key, holder, session, String(request.token)];
+    let result;
+    try {
+      result = await this.#client.query({ ...this.#sql[type], values });
+    } catch (err) {
+      if (type === "Acquire" && err?.code === OUT_OF_RANGE) return { type: "Rejected", reason: "TokensExhausted" };
+      throw storeError("PostgresStore", request, err);
+    }
+    return readRows(request, result?.rows);
+  }
+}
+
+function readRows(request, rows) {
+  const unreadable = () => storeError("PostgresStore", request, undefined, `unreadable result rows ${describe(rows)}`);
+  if (!Array.isArray(rows)) throw unreadable();
+  const row = rows[0];
+  if (request.type === "Acquire") {
+    // No row: a concurrent first insert of this key won and is not in this statement's snapshot.
+    if (row === undefined) return { type: "Held" };
+    if (row.outcome === "Granted" && /^\d+$/.test(row.token)) {
+      return { type: "Granted", token: BigInt(row.token), ttl_ms: request.ttl_ms };
+    }
+    if (row.outcome === "Held") {
+      const held = { type: "Held" };
+      if (typeof row.holder === "string") held.holder = row.holder;
+      // Read from the statement's snapshot: under a race it can be a version that already
+      // lapsed (the lock-checked latest one is valid), so a non-positive remaining is left out.
+      const remaining = Math.round(Number(row.remaining_ms) * 1000) / 1000;
+      if (row.remaining_ms !== null && Number.isFinite(remaining) && remaining > 0) held.remaining_ms = remaining;
+      return held;
+    }
+    throw unreadable();
+  }
+  const outcome = row?.outcome;
+  if (request.type === "Renew" && outcome === "Renewed") return { type: "Renewed", token: request.token, ttl_ms: request.ttl_ms };
+  if (request.type === "Release" && outcome === "Released") return { type: "Released" };
+  if (REASONS.has(outcome)) return { type: "Rejected", reason: outcome };
+  throw unreadable();
+}
+
+/**
+ * A PostgreSQL row guarded by fencing tokens (design rule 1): one row per `key` in `table`
+ * (default "fenced_resource"), written only by a token >= the highest it has seen, with the
+ * answer `{ accepted, presented, required }` from the same statement.
+ */
+export class PostgresFencedTable {
+  #client;
+  #table;
+  #key;
+  #write;
+  #read;
+
+  /**
+   * @param {{ client: object, key: string, table?: string }} options `key`: the protected
+   *   row; `table` (default "fenced_resource").
+   */
+  constructor(options) {
+    readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
+    this.#client = options.client;
+    if (typeof options.key !== "string" || options.key === "") {
+      throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
+    }
+    this.#key = options.key;
+    const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);
+    this.#table = quoteTable(name);
+    this.#write = { name: `tenure_fence_${name}`, text: fenceWriteSql(this.#table) };
+    this.#read = { name: `tenure_fence_read_${name}`, text: fenceReadSql(this.#table) };
+  }
+
+  /** The table's name as SQL (quoted), e.g. for a trigger or a join in your own statements. */
+  get table() {
+    return this.#table;
+  }
+
+  /** Creates the table if needed and this key's row (token 0, no value) if it is missing. */
+  async migrate() {
+    const [create, row] = fencedMigration(this.#table);
+    try {
+      await this.#client.query(create);
+      await this.#client.query(row, [this.#key]);
+    } catch (err) {
+      throw storeError("PostgresFencedTable", { type: "migrate", key: this.#key }, err);
+    }
+  }
+
+  /** Writes `value` (a string, or null) if `token` >= the highest token seen: one UPDATE. */
+  async write(token, value) {
+    readToken("PostgresFencedTable.write", token);
+    if (typeof value !== "string" && value !== null) {
+      throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value must be a string or null, got ${describe(value)}`);
+    }
+    return this.#fence("write", token, value, true);
+  }
+
+  /**
+   * Raises the highest token to `token` without writing: a new leader installs its generation
+   * and waits for this confirmation before it acts (design rule 1).
+   */
+  async establish(token) {
+    readToken("PostgresFencedTable.establish", token);
+    return this.#fence("establish", token, null, false);
+  }
+
+  /** Whether `token` would be accepted now; changes nothing. */
+  async check(token) {
+    readToken("PostgresFencedTable.check", token);
+    const { highestToken } = await this.read();
+    return fenceResult(token >= highestToken, token, highestToken);
+  }
+
+  /** `{ highestToken, value }`: the highest token seen and the last value written (undefined before any). */
+  async read() {
+    let result;
+    try {
+      result = await this.#client.query({ ...this.#read, values: [this.#key] });
+    } catch (err) {
+      throw storeError("PostgresFencedTable", { type: "read", key: this.#key }, err);
+    }
+    const row = result.rows[0];
+    if (!row) throw this.#missing("read");
+    return { highestToken: BigInt(row.token), value: row.value ?? undefined };
+  }
+
+  #missing(what) {
+    const err = storeError(
+      "PostgresFencedTable",
+      { type: what, key: this.#key },
+      undefined,
+      `${this.#table} has no row for this key: call migrate() first`,
+    );
+    err.code = "ERR_FENCED_ROW_MISSING";
+    return err;
+  }
+
+  async #fence(what, token, value, setValue) {
+    let result;
+    try {
+      result = await this.#client.query({ ...this.#write, values: [this.#key, String(token), value, setValue] });
+    } catch (err) {
+      throw storeError("PostgresFencedTable", { type: what, key: this.#key }, err);
+    }
+    const row = result.rows[0];
+    if (!row) throw this.#missing(what);
+    return fenceResult(row.accepted === true, token, BigInt(row.required));
+  }
+}

@@ -1,0 +1,54 @@
+// Types of `tenure/redis`: RedisStore and RedisFencedResource over a node-redis client.
+import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
+
+export type { FenceResult, FencedState, StoreAdapterError } from "./stores/protocol.js";
+
+/**
+ * What the adapters need of a node-redis (`redis` v4 or v5) client: `createClient()` after
+ * `connect()` is one. A cluster client (`createCluster`) is not: its sendCommand differs.
+ */
+export interface RedisCommandClient {
+  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
+}
+
+export interface RedisStoreOptions {
+  /** Your connected client; the store never connects, quits or reconfigures it. */
+  client: RedisCommandClient;
+  /** Starts every Redis key this store uses (default "tenure:"): `<prefix>{<key>}:lease` and `:live`. */
+  prefix?: string;
+}
+
+/**
+ * A lease store on Redis (design rule 9): tokens exactly +1 per new grant, from a counter
+ * per key; expiry by Redis's clock in whole ms (PX; a fractional ttl_ms is rounded up and
+ * reported back). Rejects with code `ERR_STORE_REQUEST` (bad request) or `ERR_STORE` (Redis failed).
+ */
+export declare class RedisStore implements Store {
+  constructor(options: RedisStoreOptions);
+  /** Nothing to create on Redis: loads the Lua scripts. */
+  migrate(): Promise<void>;
+  send(request: StoreProtocolRequest): Promise<StoreReply>;
+}
+
+export interface RedisFencedResourceOptions {
+  client: RedisCommandClient;
+  /** The resource's name: its Redis key is `<prefix>{<key>}:fenced`. */
+  key: string;
+  /** Default "tenure:". */
+  prefix?: string;
+}
+
+/**
+ * A resource on Redis guarded by fencing tokens (design rule 1): accepts a token >= the
+ * highest seen, in one Lua check-and-set. Rejects with `ERR_TOKEN_TYPE`/`ERR_TOKEN_RANGE`
+ * for a bad token, `ERR_VALUE_TYPE` for a value that is not a string, `ERR_STORE` if Redis fails.
+ */
+export declare class RedisFencedResource {
+  constructor(options: RedisFencedResourceOptions);
+  migrate(): Promise<void>;
+  write(token: bigint, value: string): Promise<FenceResult>;
+  /** Raises the highest token without writing: a new leader installs its generation. */
+  establish(token: bigint): Promise<FenceResult>;
+  check(token: bigint): Promise<FenceResult>;
+  read(): Promise<FencedState>;
+}

@@ -1,0 +1,142 @@
+// What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
+// request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
+// the adapters load without the machines.
+
+const U64_MAX = 2n ** 64n - 1n;
+const REQUEST_KEYS = {
+  Acquire: ["type", "key", "holder", "session", "ttl_ms"],
+  Renew: ["type", "key", "holder", "session", "token", "ttl_ms"],
+  Release: ["type", "key", "holder", "session", "token"],
+};
+
+function fail(Kind, code, message) {
+  const err = new Kind(message);
+  err.code = code;
+  return err;
+}
+
+/** A TypeError/RangeError with a `code`, for misuse of an adapter. */
+export function usageError(Kind, code, message) {
+  return fail(Kind, code, message);
+}
+
+/**
+ * Reads a store request strictly (the shape `LeaderElection` sends, design rule 9): throws a
+ * TypeError/RangeError with code `ERR_STORE_REQUEST` naming the field otherwise.
+ */
+export function readRequest(store, request) {
+  const bad = (Kind, what) => fail(Kind, "ERR_STORE_REQUEST", `${store}.send: ${what}`);
+  if (request === null || typeof request !== "object" || Array.isArray(request)) {
+    throw bad(TypeError, `the request must be an object, got ${describe(request)}`);
+  }
+  const keys = REQUEST_KEYS[request.type];
+  if (!keys) throw bad(TypeError, `request.type must be "Acquire", "Renew" or "Release", got ${describe(request.type)}`);
+  for (const key of Object.keys(request)) {
+    if (!keys.includes(key)) throw bad(TypeError, `a ${request.type} request has no field "${key}"`);
+  }
+  for (const field of ["key", "holder", "session"]) {
+    if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
+  }
+  if (request.key === "") throw bad(RangeError, "request.key must not be empty");
+  if (keys.includes("ttl_ms")) {
+    const ttl = request.ttl_ms;
+    if (typeof ttl !== "number") throw bad(TypeError, `request.ttl_ms must be a number, got ${describe(ttl)}`);
+    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > 2 ** 31) {
+      throw bad(RangeError, `request.ttl_ms must be a finite number of ms in (0, 2^31], got ${ttl}`);
+    }
+  }
+  if (keys.includes("token")) {
+    const token = request.token;
+    if (typeof token !== "bigint") throw bad(TypeError, `request.token must be a bigint, got ${describe(token)}`);
+    if (token < 0n || token > U64_MAX) throw bad(RangeError, `request.token must be in 0n..=2n**64n-1n, got ${token}n`);
+  }
+  return request;
+}
+
+/** Checks a token given to a fenced resource: the same codes as the wasm FencedResource. */
+export function readToken(where, token) {
+  if (typeof token !== "bigint") {
+    throw fail(TypeError, "ERR_TOKEN_TYPE", `${where}: the fencing token must be a bigint, got ${describe(token)}`);
+  }
+  if (token < 0n || token > U64_MAX) {
+    throw fail(RangeError, "ERR_TOKEN_RANGE", `${where}: the fencing token must be in 0n..=2n**64n-1n, got ${token}n`);
+  }
+  return token;
+}
+
+/** The fencing results, the same shapes as the wasm FencedResource's (design rule 1). */
+export function fenceResult(accepted, presented, required) {
+  return accepted
+    ? { accepted: true, token: presented }
+    : { accepted: false, reason: "stale fencing token", presented, required };
+}
+
+/**
+ * A failure of the store (the client threw or rejected, or the server answered something the
+ * adapter cannot read): an Error with code `ERR_STORE`, the request and the original `cause`.
+ * LeaderElection reports it as an `error` event; the machine's deadline decides leadership.
+ */
+export function storeError(store, request, cause, what = undefined) {
+  const detail = what ?? (cause instanceof Error ? cause.message : String(cause));
+  const verb = request?.type ?? "request";
+  const key = typeof request?.key === "string" ? ` on key "${request.key}"` : "";
+  const err = new Error(`${store}: ${verb}${key} failed: ${detail}`, cause === undefined ? undefined : { cause });
+  err.code = "ERR_STORE";
+  err.request = request;
+  return err;
+}
+
+/**
+ * Checks that `options` is an object with a `client` that has the given members, and no key
+ * outside `known` (a typo such as `keyPrefix` for `prefix` fails loudly: ERR_UNKNOWN_KEY).
+ */
+export function readOptions(store, options, clientMethods, clientDescription, known) {
+  if (options === null || typeof options !== "object") {
+    throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options must be an object with a \`client\`, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw fail(TypeError, "ERR_UNKNOWN_KEY", `new ${store}(options): unknown option "${key}"; known: ${known.join(", ")}`);
+    }
+  }
+  const { client } = options;
+  const missing = clientMethods.filter((m) => typeof client?.[m] !== "function" && typeof client?.[m] !== "object");
+  if (client === null || typeof client !== "object" || missing.length > 0) {
+    throw fail(
+      TypeError,
+      "ERR_STORE_OPTIONS",
+      `new ${store}(options): options.client must be ${clientDescription}, got ${describe(client)}` +
+        (client && typeof client === "object" ? ` (it has no ${missing.join(", ")})` : ""),
+    );
+  }
+  return options;
+}
+
+/** Checks an optional string option (a key prefix, a table name). */
+export function readStringOption(store, options, name, fallback, pattern, patternText) {
+  const value = options[name] ?? fallback;
+  if (typeof value !== "string" || (pattern && !pattern.test(value))) {
+    throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${patternText ?? "a string"}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Checks an optional positive number-of-ms option. */
+export function readMsOption(store, options, name, fallback) {
+  const value = options[name] ?? fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw fail(RangeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be a positive number of ms, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A short description of a value for error messages. */
+export function describe(value) {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
+  if (typeof value === "function") return "a function";
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : `an object (${value.constructor?.name ?? "no prototype"})`;
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,103 @@
+// checkStoreContract: runs every case of cases.js against fresh stores from `makeStore`, all
+// at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
+import { Breach, CASES } from "./cases.js";
+import { Unreadable, exchange, sleep } from "./exchange.js";
+import { randomId } from "../election/random.js";
+
+const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
+
+/**
+ * @param {() => object | Promise<object>} makeStore a fresh store, or the same one each time
+ *   (keys are unique per case and run); each store is closed once, after every case.
+ * @param {object} [options]
+ */
+export async function checkStoreContract(makeStore, options = {}) {
+  if (typeof makeStore !== "function") throw codeError(TypeError, "ERR_FUNCTION_TYPE", "checkStoreContract(makeStore): makeStore must be a function returning a store");
+  for (const k of Object.keys(options)) {
+    if (!KNOWN.includes(k)) throw codeError(TypeError, "ERR_UNKNOWN_KEY", `checkStoreContract options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
+  }
+  const {
+    ttlMs = 300,
+    numbering = "consecutive",
+    clockResolutionMs = 1,
+    requestTimeoutMs = 2000,
+    keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
+    t,
+    only,
+    closeStores = true,
+  } = options;
+  if (numbering !== "consecutive" && numbering !== "increasing") {
+    throw codeError(TypeError, "ERR_VARIANT", `options.numbering must be "consecutive" or "increasing", got ${String(numbering)}`);
+  }
+  const cases = only === undefined ? CASES : CASES.filter((c) => only.includes(c.name));
+  const made = new Set();
+  const results = await Promise.all(
+    cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
+  );
+  // Each store once, after every case: makeStore may hand out one shared store.
+  for (const store of closeStores ? made : []) {
+    try {
+      await store?.close?.();
+    } catch {
+      // A store that fails to close has still answered every case.
+    }
+  }
+  const failed = results.filter((r) => !r.ok).map((r) => r.name);
+  const text = results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`).join("\n");
+  const report = { ok: failed.length === 0, cases: results, failed, text };
+  if (t !== undefined) {
+    for (const r of results) {
+      await t.test(r.name, () => {
+        if (!r.ok) throw new Error(`${r.rule}\n${r.error}\nsaw:\n  ${r.saw.join("\n  ")}`);
+      });
+    }
+  }
+  return report;
+}
+
+async function runCase(kase, makeStore, made, o) {
+  const saw = [];
+  const started = performance.now();
+  let store;
+  let error;
+  try {
+    store = await makeStore();
+    made.add(store);
+    if (typeof store?.send !== "function") throw new Unreadable("makeStore() did not return an object with a send(request) method");
+    const sessions = new Map();
+    const c = {
+      ttlMs: o.ttlMs,
+      numbering: o.numbering,
+      resolutionMs: o.resolutionMs,
+      expect(ok, message) {
+        if (!ok) throw new Breach(message);
+      },
+      sleep: (ms) => sleep(ms),
+      /** Sleeps until the lease `granted` is surely over on the store's clock. */
+      pastExpiry: (granted) => sleep(granted.ttl_ms + Math.max(o.ttlMs * 0.3, 3 * o.resolutionMs, 30)),
+      as(holder, n = 1) {
+        const name = n === 1 ? holder : `${holder}/${n}`;
+        let session = sessions.get(name);
+        if (session === undefined) sessions.set(name, (session = `${name}-${randomId()}`));
+        const base = { key: o.key, holder, session };
+        const send = (req) => exchange(store, req, { who: name, saw, timeoutMs: o.timeoutMs });
+        return {
+          name,
+          acquire: (ttl = o.ttlMs) => send({ type: "Acquire", ...base, ttl_ms: ttl }),
+          renew: (token, ttl = o.ttlMs) => send({ type: "Renew", ...base, token, ttl_ms: ttl }),
+          release: (token) => send({ type: "Release", ...base, token }),
+        };
+      },
+    };
+    await kase.run(c);
+  } catch (err) {
+    error = err instanceof Breach || err instanceof Unreadable ? err.message : `the case threw: ${err?.stack ?? err}`;
+  }
+  return { name: kase.name, rule: kase.rule, ok: error === undefined, error, saw, ms: Math.round(performance.now() - started) };
+}
+
+function codeError(Class, code, message) {
+  const err = new Class(message);
+  err.code = code;
+  return err;
+}

@@ -1,0 +1,58 @@
+// One request/answer exchange with a store under test, for the conformance kit: sends with a
+// timeout, reads the answer with the driver's own reader (so the kit and LeaderElection agree
+// on what a readable answer is), and records a one-line account of what it saw.
+import { readReply } from "../election/protocol.js";
+
+export class Unreadable extends Error {}
+
+/** Waits `ms` (a real timer: the kit's waits keep the process alive). */
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+const show = (v) => (typeof v === "bigint" ? `#${v}` : typeof v === "number" ? `${v}` : JSON.stringify(v));
+
+/** One line: `A/1 Renew #3 -> Renewed #3 ttl_ms 300`. */
+export function describeExchange(who, req, reply) {
+  const args = [];
+  if (req.token !== undefined) args.push(show(req.token));
+  if (req.ttl_ms !== undefined) args.push(`ttl_ms ${req.ttl_ms}`);
+  const asked = `${who} ${req.type}${args.length ? " " + args.join(" ") : ""}`;
+  if (reply === undefined) return `${asked} -> (no answer)`;
+  if (typeof reply !== "object" || reply === null) return `${asked} -> ${String(reply)}`;
+  const parts = Object.entries(reply)
+    .filter(([k]) => k !== "type")
+    .map(([k, v]) => (k === "token" ? show(v) : `${k} ${show(v)}`));
+  return `${asked} -> ${reply.type}${parts.length ? " " + parts.join(" ") : ""}`;
+}
+
+/**
+ * Sends `req` and returns the answer as read (`Unreadable` is thrown for no answer, a
+ * timeout, a rejection or a wrong shape). Contract checks are the caller's: an answer that
+ * is readable but breaks a rule (a renewal that changed the token) is returned as is.
+ */
+export async function exchange(store, req, { who, saw, timeoutMs }) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Unreadable(`${who} ${req.type}: no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  let reply;
+  try {
+    reply = await Promise.race([Promise.resolve().then(() => store.send(req)), timeout]);
+  } catch (err) {
+    if (err instanceof Unreadable) {
+      saw.push(err.message);
+      throw err;
+    }
+    const text = `${who} ${req.type}: the store failed: ${err instanceof Error ? err.message : String(err)}`;
+    saw.push(text);
+    throw new Unreadable(text, { cause: err });
+  } finally {
+    clearTimeout(timer);
+  }
+  saw.push(describeExchange(who, req, reply));
+  if (reply === undefined) throw new Unreadable(`${who} ${req.type}: the store gave no answer`);
+  const read = readReply(req, reply);
+  if (!read.ok && read.code !== "ERR_STORE_CONTRACT") throw new Unreadable(read.message);
+  return read.ok ? read.reply : reply;
+}

@@ -1,0 +1,95 @@
+// Types of `tenure/testing`, the conformance kit for store adapters.
+import type { Store, StoreReply, StoreProtocolRequest } from "../election/index.js";
+
+/** Where checkStoreContract reports each case to node:test (the test's context `t`). */
+export interface SubtestHost {
+  test(name: string, fn: () => void): Promise<unknown>;
+}
+
+export interface ContractOptions {
+  /** The ttl asked in every case, ms [300]; waits use the ttl the store reports. */
+  ttlMs?: number;
+  /** "consecutive": each new grant is exactly +1 (MemoryStore, Redis, PostgreSQL); "increasing": only strictly greater ["consecutive"]. */
+  numbering?: "consecutive" | "increasing";
+  /** The store clock's resolution, ms: widens waits past expiry [1]. */
+  clockResolutionMs?: number;
+  /** How long one request may take before the case fails, ms [2000]. */
+  requestTimeoutMs?: number;
+  /** Prefix of the keys used [a random one per run]. */
+  keyPrefix?: string;
+  /** node:test context: each case is also reported as a subtest. */
+  t?: SubtestHost;
+  /** Run only these cases. */
+  only?: string[];
+  /** Close each store makeStore returned (once, at the end) [true]; false when you close it yourself. */
+  closeStores?: boolean;
+}
+
+export interface ContractCaseResult {
+  name: string;
+  /** The rule the case checks, in words. */
+  rule: string;
+  ok: boolean;
+  /** The first broken rule, or why the case could not run. */
+  error: string | undefined;
+  /** Every exchange, one line each: "A Renew #3 ttl_ms 300 -> Renewed #3 ttl_ms 300". */
+  saw: string[];
+  ms: number;
+}
+
+export interface ContractReport {
+  ok: boolean;
+  cases: ContractCaseResult[];
+  /** Names of the failed cases. */
+  failed: string[];
+  /** A readable report of every case. */
+  text: string;
+}
+
+export declare function checkStoreContract(makeStore: () => Store | Promise<Store>, options?: ContractOptions): Promise<ContractReport>;
+
+export interface ContractCase {
+  name: string;
+  rule: string;
+}
+
+/** The cases checkStoreContract runs, in order. */
+export declare const contractCases: readonly ContractCase[];
+
+export interface DifferentialOptions {
+  /** Requests sent [100]. */
+  steps?: number;
+  /** The ttl asked, ms (a fifth of the requests ask twice it) [200]. */
+  ttlMs?: number;
+  /** Seed of the random sequence [fresh; reported]. */
+  seed?: bigint;
+  clockResolutionMs?: number;
+  numbering?: "consecutive" | "increasing";
+  requestTimeoutMs?: number;
+  keyPrefix?: string;
+  /** Close the store at the end if it has close() [true]. */
+  closeStores?: boolean;
+}
+
+export type DifferenceKind = "numbering" | "clock" | "reason" | "breach";
+
+export interface Difference {
+  step: number;
+  kind: DifferenceKind;
+  note: string;
+  request: StoreProtocolRequest;
+  store: StoreReply | undefined;
+  reference: unknown;
+}
+
+export interface DifferentialReport {
+  /** No breach (numbering, clock and reason differences are tolerated). */
+  ok: boolean;
+  seed: bigint;
+  steps: number;
+  counts: Record<DifferenceKind, number>;
+  /** The first 200 differences. */
+  differences: Difference[];
+}
+
+export declare function runDifferential(makeStore: () => Store | Promise<Store>, options?: DifferentialOptions): Promise<DifferentialReport>;

@@ -1,0 +1,128 @@
+// close() is the sources' shutdown(): stop contending, drain the work in flight (bounded),
+// then release, so the next contender is elected on its first attempt instead of waiting out
+// the ttl. And release() resolves once the store has answered or the request timed out.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LeaderElection, MemoryStore } from "tenure";
+import { FAST, Link, record, wait } from "./helpers/election.mjs";
+
+// Where no deadline is timed, a ttl long enough that a loaded machine never loses the lease.
+const CALM = { ttlMs: 3000 };
+
+test("close_waits_for_work_in_flight_then_releases_and_the_next_contender_wins_at_once", async () => {
+  const store = new MemoryStore({ latencyMs: 2 });
+  const a = new LeaderElection({ store, key: "k", nodeId: "a", ...CALM });
+  const rec = record(a);
+  assert.equal((await a.campaign()).leader, true);
+  const steps = [];
+  const work = a.withLeadership(async ({ signal }) => {
+    await wait(120);
+    steps.push(["work done", signal.aborted]);
+    return "shipped";
+  });
+  await wait(10);
+  const closing = a.close().then(() => steps.push(["closed", store.holder("k")]));
+  await wait(50);
+  assert.equal(a.isLeader, true, "still leads (and renews) while the work drains");
+  await assert.rejects(a.withLeadership(async () => 1), { code: "ERR_CLOSED" });
+  await assert.rejects(a.campaign(), { code: "ERR_CLOSED" });
+  assert.equal(await work, "shipped");
+  await closing;
+  assert.deepEqual(steps, [["work done", false], ["closed", undefined]]);
+  assert.deepEqual(rec.events.map(([n, p]) => [n, p.reason]), [["elected", undefined], ["lost", "Released"]]);
+  assert.equal(a.isLeader, false);
+  assert.equal(a.state, "Stopped");
+
+  const link = new Link(store);
+  const b = new LeaderElection({ store: link, key: "k", nodeId: "b", ...CALM });
+  const started = performance.now();
+  assert.deepEqual(await b.campaign(), { leader: true, token: 2n });
+  assert.equal(link.sent.Acquire, 1, "elected on its first Acquire: one round trip");
+  assert.ok(performance.now() - started < CALM.ttlMs / 2);
+  assert.equal(await a.close(), undefined, "close() again is the same, finished close");
+  await b.close();
+});
+
+test("close_bounds_the_wait_and_aborts_work_that_ignores_it", async () => {
+  const store = new MemoryStore();
+  const a = new LeaderElection({ store, key: "k", nodeId: "a", ...CALM });
+  await a.campaign();
+  let reason;
+  const stuck = a.withLeadership(({ signal }) => new Promise((resolve) => signal.addEventListener("abort", () => resolve((reason = signal.reason)))));
+  const started = performance.now();
+  await a.close({ timeoutMs: 80 });
+  const took = performance.now() - started;
+  assert.ok(took >= 75 && took < 200, `close took ${took} ms`);
+  await stuck;
+  assert.equal(reason.code, "ERR_CLOSED");
+  assert.equal(store.holder("k"), undefined);
+});
+
+test("close_while_campaigning_stops_contending_and_leaves_no_lease", async () => {
+  const store = new MemoryStore();
+  const a = new LeaderElection({ store, key: "k", nodeId: "a", ...CALM });
+  const link = new Link(store);
+  const b = new LeaderElection({ store: link, key: "k", nodeId: "b", ...FAST }); // retries every 30-50 ms
+  await a.campaign();
+  assert.deepEqual(await b.campaign(), { leader: false, holder: "a" });
+  await b.close();
+  const sent = link.sent.Acquire;
+  await wait(FAST.ttlMs);
+  assert.equal(link.sent.Acquire, sent, "no Acquire after close()");
+  assert.equal(store.holder("k").holder, "a");
+  await a.close();
+});
+
+test("a_grant_arriving_after_close_is_handed_back", async () => {
+  const store = new MemoryStore({ latencyMs: 30 });
+  const a = new LeaderElection({ store, key: "k", nodeId: "a", ...FAST });
+  const campaign = a.campaign(); // its Acquire is granted while close() runs
+  await wait(5);
+  await a.close();
+  assert.deepEqual(await campaign, { leader: false, holder: undefined });
+  await wait(120);
+  assert.equal(store.holder("k"), undefined, "the orphaned grant was released");
+});
+
+test("release_resolves_when_the_store_answers_or_the_request_times_out", async () => {
+  const store = new MemoryStore();
+  const link = new Link(store);
+  const a = new LeaderElection({ store: link, key: "k", nodeId: "a", ...FAST });
+  a.on("error", () => {});
+  await a.campaign();
+  await a.release();
+  assert.equal(store.holder("k"), undefined);
+  assert.equal(a.state, "Stopped");
+  assert.equal((await a.campaign()).leader, true, "campaign() again after release()");
+  link.mode = "silent";
+  const started = performance.now();
+  await a.release();
+  const took = performance.now() - started;
+  assert.ok(took >= FAST.requestTimeoutMs - 2 && took < FAST.requestTimeoutMs + 150, `release took ${took} ms against a silent store`);
+  link.mode = "up";
+  await a.close();
+});
+
+test("an_idle_election_does_not_keep_node_running", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const code = `import { LeaderElection, MemoryStore } from "tenure";
+const e = new LeaderElection({ store: new MemoryStore(), key: "k", ttlMs: 60000 });
+const r = await e.campaign();
+console.log(r.leader);`;
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8", timeout: 10_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), "true");
+  assert.ok(performance.now() - started < 5000, "the process exited although it still leads");
+});
+
+test("async_dispose_closes_the_election", async () => {
+  // What `await using e = new LeaderElection(...)` calls at the end of its block.
+  const store = new MemoryStore();
+  const e = new LeaderElection({ store, key: "k", nodeId: "a", ...CALM });
+  await e.campaign();
+  assert.equal(store.holder("k").holder, "a");
+  await e[Symbol.asyncDispose]();
+  assert.equal(store.holder("k"), undefined);
+  assert.equal(e.state, "Stopped");
+});

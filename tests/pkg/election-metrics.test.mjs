@@ -1,0 +1,84 @@
+// Metrics of a scripted run: elected, renewals failing until the deadline (lost:
+// StoreUnreachable), elected again, fenced (lost: Fenced), elected again, released. The
+// snapshot's values, then the same through a prom-client registry as Prometheus text.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Registry } from "prom-client";
+import { LeaderElection, MemoryStore } from "tenure";
+import { FAST, Link, until, wait } from "./helpers/election.mjs";
+
+async function scripted(registry) {
+  const store = new MemoryStore();
+  const link = new Link(store);
+  const e = new LeaderElection({ store: link, key: "orders", nodeId: "node-a", registry, ...FAST });
+  e.on("error", () => {});
+  await e.campaign(); // elected #1
+  link.mode = "cut";
+  await until(() => !e.isLeader, 1000, "lost at the deadline");
+  await wait(FAST.ttlMs); // the store's lease lapses too, so the next grant is a new one
+  link.mode = "up";
+  await until(() => e.isLeader, 1000, "elected again"); // #2
+  const token = e.assertLeadership();
+  e.reportFenced({ presented: token, required: token + 5n }); // lost: Fenced
+  // The store re-grants #2 to this session; the machine never believes a fenced token again,
+  // hands it back, and is granted #3.
+  await until(() => e.isLeader, 1000, "elected a third time");
+  await wait(50);
+  return { e, store };
+}
+
+test("metrics_snapshot_counts_the_scripted_run", async () => {
+  const { e } = await scripted();
+  const m = e.metrics();
+  assert.deepEqual(m.labels, { key: "orders", node: "node-a" });
+  assert.equal(m.leader_election_is_leader, 1);
+  assert.equal(m.leader_election_elections_total, 3);
+  assert.equal(m.leader_election_fencing_token, 3n);
+  assert.equal(m.leader_election_leadership_lost_total, 2);
+  assert.deepEqual(m.leader_election_leadership_lost_by_reason, { StoreUnreachable: 1, Fenced: 1 });
+  assert.ok(m.leader_election_renewal_failures_total >= 1);
+  assert.ok(m.leader_election_leader_seconds_total > 0.2 && m.leader_election_leader_seconds_total < 2, String(m.leader_election_leader_seconds_total));
+  await e.close();
+  const after = e.metrics();
+  assert.equal(after.leader_election_is_leader, 0);
+  assert.equal(after.leader_election_leadership_lost_total, 3);
+  assert.equal(after.leader_election_leadership_lost_by_reason.Released, 1);
+  const seconds = after.leader_election_leader_seconds_total;
+  await wait(30);
+  assert.equal(e.metrics().leader_election_leader_seconds_total, seconds, "time as leader stops at step-down");
+});
+
+test("prom_client_registry_exposes_the_metrics_as_prometheus_text", async () => {
+  const registry = new Registry();
+  const { e, store } = await scripted(registry);
+  const other = new LeaderElection({ store, key: "orders", nodeId: "node-b", registry, ...FAST });
+  await other.campaign();
+  const text = await registry.metrics();
+  const line = (name, labels) => text.split("\n").find((l) => l.startsWith(`${name}{${labels}}`));
+  const value = (name, labels) => Number(line(name, labels)?.split(" ").pop());
+  const a = 'key="orders",node="node-a"';
+  const b = 'key="orders",node="node-b"';
+  assert.match(text, /# TYPE leader_election_is_leader gauge/);
+  assert.match(text, /# TYPE leader_election_elections_total counter/);
+  assert.match(text, /# TYPE leader_election_fencing_token gauge/);
+  assert.match(text, /# TYPE leader_election_leadership_lost_total counter/);
+  assert.match(text, /# TYPE leader_election_renewal_failures_total counter/);
+  assert.match(text, /# TYPE leader_election_leader_seconds_total counter/);
+  assert.equal(value("leader_election_is_leader", a), 1);
+  assert.equal(value("leader_election_is_leader", b), 0);
+  assert.equal(value("leader_election_elections_total", a), 3);
+  assert.equal(value("leader_election_elections_total", b), 0);
+  assert.equal(value("leader_election_fencing_token", a), 3);
+  assert.equal(value("leader_election_leadership_lost_total", `${a},reason="StoreUnreachable"`), 1);
+  assert.equal(value("leader_election_leadership_lost_total", `${a},reason="Fenced"`), 1);
+  assert.ok(value("leader_election_renewal_failures_total", a) >= 1);
+  assert.ok(value("leader_election_leader_seconds_total", a) > 0.2);
+  await e.close();
+  await other.close();
+  const closed = await registry.metrics();
+  assert.doesNotMatch(closed, /node="node-a"/, "a closed election leaves the registry");
+});
+
+test("a_registry_that_is_not_prom_clients_is_refused_with_a_code", () => {
+  assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry: {} }), { code: "ERR_PROM_CLIENT" });
+});

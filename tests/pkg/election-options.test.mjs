@@ -1,0 +1,122 @@
+// Bad input to the driver layer gets a clear, coded error and loses nothing (conventions:
+// errors speak the caller's words): LeaderElection options, MemoryStore options and
+// requests, event listeners, and the defaults that make a short config valid.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LeaderElection, MemoryStore } from "tenure";
+import { FAST, wait } from "./helpers/election.mjs";
+
+const store = new MemoryStore();
+
+test("leader_election_options_are_checked_with_codes", () => {
+  assert.throws(() => new LeaderElection(), { code: "ERR_OBJECT_TYPE" });
+  assert.throws(() => new LeaderElection({ key: "k" }), { code: "ERR_STORE_TYPE", message: /send\(request\)/ });
+  assert.throws(() => new LeaderElection({ store: { send: 1 }, key: "k" }), { code: "ERR_STORE_TYPE" });
+  assert.throws(() => new LeaderElection({ store }), { code: "ERR_STRING_TYPE", message: /options\.key/ });
+  assert.throws(() => new LeaderElection({ store, key: "" }), { code: "ERR_STRING_TYPE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", ttl_ms: 100 }), { code: "ERR_UNKNOWN_KEY", message: /camelCased: "ttlMs"/ });
+  assert.throws(() => new LeaderElection({ store, key: "k", lockKey: "x" }), { code: "ERR_UNKNOWN_KEY" });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: 5 }), { code: "ERR_NODE_ID_TYPE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: -1n }), { code: "ERR_NODE_ID_RANGE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: "10s" }), { code: "ERR_MILLIS_TYPE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: -5 }), { code: "ERR_MILLIS_RANGE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 1000, safetyMarginMs: 1000 }), { code: "ERR_CONFIG" });
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 1000, renewIntervalMs: 950 }), { code: "ERR_CONFIG" });
+});
+
+test("defaults_scale_with_ttl_and_match_the_machine_at_ten_seconds", () => {
+  const ten = new LeaderElection({ store, key: "k" });
+  const c = ten.config;
+  assert.deepEqual(
+    [c.ttl_ms, c.safety_margin_ms, c.max_round_trip_ms, c.retry_interval_ms, c.retry_jitter_ms, c.request_timeout_ms],
+    [10000, 1000, 1000, 1000, 500, 1000],
+  );
+  const short = new LeaderElection({ store, key: "k", ttlMs: 333.333 });
+  assert.equal(short.config.safety_margin_ms, 33.333);
+  assert.match(ten.nodeId, /^[0-9a-f-]{36}$/, "a random UUID when omitted");
+  const big = new LeaderElection({ store, key: "k", nodeId: 7n });
+  assert.equal(big.nodeId, "7");
+  assert.notEqual(big.session, new LeaderElection({ store, key: "k", nodeId: 7n }).session);
+});
+
+test("listeners_and_calls_are_checked", async () => {
+  const e = new LeaderElection({ store, key: "calls", nodeId: "n", ...FAST });
+  assert.throws(() => e.on("elected", "nope"), { code: "ERR_LISTENER_TYPE" });
+  await assert.rejects(e.withLeadership("nope"), { code: "ERR_FUNCTION_TYPE" });
+  let count = 0;
+  const once = () => count++;
+  e.once("elected", once);
+  const off = () => assert.fail("removed listener called");
+  e.on("elected", off);
+  e.off("elected", off);
+  await e.campaign();
+  assert.throws(() => e.reportFenced({ presented: 1 }), (err) => err instanceof TypeError && typeof err.code === "string");
+  assert.throws(() => e.reportFenced({ presented: 1n, required: 2n, extra: 1 }), { code: "ERR_UNKNOWN_KEY" });
+  assert.equal(e.isLeader, true, "a refused call changed nothing");
+  await e.release();
+  await e.campaign();
+  assert.equal(count, 1, "once() fired once");
+  await e.close();
+});
+
+test("memory_store_options_and_requests_are_checked_and_it_keeps_working", async () => {
+  assert.throws(() => new MemoryStore({ latency: 5 }), { code: "ERR_UNKNOWN_KEY" });
+  assert.throws(() => new MemoryStore({ latencyMs: [5, 1] }), { code: "ERR_MILLIS_RANGE" });
+  assert.throws(() => new MemoryStore({ latencyMs: -1 }), { code: "ERR_MILLIS_RANGE" });
+  assert.throws(() => new MemoryStore({ lossRate: 2 }), { code: "ERR_RATE_RANGE" });
+  assert.throws(() => new MemoryStore({ seed: 1 }), { code: "ERR_SEED_TYPE" });
+  const s = new MemoryStore();
+  await assert.rejects(s.send(null), { code: "ERR_OBJECT_TYPE" });
+  await assert.rejects(s.send({ type: "Steal", key: "k" }), { code: "ERR_VARIANT" });
+  await assert.rejects(s.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl: 5 }), { code: "ERR_UNKNOWN_KEY" });
+  await assert.rejects(s.send({ type: "Acquire", key: "k", holder: 1n, session: "s", ttl_ms: 5 }), { code: "ERR_STRING_TYPE" });
+  await assert.rejects(s.send({ type: "Renew", key: "k", holder: "a", session: "s", token: 1, ttl_ms: 5 }), { code: "ERR_TOKEN_TYPE" });
+  await assert.rejects(s.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 0.0001 }), { code: "ERR_MILLIS_PRECISION" });
+  const granted = await s.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 500 });
+  assert.deepEqual(granted, { type: "Granted", token: 1n, ttl_ms: 500 });
+  const held = await s.send({ type: "Acquire", key: "k", holder: "b", session: "t", ttl_ms: 500 });
+  assert.deepEqual(Object.keys(held), ["type", "holder", "remaining_ms"]);
+  assert.equal(held.holder, "a");
+  assert.ok(held.remaining_ms > 0 && held.remaining_ms <= 500);
+  assert.equal(s.holder("k").session, "s");
+  s.setAvailable(false);
+  assert.equal(await s.send({ type: "Renew", key: "k", holder: "a", session: "s", token: 1n, ttl_ms: 500 }), undefined);
+  s.setAvailable(true);
+  assert.deepEqual(await s.send({ type: "Renew", key: "k", holder: "a", session: "s", token: 1n, ttl_ms: 500 }), { type: "Renewed", token: 1n, ttl_ms: 500 });
+  await s.close();
+  await assert.rejects(s.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 5 }), { code: "ERR_CLOSED" });
+});
+
+test("memory_store_latency_and_loss_are_seeded", async () => {
+  const run = async (seed) => {
+    const s = new MemoryStore({ latencyMs: [2, 6], lossRate: 0.3, seed });
+    const out = [];
+    for (let i = 0; i < 20; i++) out.push((await s.send({ type: "Acquire", key: `k${i}`, holder: "a", session: "s", ttl_ms: 50 }))?.type ?? "lost");
+    return out;
+  };
+  const a = await run(42n);
+  assert.deepEqual(await run(42n), a, "the same seed loses the same requests");
+  assert.ok(a.includes("lost") && a.includes("Granted"), a.join());
+  const slow = new MemoryStore({ latencyMs: 20 });
+  const t = performance.now();
+  await slow.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 50 });
+  assert.ok(performance.now() - t >= 39, "two legs of 20 ms");
+  const gone = new MemoryStore({ lossRate: 1 });
+  assert.equal(await gone.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 50 }), undefined);
+});
+
+test("memory_store_outage_demotes_every_leader_and_recovers", async () => {
+  const s = new MemoryStore();
+  const e = new LeaderElection({ store: s, key: "k", nodeId: "n", ...FAST });
+  const codes = new Set();
+  e.on("error", (err) => codes.add(err.code));
+  await e.campaign();
+  s.setAvailable(false);
+  await wait(FAST.ttlMs);
+  assert.equal(e.isLeader, false);
+  assert.ok(codes.has("ERR_STORE_NO_ANSWER"));
+  s.setAvailable(true);
+  await wait(FAST.ttlMs);
+  assert.equal(e.isLeader, true);
+  await e.close();
+});

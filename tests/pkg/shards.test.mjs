@@ -1,0 +1,78 @@
+// Leadership per partition: three processes running ShardedElection over 12 keys lead four
+// each once stable, and when one is killed the two survivors take its keys over, six each.
+// The store is a MemoryStore in this process; each process reaches it over IPC.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { MemoryStore, ShardedElection } from "tenure";
+import { Broker } from "./helpers/broker.mjs";
+import { until, wait } from "./helpers/election.mjs";
+
+const KEYS = Array.from({ length: 12 }, (_, i) => `shard-${i}`);
+const OPTIONS = { ttlMs: 500, safetyMarginMs: 80, maxRoundTripMs: 60, requestTimeoutMs: 60, retryIntervalMs: 40, retryJitterMs: 30 };
+
+/** How many keys each holder leads now, by the store's clock: { "p1": 4, ... }. */
+function spread(store) {
+  const by = {};
+  for (const key of KEYS) {
+    const holder = store.holder(key)?.holder;
+    if (holder !== undefined) by[holder] = (by[holder] ?? 0) + 1;
+  }
+  return by;
+}
+
+const even = (by, names, each) => names.every((n) => by[n] === each) && Object.keys(by).length === names.length;
+
+test("three_processes_over_twelve_shards_lead_four_each_and_take_over_a_crashed_ones", { timeout: 60_000 }, async () => {
+  const store = new MemoryStore({ latencyMs: [0, 3] });
+  const broker = new Broker(store);
+  const names = ["p1", "p2", "p3"];
+  const procs = names.map((nodeId) => broker.spawn({ role: "shards", nodeId, keys: KEYS, options: OPTIONS }));
+  await Promise.all(procs.map((p) => p.ready));
+  try {
+    await until(() => even(spread(store), names, 4), 15_000, "4/4/4");
+    // Stable: it stays 4/4/4 across several renewals.
+    for (let i = 0; i < 10; i++) {
+      await wait(100);
+      assert.deepEqual(spread(store), { p1: 4, p2: 4, p3: 4 });
+    }
+    const [victim, ...survivors] = procs;
+    const orphaned = KEYS.filter((k) => store.holder(k)?.holder === victim.nodeId);
+    victim.kill();
+    const started = performance.now();
+    await until(() => even(spread(store), ["p2", "p3"], 6), 15_000, "6/6 after the crash");
+    const took = performance.now() - started;
+    for (const key of orphaned) assert.ok(["p2", "p3"].includes(store.holder(key).holder));
+    console.log(`takeover of ${orphaned.length} shards in ${Math.round(took)} ms (ttl ${OPTIONS.ttlMs} ms)`);
+    for (let i = 0; i < 10; i++) {
+      await wait(100);
+      assert.deepEqual(spread(store), { p2: 6, p3: 6 });
+    }
+    await Promise.all(survivors.map((p) => p.finish()));
+    assert.deepEqual(spread(store), {}, "closing released every shard");
+  } finally {
+    await broker.close();
+  }
+});
+
+test("max_leading_caps_one_process_and_an_unknown_key_is_refused", async () => {
+  const store = new MemoryStore();
+  const one = new ShardedElection({ store, keys: ["a", "b", "c"], nodeId: "solo", maxLeading: 2, ...OPTIONS });
+  one.on("error", () => {});
+  const elected = [];
+  one.on("elected", ({ key }) => elected.push(key));
+  one.start();
+  await until(() => one.leading.length === 2, 3000, "two keys led");
+  await wait(OPTIONS.ttlMs);
+  assert.equal(one.leading.length, 2, "never more than maxLeading");
+  assert.equal(one.members, 1);
+  assert.equal(one.share, 2);
+  assert.equal(one.election(one.leading[0]).isLeader, true);
+  assert.throws(() => one.election("zzz"), { code: "ERR_UNKNOWN_SHARD" });
+  assert.throws(() => new ShardedElection({ store, keys: [] }), { code: "ERR_ARRAY_TYPE" });
+  assert.throws(() => new ShardedElection({ store, keys: ["a", "a"] }), { code: "ERR_DUPLICATE_KEY" });
+  assert.throws(() => new ShardedElection({ store, keys: ["a"], maxLeading: 0 }), { code: "ERR_INTEGER_RANGE" });
+  assert.throws(() => new ShardedElection({ store, keys: ["a"], ttl: 5 }), { code: "ERR_UNKNOWN_KEY" });
+  await one.close();
+  assert.deepEqual(["a", "b", "c"].map((k) => store.holder(k)), [undefined, undefined, undefined]);
+  assert.equal(elected.length >= 2, true);
+});

@@ -1,0 +1,59 @@
+// The storm regressions through the package: the Simulation the page and users run must keep
+// the message bounds of RaftNode ("Flow control and the message bound") and BullyNode
+// ("Message bound"). Before the fix a 3-node Raft run with a command every 5 ms and 50%
+// duplication sent 9 million messages in one simulated second.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { RaftNode, Simulation } from "tenure";
+
+const sent = (scenario) => {
+  const sim = new Simulation({ version: 1, seed: 1, ...scenario });
+  sim.runUntil(scenario.duration_ms);
+  return sim.snapshot().metrics.messages_sent;
+};
+
+test("raft_half_duplicated_commands_every_5ms_stay_within_the_bound", () => {
+  const m = sent({ algorithm: "raft", nodes: 3, duration_ms: 2000, config: { propose_interval_ms: 5 }, network: { duplicate: 0.5 } });
+  const bound = 4 * 2 * (1000 / 50 + 1000 / 5) * 2 + 8;
+  assert.ok(m <= bound, `${m} messages in 2 s, bound ${bound}`);
+  assert.ok(m > 500, `${m}: the cluster is replicating`);
+});
+
+test("raft_12ms_heartbeat_five_nodes_stays_within_the_bound", () => {
+  const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_ms: 12, propose_interval_ms: 5 } });
+  const bound = 4 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
+  assert.ok(m <= bound, `${m} messages in 5 s, bound ${bound}`);
+});
+
+test("bully_start_up_is_one_round_then_linear", () => {
+  for (const nodes of [5, 25, 64]) {
+    const m = sent({ algorithm: "bully", nodes, duration_ms: 5000 });
+    const bound = (3 * nodes * (nodes - 1)) / 2 + (nodes - 1) * 101;
+    assert.ok(m <= bound, `${nodes} nodes: ${m} messages, bound ${bound}`);
+  }
+});
+
+test("raft_timeout_range_and_leader_lease_are_config_keys", () => {
+  const node = new RaftNode({ id: 1n, peers: [2n, 3n], election_timeout_ms: 150, election_timeout_max_ms: 155, leader_lease: true, seed: 1n });
+  assert.equal(node.config.election_timeout_max_ms, 155);
+  assert.equal(node.config.leader_lease, true);
+  assert.equal(node.config.max_inflight_appends, 8);
+  assert.equal(new RaftNode({ seed: 1n }).config.election_timeout_max_ms, 300, "default [T, 2T)");
+  node.handleTimeout(0);
+  const t = node.timer("Election");
+  assert.ok(t >= 150 && t < 155, `${t}`);
+  assert.equal(node.isActingLeader, false);
+  assert.throws(() => new RaftNode({ election_timeout_ms: 150, election_timeout_max_ms: 150 }), /election_timeout_max/);
+  // The echoed context is a u64 like every other: a wrong type or range is a coded error,
+  // absent means 0n, and the node keeps working.
+  const ack = { type: "AppendEntriesResponse", term: 0n, success: true, match_index: 0n };
+  assert.throws(() => node.handleMessage(1, 2n, { ...ack, context: 5 }), (e) => e.code === "ERR_CONTEXT_TYPE" && e instanceof TypeError);
+  assert.throws(() => node.handleMessage(1, 2n, { ...ack, context: -1n }), (e) => e.code === "ERR_CONTEXT_RANGE" && e instanceof RangeError);
+  node.handleMessage(1, 2n, ack);
+  node.handleMessage(1, 2n, { ...ack, context: 7n });
+  assert.throws(() => new RaftNode({ leader_lease: true, check_quorum: false }), /check_quorum/);
+  const sim = new Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 1000, config: { election_timeout_max_ms: 155, leader_lease: true } });
+  sim.runUntil(1000);
+  assert.equal(sim.snapshot().nodes.filter((n) => n.role === "Leader").length, 1);
+  assert.throws(() => new Simulation({ version: 1, algorithm: "bully", nodes: 3, seed: 1, duration_ms: 10, config: { leader_lease: true } }), /leader_lease/);
+});

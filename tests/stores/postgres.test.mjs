@@ -1,0 +1,255 @@
+// PostgresStore and PostgresFencedTable against a real PostgreSQL the test starts: one atomic
+// statement per request, token + 1 only on a new grant, expiry on the database's clock, races
+// between connections, and the fenced UPDATE answering { accepted, presented, required }.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
+import { checkStoreContract, runDifferential } from "tenure/testing";
+import { freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
+
+const postgres = useServer(startPostgres);
+const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
+const rejected = (reason) => ({ type: "Rejected", reason });
+
+test("postgres_migrate_creates_cluster_leadership_and_is_idempotent", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  await store.migrate();
+  const { rows } = await pool.query(
+    "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'cluster_leadership' ORDER BY ordinal_position",
+  );
+  assert.deepEqual(
+    rows.map((r) => `${r.column_name} ${r.data_type}`),
+    [
+      "resource text",
+      "holder_id text",
+      "session_id text",
+      "fencing_token bigint",
+      "acquired_at timestamp with time zone",
+      "expires_at timestamp with time zone",
+    ],
+  );
+});
+
+test("postgres_migrate_upgrades_the_sources_schema_with_a_session", async () => {
+  const pool = pgPool(postgres());
+  await pool.query(`CREATE TABLE legacy_leadership (resource text PRIMARY KEY, holder_id text NOT NULL,
+    fencing_token bigint NOT NULL, acquired_at timestamptz NOT NULL, expires_at timestamptz NOT NULL)`);
+  await pool.query("INSERT INTO legacy_leadership VALUES ('orders', 'old', 41, now(), now() - interval '1 second')");
+  const store = new PostgresStore({ client: pool, table: "legacy_leadership" });
+  await store.migrate();
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease("orders", "a"), ttl_ms: 5_000 }), {
+    type: "Granted",
+    token: 42n,
+    ttl_ms: 5_000,
+  });
+});
+
+test("postgres_tokens_grow_by_one_only_on_a_new_grant", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  const key = freshKey();
+  const a = lease(key, "a");
+  assert.deepEqual(await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 }), { type: "Granted", token: 1n, ttl_ms: 5_000 });
+  assert.deepEqual(await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 }), { type: "Granted", token: 1n, ttl_ms: 5_000 });
+  const held = await store.send({ type: "Acquire", ...lease(key, "b"), ttl_ms: 5_000 });
+  assert.equal(held.type, "Held");
+  assert.equal(held.holder, "a");
+  assert.ok(held.remaining_ms > 4_000 && held.remaining_ms <= 5_000, show(held));
+  for (let i = 0; i < 5; i++) {
+    assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 5_000 }), { type: "Renewed", token: 1n, ttl_ms: 5_000 });
+  }
+  const { rows } = await pool.query("SELECT fencing_token::text AS t FROM cluster_leadership WHERE resource = $1", [key]);
+  assert.equal(rows[0].t, "1", "renewals never bump the token (the sources' single statement did)");
+  assert.deepEqual(await store.send({ type: "Release", ...a, token: 1n }), { type: "Released" });
+  assert.deepEqual(await store.send({ type: "Release", ...a, token: 1n }), { type: "Released" });
+  assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 5_000 }), rejected("Expired"), "released");
+  // the same holder after its release is a new grant
+  assert.deepEqual(await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 }), { type: "Granted", token: 2n, ttl_ms: 5_000 });
+  const clash = await store.send({ type: "Acquire", ...lease(key, "a", "other"), ttl_ms: 5_000 });
+  assert.equal(clash.type, "Held", "same holder, another session: kept out (design rule 8)");
+  assert.equal(clash.holder, "a");
+});
+
+test("postgres_renew_and_release_check_holder_session_and_token", async () => {
+  const store = new PostgresStore({ client: pgPool(postgres()) });
+  await store.migrate();
+  const key = freshKey();
+  const a = lease(key, "a");
+  await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 });
+  assert.deepEqual(await store.send({ type: "Renew", ...lease(key, "b"), token: 1n, ttl_ms: 5_000 }), rejected("NotHolder"));
+  assert.deepEqual(await store.send({ type: "Renew", ...lease(key, "a", "x"), token: 1n, ttl_ms: 5_000 }), rejected("NotHolder"));
+  assert.deepEqual(await store.send({ type: "Renew", ...a, token: 2n, ttl_ms: 5_000 }), rejected("TokenMismatch"));
+  assert.deepEqual(await store.send({ type: "Renew", ...a, token: 2n ** 64n - 1n, ttl_ms: 5_000 }), rejected("TokenMismatch"));
+  assert.deepEqual(await store.send({ type: "Release", ...lease(key, "b"), token: 1n }), rejected("NotHolder"));
+  assert.deepEqual(await store.send({ type: "Release", ...a, token: 9n }), rejected("TokenMismatch"));
+  assert.deepEqual(await store.send({ type: "Renew", ...lease(freshKey(), "a"), token: 1n, ttl_ms: 5_000 }), rejected("NotHolder"));
+  assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 5_000 }), { type: "Renewed", token: 1n, ttl_ms: 5_000 });
+});
+
+test("postgres_expiry_is_the_database_clock_even_inside_an_old_transaction", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  const key = freshKey();
+  const a = lease(key, "a");
+  assert.deepEqual(await store.send({ type: "Acquire", ...a, ttl_ms: 150.5 }), { type: "Granted", token: 1n, ttl_ms: 150.5 });
+  const { rows } = await pool.query(
+    "SELECT EXTRACT(EPOCH FROM (expires_at - acquired_at)) * 1000 AS ttl FROM cluster_leadership WHERE resource = $1",
+    [key],
+  );
+  assert.equal(Number(rows[0].ttl), 150.5, "microsecond timestamps keep the fractional ttl");
+  await sleep(200);
+  assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 150 }), rejected("Expired"));
+  // A client inside a transaction the user opened long ago: now() would be its start, the
+  // statement's clock_timestamp() is the truth. Granted at the real time, the lease must run
+  // its full ttl from now, not from the transaction's start.
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT now()");
+    await sleep(400);
+    const inTx = new PostgresStore({ client });
+    assert.deepEqual(await inTx.send({ type: "Acquire", ...lease(key, "b"), ttl_ms: 300 }), { type: "Granted", token: 2n, ttl_ms: 300 });
+    const row = await client.query(
+      "SELECT EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS left FROM cluster_leadership WHERE resource = $1",
+      [key],
+    );
+    assert.ok(Number(row.rows[0].left) > 200, `the lease runs from the statement's time: ${row.rows[0].left} ms left`);
+    await client.query("COMMIT");
+  } finally {
+    client.release();
+  }
+});
+
+test("postgres_concurrent_acquires_over_many_connections_grant_exactly_one", async () => {
+  const pool = pgPool(postgres(), { max: 10 });
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  for (let round = 1; round <= 5; round++) {
+    const key = round === 1 ? freshKey("first-insert") : freshKey();
+    // round 1: a key nobody saw before, so ten INSERTs race on the primary key
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store.send({ type: "Acquire", ...lease(key, `h${i}`), ttl_ms: 5_000 })),
+    );
+    const granted = replies.filter((r) => r.type === "Granted");
+    assert.equal(granted.length, 1, show(replies));
+    assert.equal(granted[0].token, 1n);
+    assert.ok(replies.every((r) => r.type === "Granted" || r.type === "Held"), show(replies));
+  }
+  // the same key under contention, taken over after each release: no token skipped
+  const key = freshKey();
+  for (let round = 1; round <= 5; round++) {
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => store.send({ type: "Acquire", ...lease(key, `h${i}`), ttl_ms: 5_000 })),
+    );
+    const granted = replies.filter((r) => r.type === "Granted");
+    assert.equal(granted.length, 1, show(replies));
+    assert.equal(granted[0].token, BigInt(round));
+    await store.send({ type: "Release", ...lease(key, `h${replies.indexOf(granted[0])}`), token: BigInt(round) });
+  }
+});
+
+test("postgres_tokens_exhausted_at_bigint_max", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  const key = freshKey();
+  await pool.query("INSERT INTO cluster_leadership VALUES ($1, 'old', '', 9223372036854775807, now(), now())", [key]);
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 100 }), rejected("TokensExhausted"));
+});
+
+test("postgres_bad_input_and_failures_reject_with_codes", async () => {
+  const server = await startPostgres();
+  const pool = pgPool(server, { connectionTimeoutMillis: 2_000 });
+  const store = new PostgresStore({ client: pool });
+  await assert.rejects(store.send({ type: "Acquire", ...lease("k", "a"), ttl_ms: 100 }), (err) => {
+    assert.equal(err.code, "ERR_STORE");
+    assert.match(err.message, /PostgresStore: Acquire on key "k" failed: .*cluster_leadership.* does not exist/);
+    assert.equal(err.cause.code, "42P01");
+    return true;
+  }, "before migrate()");
+  await store.migrate();
+  await assert.rejects(store.send({ type: "Renew", ...lease("k", "a"), token: 1, ttl_ms: 100 }), { code: "ERR_STORE_REQUEST" });
+  assert.throws(() => new PostgresStore({ client: pool, table: "x; DROP TABLE y" }), { code: "ERR_STORE_OPTIONS" });
+  assert.throws(() => new PostgresFencedTable({ client: pool }), { code: "ERR_STORE_OPTIONS" });
+  await server.stop();
+  await assert.rejects(store.send({ type: "Acquire", ...lease("k", "a"), ttl_ms: 100 }), { code: "ERR_STORE" });
+});
+
+test("postgres_fenced_table_write_is_one_update_that_answers_required", async () => {
+  const pool = pgPool(postgres());
+  const table = new PostgresFencedTable({ client: pool, key: "shard-7" });
+  await table.migrate();
+  await table.migrate();
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined });
+  assert.deepEqual(await table.write(33n, "from leader 1"), { accepted: true, token: 33n });
+  assert.deepEqual(await table.write(33n, "again"), { accepted: true, token: 33n });
+  assert.deepEqual(await table.establish(34n), { accepted: true, token: 34n });
+  const stale = { accepted: false, reason: "stale fencing token", presented: 33n, required: 34n };
+  assert.deepEqual(await table.write(33n, "late, from leader 1"), stale);
+  assert.deepEqual(await table.check(33n), stale);
+  assert.deepEqual(await table.read(), { highestToken: 34n, value: "again" });
+  assert.equal((await table.establish(2n ** 64n - 1n)).accepted, true, "numeric(20,0) holds every u64");
+  assert.equal((await table.write(2n ** 64n - 2n, "x")).accepted, false);
+  await assert.rejects(table.write(1, "x"), { code: "ERR_TOKEN_TYPE" });
+  await assert.rejects(table.write(-1n, "x"), { code: "ERR_TOKEN_RANGE" });
+  await assert.rejects(table.write(1n, 5), { code: "ERR_VALUE_TYPE" });
+  await assert.rejects(new PostgresFencedTable({ client: pool, key: "never-migrated" }).write(1n, "x"), {
+    code: "ERR_FENCED_ROW_MISSING",
+  });
+});
+
+test("postgres_fenced_table_under_concurrent_connections_reports_the_token_it_decided_on", async () => {
+  const pool = pgPool(postgres(), { max: 10 });
+  const table = new PostgresFencedTable({ client: pool, key: freshKey("race"), table: "race_fence" });
+  await table.migrate();
+  await pool.query("CREATE TABLE race_audit (seq bigserial PRIMARY KEY, token numeric NOT NULL)");
+  await pool.query(`CREATE FUNCTION race_audit_row() RETURNS trigger AS $$
+    BEGIN INSERT INTO race_audit (token) VALUES (NEW.fencing_token); RETURN NEW; END $$ LANGUAGE plpgsql`);
+  await pool.query("CREATE TRIGGER race_audit AFTER UPDATE ON race_fence FOR EACH ROW EXECUTE FUNCTION race_audit_row()");
+  const tokens = Array.from({ length: 300 }, (_, i) => BigInt(1 + ((i * 7919) % 97)));
+  const results = await Promise.all(tokens.map((t) => table.write(t, `w${t}`)));
+  for (const [i, result] of results.entries()) {
+    if (!result.accepted) {
+      assert.equal(result.presented, tokens[i]);
+      assert.ok(result.required > result.presented, `refused ${show(result)}: required must exceed presented`);
+    }
+  }
+  const audit = (await pool.query("SELECT token::text AS t FROM race_audit ORDER BY seq")).rows.map((r) => BigInt(r.t));
+  assert.equal(audit.length, results.filter((r) => r.accepted).length, "one audit row per accepted write");
+  for (let i = 1; i < audit.length; i++) assert.ok(audit[i] >= audit[i - 1], `accepted writes went back: ${audit[i - 1]} then ${audit[i]}`);
+  assert.equal((await table.read()).highestToken, audit.at(-1));
+});
+
+test("postgres_store_keeps_the_store_contract", async (t) => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "contract_leadership" });
+  await store.migrate();
+  // timestamptz has microsecond resolution; the driver's and the database's clocks differ
+  // only in rate here (same machine)
+  const report = await checkStoreContract(() => store, { ttlMs: 300, clockResolutionMs: 1, t });
+  assert.ok(report.ok, report.text);
+});
+
+test("postgres_store_differential_against_lease_store_finds_no_breach", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "differential_leadership" });
+  await store.migrate();
+  const diff = await runDifferential(() => store, {
+    steps: 120,
+    ttlMs: 150,
+    // The store's clock is 1 ms (Redis) or 1 us (PostgreSQL), but on a shared two-core machine
+    // a request can reach the server several ms after the kit read its clock: 10 ms of
+    // tolerance around each expiry, so scheduling delays count as clock, not as breaches.
+    clockResolutionMs: 10,
+  });
+  assert.ok(diff.ok, `seed ${diff.seed}n: ${show(diff.counts)}\n${show(diff.differences.filter((d) => d.kind === "breach"))}`);
+  // PostgreSQL numbers exactly +1: a numbering difference may only follow a clock difference (a
+  // lease that one side saw expire a moment before the other shifts every later token).
+  const firstClock = diff.differences.find((d) => d.kind === "clock")?.step ?? Infinity;
+  const firstNumbering = diff.differences.find((d) => d.kind === "numbering")?.step ?? Infinity;
+  assert.ok(firstNumbering > firstClock || firstNumbering === Infinity, `seed ${diff.seed}n: ${show(diff.differences)}`);
+});

@@ -1,0 +1,91 @@
+// The README's "Use it in a service" examples run as written against real servers: each one
+// elects itself, makes its fenced write, and on SIGTERM closes (releasing the lease) and
+// exits by itself. Each is under ten lines of code besides its imports.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { EtcdStore } from "tenure/etcd";
+import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
+import { RedisFencedResource, RedisStore } from "tenure/redis";
+import { root } from "../../scripts/lib/run.mjs";
+import { etcdClient, pgPool, redisClient, sleep, startEtcd, startPostgres, startRedis, useServer } from "./helpers.mjs";
+
+const readme = readFileSync(join(root, "pkg", "README.md"), "utf8");
+const section = readme.slice(readme.indexOf("## Use it in a service"), readme.indexOf("## The store contract"));
+const blocks = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+const STORE_CLASS = { redis: "new RedisStore(", postgres: "new PostgresStore(", etcd: "new EtcdStore(" };
+const example = (store) => blocks.find((code) => code.includes(STORE_CLASS[store]));
+
+const redis = useServer(startRedis);
+const postgres = useServer(startPostgres);
+const etcd = useServer(startEtcd);
+
+test("readme_service_examples_are_whole_and_short", () => {
+  assert.equal(blocks.length, 3);
+  for (const code of blocks) {
+    const lines = code.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("import"));
+    assert.ok(lines.length < 10, `${lines.length} lines:\n${code}`);
+    for (const step of ["new LeaderElection({", "withLeadership", ".write(token", "SIGTERM", "close()"]) assert.ok(code.includes(step), `${step} in\n${code}`);
+  }
+});
+
+/** Runs an example until its fenced write lands, then SIGTERMs it: it must exit 0 by itself. */
+async function runExample(code, env, written) {
+  const child = spawn(process.execPath, ["--input-type=module", "--unhandled-rejections=strict", "-e", code], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  try {
+    const deadline = performance.now() + 15_000;
+    while (!(await written())) {
+      assert.equal(child.exitCode, null, `the example exited early:\n${output}`);
+      assert.ok(performance.now() < deadline, `no fenced write within 15 s:\n${output}`);
+      await sleep(50);
+    }
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const status = await exited;
+    clearTimeout(timer);
+    assert.deepEqual(status, { code: 0, signal: null }, `after SIGTERM the example should exit by itself:\n${output}`);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}
+
+const next = (key) => ({ type: "Acquire", key, holder: "next-node", session: "next-session", ttl_ms: 10_000 });
+
+test("readme_redis_example_runs_and_hands_over_on_sigterm", async () => {
+  const client = await redisClient(redis());
+  const orders = new RedisFencedResource({ client, key: "orders" });
+  await runExample(example("redis"), { REDIS_URL: redis().url }, async () => (await orders.read()).value === "ship order 7");
+  const { highestToken } = await orders.read();
+  // released on SIGTERM: the next node is granted at once, with the next token
+  assert.deepEqual(await new RedisStore({ client }).send(next("orders")), { type: "Granted", token: highestToken + 1n, ttl_ms: 10_000 });
+});
+
+test("readme_postgres_example_runs_and_hands_over_on_sigterm", async () => {
+  const pool = pgPool(postgres());
+  const orders = new PostgresFencedTable({ client: pool, key: "orders" });
+  const written = async () => (await orders.read().catch(() => ({}))).value === "ship order 7";
+  await runExample(example("postgres"), { DATABASE_URL: postgres().connectionString }, written);
+  const { highestToken } = await orders.read();
+  assert.deepEqual(await new PostgresStore({ client: pool }).send(next("orders")), { type: "Granted", token: highestToken + 1n, ttl_ms: 10_000 });
+});
+
+test("readme_etcd_example_runs_and_hands_over_on_sigterm", async () => {
+  const pool = pgPool(postgres());
+  const orders = new PostgresFencedTable({ client: pool, key: "orders", table: "fenced_resource" });
+  await pool.query("DELETE FROM fenced_resource WHERE key = 'orders'").catch(() => {});
+  const written = async () => (await orders.read().catch(() => ({}))).value === "ship order 7";
+  await runExample(example("etcd"), { ETCD_HOSTS: etcd().hosts.join(","), DATABASE_URL: postgres().connectionString }, written);
+  const granted = await new EtcdStore({ client: etcdClient(etcd().hosts) }).send(next("orders"));
+  assert.equal(granted.type, "Granted", "released on SIGTERM: the next node is granted at once");
+  assert.ok(granted.token > (await orders.read()).highestToken);
+});
