@@ -58,7 +58,7 @@ test("presets_tell_their_stories_and_the_safety_panel_shows_each_outcome", async
   assert.ok((await page.getByTestId("write-rejected").count()) >= 1, "the timeline marks the rejected write");
   assert.deepEqual(await broken(page), []);
   await runTo(page, 0); // no-op: runTo never goes back
-  await page.evaluate(() => document.querySelector("tenure-playground").seek(5570));
+  await page.evaluate(() => document.querySelector("tenure-playground").seek(5548));
   assert.match(await page.getByTestId("caption").textContent(), /refuses n1's write: presented 1, required 2/);
   assert.match(await page.getByTestId("resource-flash").textContent(), /rejected: 1 < 2/);
   await screenshot(page, "playground-preset-gc-pause-fenced");
@@ -79,12 +79,12 @@ test("presets_tell_their_stories_and_the_safety_panel_shows_each_outcome", async
   assert.ok(Number(await metric(page, "leadership-lost-total")) >= 1);
   assert.deepEqual(await broken(page), []);
 
-  // Raft minority partition: the minority {n1, n3} elects nobody; the majority does.
+  // Raft minority partition: the minority {n4, n5} elects nobody; the majority does.
   await loadPreset(page, "raft-minority");
   await runTo(page, 5000);
   const leaders = await nodesWithRole(page, "leader");
   assert.equal(leaders.length, 1);
-  assert.ok(["n2", "n4", "n5"].includes(leaders[0]), `leader ${leaders[0]} is in the majority`);
+  assert.ok(["n1", "n2", "n3"].includes(leaders[0]), `leader ${leaders[0]} is in the majority`);
   await runTo(page, 9000);
   assert.deepEqual(await broken(page), []);
 
@@ -322,7 +322,7 @@ test("screenshots_of_the_main_view_at_desktop_and_phone_widths", async () => {
   // the fenced story at the moment the paused leader's write is refused.
   const readme = await browser.open("", { viewport: { width: 1280, height: 800 } });
   await loadPreset(readme, "gc-pause-fenced");
-  await readme.evaluate(() => document.querySelector("tenure-playground").seek(5570));
+  await readme.evaluate(() => document.querySelector("tenure-playground").seek(5548));
   assert.match(await readme.getByTestId("resource-flash").textContent(), /rejected: 1 < 2/);
   await readme.mouse.move(0, 0);
   await screenshot(readme, "readme-playground", { clip: { x: 0, y: 0, width: 1280, height: 800 } });

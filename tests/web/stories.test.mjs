@@ -237,8 +237,10 @@ test("space_time_diagram_draws_the_rejected_write_and_the_pause_and_exports_stan
   writeFileSync(join(ARTIFACTS, "spacetime-gc-pause-fenced.svg"), text);
   // Hovering an arrow lights the same message in the cluster when it is in flight.
   await page.getByTestId("spacetime-all").check();
-  const live = await el(page, (pg) => String(pg.snapshot().in_flight[0]?.id ?? ""));
-  assert.ok(live, "a message is in flight at 5.6 s");
+  const live = await el(page, (pg) => {
+    while (!pg.snapshot().in_flight.length) pg.step();
+    return String(pg.snapshot().in_flight[0].id);
+  });
   await st.locator(`[data-msg="${live}"]`).first().dispatchEvent("pointerover");
   assert.match(await page.locator(PG).locator(`.msg[data-msg="${live}"]`).getAttribute("class"), /\blit\b/, "lit in the cluster too");
   await page.getByTestId("spacetime-all").uncheck();

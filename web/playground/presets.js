@@ -131,7 +131,7 @@ export const PRESETS = [
     blurb: "The leader ends up on the small side",
     speed: 0.2,
     scenario: scenario("raft", 5, 9000, [
-      [2000, { type: "partition", groups: [[1, 3], [2, 4, 5]] }],
+      [2000, { type: "partition", groups: [[4, 5], [1, 2, 3]] }],
       [7000, { type: "heal" }],
     ], { election_timeout_ms: 300, heartbeat_ms: 100, pre_vote: true, check_quorum: true }),
     intro: "Five Raft nodes with PreVote and CheckQuorum. Election timeouts are drawn from [300, 600) ms.",
@@ -151,13 +151,13 @@ export const PRESETS = [
         say: (ev, b) => `At ${at(ev.time_ms)} the network splits: {${b.minority.join(", ")}} on one side, {${b.majority.join(", ")}} on the other. The leader ${b.old} is on the ${b.minority.length < b.majority.length ? "minority" : "majority"} side.`,
       },
       {
+        when: (ev, b) => isNode(ev, "stepped-down") && n(ev.proc) === b.old,
+        say: (ev, b) => `At ${at(ev.time_ms)} CheckQuorum: ${b.old} has not heard from a majority, so it steps down. The minority has no leader and cannot elect one: ${b.minority.length} votes are not a quorum.`,
+      },
+      {
         when: (ev, b) => led(ev) && b.majority?.includes(n(ev.proc)),
         bind: (ev, b) => ((b.new = n(ev.proc)), (b.newTerm = String(ev.value))),
         say: (ev, b) => `At ${at(ev.time_ms)} the majority side elects ${b.new} in term ${b.newTerm}: ${b.majority.length} votes out of ${b.majority.length + b.minority.length} is a quorum.`,
-      },
-      {
-        when: (ev, b) => isNode(ev, "stepped-down") && n(ev.proc) === b.old,
-        say: (ev, b) => `At ${at(ev.time_ms)} CheckQuorum: ${b.old} has not heard from a majority, so it steps down. The minority has no leader and cannot elect one: ${b.minority.length} votes are not a quorum.`,
       },
       {
         when: (ev, b) => isNode(ev, "became-pre-candidate") && b.minority?.includes(n(ev.proc)),
@@ -253,7 +253,7 @@ export const PRESETS = [
         say: (ev, b) => `...so at ${at(ev.time_ms)} ${b.new}'s local deadline passes: it stops, and new work waits. Nobody leads.`,
       },
       {
-        when: (ev, b) => led(ev) && ![b.old].includes(n(ev.proc)) && String(ev.value) !== b.newGen,
+        when: (ev, b) => led(ev) && String(ev.value) !== b.newGen && String(ev.value) !== b.oldGen,
         say: (ev) => `At ${at(ev.time_ms)} the store is back: ${n(ev.proc)} is granted generation ${ev.value} and installs it at the resource before acting.`,
       },
     ],

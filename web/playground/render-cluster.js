@@ -180,7 +180,9 @@ export class ClusterView {
       const items = this.focusables();
       const i = items.indexOf(e.target);
       if (i < 0) return;
-      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+      // End is the last link: messages come and go, so arrows reach them but End does not.
+      const lastFixed = items.length - 1 - this.gMsgs.children.length;
+      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: lastFixed }[e.key];
       if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
       e.stopPropagation();
