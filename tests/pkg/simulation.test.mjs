@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { Simulation } from "tenure";
 import { ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
-const NODE_KEYS = ["id", "role", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit"];
+const NODE_KEYS = ["id", "role", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];
 const SNAPSHOT_KEYS = ["time_ms", "algorithm", "nodes", "in_flight", "dropped", "blocked", "store", "resource", "metrics", "violations"];
 const isTime = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const isIdOrNull = (v) => v === null || typeof v === "bigint";

@@ -23,7 +23,10 @@ import { Menu } from "./menu.js";
 import { loadWasm } from "./model.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
-import { PRESETS, captionAt, presetById } from "./presets.js";
+import { PRESETS, presetById } from "./presets.js";
+import { EventLogView } from "./render-events.js";
+import { RaftLogView, ResourceLogView } from "./render-logs.js";
+import { SpaceTimeView } from "./render-spacetime.js";
 import { ClusterView, fmtMs, roleClass } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
@@ -34,7 +37,10 @@ import { Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
 import css from "./playground.css?inline";
 
-const SECTIONS = ["bar", "caption", "timeline", "safety", "presets", "setup", "faults", "info"];
+const SECTIONS = ["bar", "caption", "timeline", "events", "logs", "spacetime", "safety", "presets", "setup", "faults", "info"];
+/** Space-time windows offered, ms (0: the whole run so far). */
+const SPACETIME_WINDOWS = [[1000, "1 s"], [2000, "2 s"], [5000, "5 s"], [0, "whole run"]];
+const CHANGED_NOTE = "You changed the story: narration now follows the run.";
 const CONTROLS_WORDS = ["all", "minimal", "none"];
 const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base", "wasm"];
 /** Attributes any element may carry; others are reported as unknown. */
@@ -62,6 +68,12 @@ export class TenurePlayground extends HTMLElement {
     this.lastTimeline = 0;
     this.error = null;
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    /** Stories pause at each beat unless "play through" is chosen. */
+    this.holds = true;
+    /** The panels below the cluster now on screen: only they are redrawn while playing. */
+    this.panelsSeen = new Set();
+    this.nextCommand = 1001;
+    this.spaceWindow = 2000;
   }
 
   connectedCallback() {
@@ -81,6 +93,7 @@ export class TenurePlayground extends HTMLElement {
 
   disconnectedCallback() {
     this.io?.disconnect();
+    this.panelIo?.disconnect();
     this.ro?.disconnect();
     document.removeEventListener("visibilitychange", this.onVisibility);
     if (this.docKeys) document.removeEventListener("keydown", this.docKeys);
@@ -134,6 +147,7 @@ export class TenurePlayground extends HTMLElement {
   /** Plays; at the end of a run, plays it again from the start. */
   play() {
     if (!this.timeline) return;
+    this.heldBeat = undefined;
     if (this.now >= this.endMs) this.seek(0);
     this.playing = true;
     this.updatePlayButton();
@@ -153,8 +167,51 @@ export class TenurePlayground extends HTMLElement {
   /** Processes one simulation event (pauses first). */
   step() {
     this.pause();
+    const before = this.timeline.history.log.at(-1)?.seq ?? -1;
     this.timeline.step();
+    const applied = this.timeline.history.log.find((e) => e.seq > before);
+    this.stepSeq = applied?.seq;
     this.renderAll(true);
+  }
+
+  /** After a beat holds: go on playing. */
+  next() {
+    this.heldBeat = undefined;
+    this.updateHold();
+    this.play();
+  }
+
+  /** Whether stories pause at their beats (true) or play through (false). */
+  setHolds(on) {
+    this.holds = on;
+    if (this.holdInput) this.holdInput.checked = on;
+  }
+
+  /** The caption's story beats met so far: `{index, time, text}`, in order. */
+  beatsMet() {
+    return this.timeline.display.story.met.filter((b) => b.time <= this.now + 1e-6);
+  }
+
+  /** A client asks the acting Raft leader to append a command; returns the command. */
+  propose() {
+    const snap = this.snapshot();
+    const leader = snap.nodes.find((n) => n.role === "Leader" && n.status === "up");
+    if (snap.algorithm !== "raft") return this.announce("Only Raft has a log to propose commands to."), undefined;
+    if (!leader) return this.announce("No node leads right now: a client's command has nobody to go to."), undefined;
+    const command = this.nextCommand++;
+    this.inject({ type: "propose", node: Number(leader.id), command });
+    return command;
+  }
+
+  /** Drops in-flight message `id` (recorded in the scenario, so the permalink replays it). */
+  dropMessage(id) {
+    this.inject({ type: "drop-message", id: Number(id) });
+  }
+
+  /** The space-time diagram as a standalone SVG file's text. */
+  spaceTimeSVG() {
+    this.renderSpaceTime();
+    return this.spaceTime.standalone();
   }
 
   /** Runs (fast, without animating) to simulated time `ms`, then draws. */
@@ -166,6 +223,8 @@ export class TenurePlayground extends HTMLElement {
 
   /** Seeks to `ms` (back through checkpoints and replay, or forward). */
   seek(ms) {
+    this.heldBeat = undefined;
+    this.stepSeq = undefined;
     this.timeline.seek(Math.min(ms, this.endMs));
     this.cluster.reset();
     this.renderAll(true);
@@ -250,6 +309,10 @@ export class TenurePlayground extends HTMLElement {
     this.timeline?.free();
     this.timeline = timeline;
     this.preset = preset;
+    this.heldBeat = undefined;
+    this.stepSeq = undefined;
+    this.storyScroll = false;
+    timeline.tell(preset, preset && fromLink ? departure(preset.scenario, scenario) : null);
     // A permalink in the address bar describes the run it opened: once another run replaces
     // it, drop it, so a reload opens what the page shows rather than the old link.
     if (!fromLink && this.hasAttribute("use-hash") && location.hash.includes("s=")) history.replaceState(null, "", location.href.split("#")[0]);
@@ -324,9 +387,21 @@ export class TenurePlayground extends HTMLElement {
     const dt = this.lastTs === undefined ? 0 : Math.min(100, ts - this.lastTs);
     this.lastTs = ts;
     const target = Math.min(this.endMs, this.now + dt * this.speed);
+    const beats = this.timeline.history.story.met.length;
     this.timeline.advance(target);
+    const met = this.timeline.history.story.met;
+    const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
+    if (held) {
+      // Hold at the beat itself: when a frame ran past it, go back to its instant (replayed
+      // exactly from a checkpoint), so what is on screen is the moment the caption names.
+      this.pause();
+      if (this.now > held.time) this.seek(held.time);
+      this.heldBeat = held.index;
+      // A longer caption may push the cluster down: keep both on screen (a phone).
+      if (this.storyScroll) requestAnimationFrame(() => this.keepInView());
+    }
     if (this.now >= this.endMs) this.pause();
-    this.renderAll(false);
+    this.renderAll(!this.playing);
     this.frameTimes.push(performance.now() - t0);
     if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
@@ -344,6 +419,15 @@ export class TenurePlayground extends HTMLElement {
     // resize, or the stylesheet arriving after the first draw).
     this.ro ??= new ResizeObserver(() => requestAnimationFrame(() => this.renderAll(true)));
     this.ro.observe(this.timelineSvg);
+    this.panelIo ??= new IntersectionObserver((entries) => {
+      let shown = false;
+      for (const e of entries) {
+        if (e.isIntersecting) (this.panelsSeen.add(e.target), (shown = true));
+        else this.panelsSeen.delete(e.target);
+      }
+      if (shown && this.timeline) requestAnimationFrame(() => this.renderAll(true));
+    });
+    for (const p of [this.logsEl, this.spaceTimePanel]) if (p) this.panelIo.observe(p);
     this.onVisibility ??= () => {
       this.dataset.active = String(this.isActive());
       this.kick();
@@ -376,6 +460,8 @@ export class TenurePlayground extends HTMLElement {
     if (action === "step") return this.step();
     if (action === "back") return (this.pause(), this.seek(Math.max(0, this.now - 100)));
     if (action === "help") return this.showHelp();
+    if (action === "propose") return void this.propose();
+    if (action === "next") return this.heldBeat !== undefined ? this.next() : undefined;
     if (action.startsWith("focus-")) return this.cluster.focusProc(action.slice(6));
     const snap = this.snapshot();
     const leader = snap.nodes.find((n) => roleClass(n) === "leader" && n.status === "up");
@@ -413,17 +499,20 @@ export class TenurePlayground extends HTMLElement {
     if (!this.timeline) return;
     const snap = this.timeline.model.snapshot();
     const config = this.timeline.scenario().config ?? {};
-    this.cluster.render(snap, config);
+    const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
+    this.cluster.render(snap, config, { sticky });
     this.safety.render(snap);
     setText(this.timeEl, `${fmtMs(snap.time_ms)}${this.endMs < 3_600_000 ? ` / ${fmtMs(this.endMs)}` : ""}`);
     this.timeEl.dataset.ms = String(snap.time_ms);
-    const caption = this.preset ? captionAt(this.preset, snap.time_ms) : "";
-    const text = caption || freePlayCaption(snap, this.presetsEl != null);
+    const text = this.captionText(snap);
     // Only a changed caption is written, so the live region speaks each line once.
     if (text !== this.lastCaption) {
       this.lastCaption = text;
       setText(this.captionEl, text);
     }
+    const changed = this.storyChanged(snap.time_ms);
+    if (this.noteEl && this.noteEl.hidden === changed) this.noteEl.hidden = !changed;
+    this.updateHold();
     this.captionEl.dataset.preset = this.preset?.id ?? "";
     const wall = performance.now();
     if (force || wall - this.lastTimeline > TIMELINE_EVERY_MS) {
@@ -431,7 +520,65 @@ export class TenurePlayground extends HTMLElement {
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
       const span = this.endMs < 3_600_000 ? this.endMs : Math.max(10_000, Math.ceil(this.timeline.furthest / 10_000) * 10_000);
       if (!this.timelineSvg.hasAttribute("hidden")) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
+      this.eventLog?.render(this.timeline.history, snap.time_ms, this.stepSeq);
+      // While playing, only the panels on screen are redrawn; a seek or step redraws all.
+      if (force || this.panelsSeen.has(this.logsEl)) this.renderLogs(snap);
+      this.renderSpaceTime(snap, { always: force });
     }
+  }
+
+  /** The caption: the story's beat, or (once changed, and in free play) the live narration. */
+  captionText(snap) {
+    const now = snap.time_ms;
+    const live = () => this.timeline.display.live.findLast((l) => l.time <= now + 1e-6)?.text;
+    if (this.preset && !this.storyChanged(now)) return this.beatsMet().at(-1)?.text ?? this.preset.intro;
+    if (this.preset) return this.timeline.display.live.findLast((l) => l.time <= now + 1e-6 && l.time >= this.timeline.ctx.changedAt - 1e-6)?.text ?? CHANGED_NOTE;
+    return live() ?? freePlayCaption(snap, this.presetsEl != null);
+  }
+
+  /** Whether the user has changed the story being shown (at or before `now`). */
+  storyChanged(now) {
+    const at = this.timeline?.ctx.changedAt;
+    return Boolean(this.preset) && at != null && now >= at - 1e-6;
+  }
+
+  updateHold() {
+    if (!this.nextBtn) return;
+    const held = this.heldBeat !== undefined && !this.playing;
+    this.nextBtn.hidden = !held;
+    this.captionEl.dataset.held = String(held);
+  }
+
+  renderLogs(snap) {
+    if (!this.logsEl) return;
+    const raft = snap.algorithm === "raft";
+    this.raftLogEl.hidden = !raft;
+    this.resLogEl.hidden = snap.resource == null;
+    if (raft) this.raftLog.render(snap);
+    if (snap.resource) this.resLog.render(this.timeline.history, snap.time_ms);
+  }
+
+  renderSpaceTime(snap = this.snapshot(), { always = true } = {}) {
+    if (!this.spaceTime) return;
+    // Off-screen, the diagram waits (it is redrawn as it scrolls into view).
+    if (!always && !this.panelsSeen.has(this.spaceTimePanel)) return;
+    const keys = snap.nodes.map((n) => procKey(n.id));
+    const win = this.spaceWindow || Math.max(500, snap.time_ms);
+    this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
+  }
+
+  /** Opens in-flight message `id`'s detail: its fields and times, and "Drop this message". */
+  openMessage(id, anchor, key) {
+    this.pause();
+    const m = this.timeline.model.sim.message(BigInt(id));
+    if (!m) return this.announce("That message has already arrived or been dropped.");
+    const row = (k, v) => [html("dt", { text: k }), html("dd", { text: v })];
+    const fields = Object.entries(m.fields).map(([k, v]) => row(k, String(v)));
+    const body = html("dl", { class: "msg-detail", "data-testid": "message-detail" },
+      ...row("from → to", `${procKey(m.from)} → ${procKey(m.to)}`), ...row("sent", fmtMs(m.send_ms)), ...row("arrives", fmtMs(m.arrival_ms)), ...fields.flat());
+    this.menu.open(anchor, `${m.kind} #${m.id}`, () => [
+      ["Drop this message", () => this.dropMessage(id), { testid: "action-drop-message" }],
+    ], [], { invoker: anchor, key, body });
   }
 
   showError(err) {
@@ -490,6 +637,8 @@ export class TenurePlayground extends HTMLElement {
     this.cluster = new ClusterView(clusterSvg, {
       onProcClick: (key, anchor, k) => this.openProcMenu(key, anchor, k),
       onLinkClick: (a, b, at, el, k) => this.menu.open(at, `Link ${a} ↔ ${b}`, () => linkActions(a, b, (f) => this.inject(f)), [], { invoker: el, key: k }),
+      onMessageClick: (id, el, k) => this.openMessage(id, el, k),
+      onMessageHover: (id) => this.spaceTime?.highlight(id),
       onDrawLine: (sides) => {
         this.inject(partitionOf(sides));
         if (this.cluster.drawMode) this.setDrawMode(false);
@@ -503,8 +652,37 @@ export class TenurePlayground extends HTMLElement {
     // The draw toggle sits under the cluster, beside the legend, never over a node.
     const under = html("div", { class: "under-stage" }, legend());
     if (show.has("faults") || show.has("setup")) under.prepend(this.drawBtn);
-    const main = html("div", { class: "main" }, this.captionEl, this.stage, under, this.timelineSvg);
-    if (!show.has("caption")) this.captionEl.hidden = true;
+    this.nextBtn = html("button", { type: "button", class: "primary next", "data-testid": "next", text: "Next ▸", hidden: true, onclick: () => this.next(), title: "Go on after this beat (n)", "aria-keyshortcuts": "N" });
+    this.holdInput = html("input", { type: "checkbox", checked: this.holds, "data-testid": "holds", onchange: (e) => this.setHolds(e.target.checked) });
+    this.noteEl = html("p", { class: "story-note", "data-testid": "story-changed", text: CHANGED_NOTE, hidden: true });
+    // "Next" appears only while a beat holds; the hold setting sits with the stories (or,
+    // without a story list, beside the caption).
+    this.holdLabel = html("label", { class: "holds", title: "Pause at each beat of a story; off: play through" }, this.holdInput, "hold at beats");
+    // "Next" sits in the bar, beside Step, so a hold does not reflow the caption.
+    const captionSide = html("div", { class: "caption-side" });
+    if (!show.has("presets")) captionSide.append(this.holdLabel);
+    const captionRow = html("div", { class: "caption-row" }, this.captionEl, captionSide);
+    const timelineRow = html("div", { class: "timeline-row" }, this.timelineSvg);
+    if (show.has("events")) {
+      const box = html("section", { class: "panel event-log", "aria-label": "Event log" });
+      this.eventLog = new EventLogView(box, { onSeek: (ms) => this.seekSoon(ms) });
+      timelineRow.append(box);
+    }
+    const mainParts = [this.noteEl, captionRow, this.stage, under, timelineRow];
+    if (show.has("logs")) {
+      this.raftLogEl = html("section", { class: "panel raft-logs", hidden: true, "aria-label": "Raft logs" });
+      this.raftLog = new RaftLogView(this.raftLogEl, { onPropose: () => this.propose() });
+      this.resLogEl = html("section", { class: "panel res-logs", hidden: true, "aria-label": "Resource history" });
+      this.resLog = new ResourceLogView(this.resLogEl);
+      this.logsEl = html("div", { class: "logs" }, this.raftLogEl, this.resLogEl);
+      mainParts.push(this.logsEl);
+    }
+    if (show.has("spacetime")) mainParts.push(this.buildSpaceTime());
+    const main = html("div", { class: "main" }, ...mainParts);
+    if (!show.has("caption")) {
+      this.captionEl.hidden = true;
+      captionRow.hidden = true;
+    }
     // Tab order follows the page: bar, stories, cluster, timeline, then the panels.
     const parts = [];
     if (show.has("presets")) parts.push(this.buildPresets());
@@ -526,6 +704,30 @@ export class TenurePlayground extends HTMLElement {
     root.addEventListener("pointerdown", (e) => {
       if (this.menu.isOpen && !e.composedPath().includes(this.menu.el)) this.menu.close();
     });
+  }
+
+  buildSpaceTime() {
+    const stSvg = svg("svg", { class: "spacetime" });
+    this.spaceTime = new SpaceTimeView(stSvg, {
+      onSeek: (ms) => this.seekSoon(ms),
+      onHover: (id) => this.cluster.highlight(id),
+    });
+    const windowSelect = html("select", { "data-testid": "spacetime-window", onchange: (e) => ((this.spaceWindow = Number(e.target.value)), this.renderSpaceTime()) },
+      ...SPACETIME_WINDOWS.map(([ms, label]) => html("option", { value: ms, text: label, selected: ms === this.spaceWindow })));
+    this.exportLink = html("a", { class: "button", "data-testid": "spacetime-export", href: "#", download: "tenure-space-time.svg", text: "Export SVG",
+      onclick: (e) => {
+        const url = URL.createObjectURL(new Blob([this.spaceTimeSVG()], { type: "image/svg+xml" }));
+        e.currentTarget.href = url;
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      } });
+    this.spaceTimePanel = html("section", { class: "panel spacetime-panel", "aria-labelledby": "st-title" },
+      html("div", { class: "log-head" }, html("h2", { id: "st-title", text: "Space-time diagram" }),
+        html("label", {}, "window ", windowSelect),
+        html("label", { class: "holds" }, html("input", { type: "checkbox", "data-testid": "spacetime-all", onchange: (e) => ((this.spaceAll = e.target.checked), this.renderSpaceTime()) }), "all messages"),
+        this.exportLink,
+        html("span", { class: "hint", text: "time runs down; each arrow a message; ✕ a drop; dashed rules are faults; shaded: leading" })),
+      html("div", { class: "st-scroll" }, stSvg));
+    return this.spaceTimePanel;
   }
 
   /** Touch screens draw partitions only in this mode, so a swipe scrolls the page. */
@@ -557,7 +759,9 @@ export class TenurePlayground extends HTMLElement {
       ...(key.startsWith("n") ? [["drift-pct", "drift %", v.driftPct, (x) => (v.driftPct = x), { unit: "count", min: -99, max: 1000 }]] : []),
     ];
     const title = key.startsWith("n") ? `${key}: ${node?.role ?? ""} (${node?.status ?? ""})` : key;
-    this.menu.open(anchor, title, () => procActions(key, node, v, lease, (f) => this.inject(f)), fields, { invoker: anchor, key: openedBy });
+    const leads = node?.role === "Leader" && node?.status === "up" && snap.algorithm === "raft";
+    const rows = () => [...(leads ? [["Propose a command", () => this.propose(), { testid: "action-propose" }]] : []), ...procActions(key, node, v, lease, (f) => this.inject(f))];
+    this.menu.open(anchor, title, rows, fields, { invoker: anchor, key: openedBy });
   }
 
   buildBar(visible) {
@@ -574,7 +778,7 @@ export class TenurePlayground extends HTMLElement {
     const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
-      this.playBtn, stepBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
+      this.playBtn, stepBtn, this.nextBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
       html("span", { class: "bar-end" }, restart, copy, keys), this.linkOut);
     if (!visible) bar.hidden = true;
     this.updatePlayButton();
@@ -614,6 +818,12 @@ export class TenurePlayground extends HTMLElement {
   startStory(id) {
     this.loadPreset(id);
     if (!this.reducedMotion) this.play();
+    this.storyScroll = true;
+    this.keepInView();
+  }
+
+  /** Scrolls (only if needed) so that the caption sits under the bar, the cluster below it. */
+  keepInView() {
     const bar = this.shadowRoot.querySelector(".bar");
     const barBottom = bar && !bar.hidden ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
     const top = (this.captionEl.hidden ? this.stage : this.captionEl).getBoundingClientRect().top;
@@ -634,8 +844,9 @@ export class TenurePlayground extends HTMLElement {
   buildPresets() {
     const items = PRESETS.map((p) =>
       html("li", {}, html("button", { type: "button", "data-testid": `preset-${p.id}`, "data-preset": p.id, onclick: () => this.startStory(p.id) },
-        html("strong", { text: p.title }), html("small", { text: p.source }))));
-    this.presetsEl = html("nav", { class: "panel presets", "aria-labelledby": "stories-title" }, html("h2", { id: "stories-title", text: "Stories" }), html("ul", {}, ...items));
+        html("strong", { text: p.title }), html("small", { text: p.blurb }))));
+    this.presetsEl = html("nav", { class: "panel presets", "aria-labelledby": "stories-title" },
+      html("div", { class: "stories-head" }, html("h2", { id: "stories-title", text: "Stories" }), this.holdLabel), html("ul", {}, ...items));
     return this.presetsEl;
   }
 
@@ -764,7 +975,8 @@ export class TenurePlayground extends HTMLElement {
     this.infoEl.replaceChildren(html("h2", { text: `About: ${name}` }),
       html("h3", { text: "Promises" }), html("p", { text: info.promises }),
       html("h3", { text: "Does not promise" }), html("p", { text: info.not }),
-      html("h3", { text: "Choose it" }), html("p", { text: info.choose }));
+      html("h3", { text: "Choose it" }), html("p", { text: info.choose }),
+      ...(this.preset ? [html("h3", { text: `Sources for “${this.preset.title}”` }), html("ul", { "data-testid": "sources" }, ...this.preset.cites.map((c) => html("li", { text: c })))] : []));
   }
 }
 
@@ -785,6 +997,14 @@ function setFieldError(input, message) {
   if (!err) return;
   err.hidden = !message;
   setText(err, message ?? "");
+}
+
+/** When `run` first departs from `story`'s scenario (a fault the story does not have), or null. */
+function departure(story, run) {
+  const key = (f) => JSON.stringify([Number(f.at_ms), f.fault]);
+  const own = new Set((story.faults ?? []).map(key));
+  const extra = (run.faults ?? []).filter((f) => !own.has(key(f)));
+  return extra.length ? Math.min(...extra.map((f) => Number(f.at_ms))) : null;
 }
 
 function unknownPreset(id) {

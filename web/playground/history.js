@@ -1,7 +1,14 @@
 // The timeline's record: what each node believed and when, split-brain windows, writes and
 // faults, gathered from the simulation's own trace events. One History follows one run from
 // time 0; the timeline keeps the furthest one for display while a replay catches up.
+import { eventText, liveLine } from "./narrate.js";
 import { procKey } from "./procs.js";
+
+/** Bounds: the event log's lines, the messages kept for the space-time diagram, and so on. */
+const LOG_KEEP = 400;
+const MSG_KEEP = 4000;
+const LIVE_KEEP = 300;
+const WRITES_KEEP = 400;
 
 /** What the timeline draws, in simulated ms. */
 export class History {
@@ -23,12 +30,91 @@ export class History {
     this.maxTime = 0;
     /** @type {Map<string, {leader:boolean,paused:boolean,crashed:boolean}>} acting-leader state */
     this.state = new Map();
+    /** The event log: the last events in words, `{seq, time, text, event}`. */
+    this.log = [];
+    /** Messages by id for the space-time diagram: `{id, from, to, kind, value, send, arrival, end, fate}`. */
+    this.msgs = new Map();
+    /** Live narration lines `{time, text}`. */
+    this.live = [];
+    /** Every write the resource judged (the last ones), numbered: `{n, time, from, token, accepted, stale, presented, required}`. */
+    this.judged = [];
+    this.writeCount = 0;
+    /** The story's progress: the next beat, who is who, and the beats met `{index, time, text}`. */
+    this.story = { next: 0, bind: {}, met: [] };
+    /** Lease marks per node: `{time, deadline, expiry}` (true ms) sampled as they change. */
+    this.leases = new Map();
+    /** The seqs of the last batch ingested (a Step's events). */
+    this.lastBatch = null;
   }
 
-  /** Records trace events (oldest first), then notes that the run has reached `nowMs`. */
-  ingest(events, nowMs) {
-    for (const ev of events) this.ingestEvent(ev, ev.time_ms);
+  /**
+   * Records trace events (oldest first), then notes that the run has reached `nowMs`. `ctx`
+   * (optional) is `{ story, config, algorithm, changedAt, userFault(ev) }`: the story whose
+   * beats to match, and from when the user changed it.
+   */
+  ingest(events, nowMs, ctx) {
+    for (const ev of events) {
+      this.remember(ev, ctx);
+      this.ingestEvent(ev, ev.time_ms);
+    }
+    if (events.length) this.lastBatch = [events[0].seq, events.at(-1).seq];
     this.maxTime = Math.max(this.maxTime, nowMs);
+  }
+
+  /** The log line, the message record, the narration and the story's beats for `ev`. */
+  remember(ev, ctx) {
+    this.log.push({ seq: ev.seq, time: ev.time_ms, text: eventText(ev), event: ev.event, id: ev.id == null ? undefined : String(ev.id) });
+    if (this.log.length > LOG_KEEP) this.log.shift();
+    this.trackMessage(ev);
+    if (!ctx) return;
+    const line = liveLine(ev, ctx);
+    if (line) this.say(ev.time_ms, line);
+    const story = ctx.story;
+    if (!story || (ctx.changedAt != null && ev.time_ms >= ctx.changedAt)) return;
+    const beat = story.beats[this.story.next];
+    if (beat && beat.when(ev, this.story.bind)) {
+      beat.bind?.(ev, this.story.bind);
+      this.story.met.push({ index: this.story.next, time: ev.time_ms, text: beat.say(ev, this.story.bind, ctx.config ?? {}), hold: beat.hold !== false });
+      this.story.next += 1;
+    }
+  }
+
+  say(time, text) {
+    this.live.push({ time, text });
+    if (this.live.length > LIVE_KEEP) this.live.shift();
+  }
+
+  trackMessage(ev) {
+    const id = ev.id == null ? null : String(ev.id);
+    if (ev.event === "send") {
+      this.msgs.set(id, { id, from: procKey(ev.from), to: procKey(ev.to), kind: ev.msg, value: ev.value == null ? null : String(ev.value), send: ev.time_ms, arrival: ev.arrival_ms, end: null, fate: null });
+      if (this.msgs.size > MSG_KEEP) this.msgs.delete(this.msgs.keys().next().value);
+    } else if (ev.event === "deliver" || ev.event === "drop") {
+      let m = this.msgs.get(id);
+      // A message dropped at its send never had a send event: record it at its drop.
+      if (!m && ev.event === "drop") this.msgs.set(id, (m = { id, from: procKey(ev.from), to: procKey(ev.to), kind: ev.msg, value: null, send: ev.time_ms, arrival: ev.time_ms, end: null, fate: null }));
+      if (m && m.end == null) Object.assign(m, { end: ev.time_ms, fate: ev.event === "deliver" ? "delivered" : ev.reason });
+    }
+  }
+
+  /** Records the lease marks of a snapshot (lease worlds) when they changed. */
+  sampleLeases(snap) {
+    const holder = snap.store?.holder == null ? null : `n${snap.store.holder}`;
+    for (const node of snap.nodes) {
+      const key = procKey(node.id);
+      if (!key.startsWith("n")) continue;
+      const list = this.spans(this.leases, key);
+      const last = list.at(-1);
+      // A deadline already passed reads as "now" (a paused holder's clock converts it so):
+      // the deadline is still the one it had.
+      let deadline = node.lease_deadline_ms;
+      if (deadline != null && deadline <= snap.time_ms + 1e-3) deadline = last?.deadline ?? null;
+      const expiry = key === holder ? snap.store.expiry_true_ms : null;
+      if (deadline == null && expiry == null && (!last || (last.deadline == null && last.expiry == null))) continue;
+      if (last && last.deadline === deadline && last.expiry === expiry) continue;
+      list.push({ time: snap.time_ms, deadline, expiry });
+      if (list.length > 200) list.shift();
+    }
   }
 
   ingestEvent(ev, t) {
@@ -37,11 +123,15 @@ export class History {
         this.ingestNode(procKey(ev.proc), ev.what, ev.value, t);
         break;
       case "write":
+        this.writeCount += 1;
+        this.judged.push({ n: this.writeCount, time: t, from: procKey(ev.from), token: String(ev.token), accepted: ev.accepted, stale: ev.stale, presented: ev.presented == null ? null : String(ev.presented), required: String(ev.required) });
+        if (this.judged.length > WRITES_KEEP) this.judged.shift();
         // Only the writes the timeline marks: rejected ones and stale ones (bounded by faults).
         if (ev.accepted && !ev.stale) break;
         this.writes.push({
           time: t,
           from: procKey(ev.from),
+          token: String(ev.token),
           accepted: ev.accepted,
           stale: ev.stale,
           presented: ev.presented == null ? null : String(ev.presented),
@@ -99,10 +189,16 @@ export class History {
     let acting = 0;
     for (const st of this.state.values()) if (st.leader && !st.paused && !st.crashed) acting += 1;
     const open = this.splits.at(-1)?.to === null ? this.splits.at(-1) : undefined;
-    if (acting >= 2 && !open) this.splits.push({ from: t, to: null });
+    if (acting >= 2 && !open) {
+      this.splits.push({ from: t, to: null });
+      const who = [...this.state].filter(([, st]) => st.leader && !st.paused && !st.crashed).map(([k]) => k);
+      this.say(t, `Split brain from ${fmtAt(t)}: ${who.join(" and ")} both act as leader.`);
+    }
     if (acting < 2 && open) {
-      if (t > open.from) open.to = t;
-      else this.splits.pop();
+      if (t > open.from) {
+        open.to = t;
+        this.say(t, `At ${fmtAt(t)} the split-brain window closes, after ${fmtAt(t - open.from)}.`);
+      } else this.splits.pop();
     }
   }
 
@@ -111,6 +207,10 @@ export class History {
     if (!list) map.set(key, (list = []));
     return list;
   }
+}
+
+function fmtAt(ms) {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
 /** A short label for a fault: `crash n2`, `partition {n1}|{n2,n3}`, `pause n1 4000ms`. */
@@ -143,6 +243,10 @@ export function faultLabel(f) {
       return `loss ${Math.round(f.probability * 100)}%`;
     case "link-latency":
       return `latency ${f.min_ms}-${f.max_ms} ms`;
+    case "drop-message":
+      return `drop message ${f.id}`;
+    case "propose":
+      return `propose to ${p(f.node)}`;
     default:
       return f.type;
   }

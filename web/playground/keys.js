@@ -11,6 +11,8 @@ export const SHORTCUTS = [
   ["i", "Isolate the leader from everyone", ["i"]],
   ["r", "Restart every crashed node", ["r"]],
   ["h", "Heal every link", ["h"]],
+  ["c", "Raft: a client proposes a command to the leader", ["c"]],
+  ["n", "In a story: go on after a beat (next)", ["n"]],
   ["1 – 9", "Focus node n1 … n9", ["1", "2", "3", "4", "5", "6", "7", "8", "9"]],
   ["?", "Show this list", ["?"]],
   ["Enter or Space", "On a node, the store, the resource or a link: open its menu"],
@@ -22,7 +24,7 @@ export const SHORTCUTS = [
 
 /** The action name for global key `key`, or undefined. */
 export function shortcutFor(key) {
-  const names = { " ": "toggle", ".": "step", ",": "back", k: "crash-leader", p: "pause-leader", i: "isolate-leader", r: "restart-crashed", h: "heal", "?": "help" };
+  const names = { " ": "toggle", ".": "step", ",": "back", k: "crash-leader", p: "pause-leader", i: "isolate-leader", r: "restart-crashed", h: "heal", c: "propose", n: "next", "?": "help" };
   if (/^[1-9]$/.test(key)) return `focus-n${key}`;
   return names[key];
 }

@@ -28,9 +28,10 @@ export class Menu {
    * Opens beside `anchor` (an Element, or a pointer event for a point) with a `title`,
    * optional number `fields` ([key, label, value, onChange, { unit, min, max }]) and the `rows`
    * table (rebuilt by `rows()` after a field changes, so labels show the values). `invoker`
-   * gets focus back when the menu closes; `key` is the key that opened it, if any.
+   * gets focus back when the menu closes; `key` is the key that opened it, if any; `body` an
+   * element shown under the title (a message's fields).
    */
-  open(anchor, title, rows, fields = [], { invoker, key } = {}) {
+  open(anchor, title, rows, fields = [], { invoker, key, body } = {}) {
     this.invoker = invoker ?? (anchor instanceof Element ? anchor : null);
     this.swallow = key === "Enter" || key === " " ? key : null;
     const titleId = `menu-title-${Math.random().toString(36).slice(2, 8)}`;
@@ -66,7 +67,7 @@ export class Menu {
         return html("label", { class: "field" }, html("span", { text: label }), input, err);
       });
       this.list = html("div", { role: "menu", "aria-labelledby": titleId, class: "menu-items" }, ...items);
-      this.el.replaceChildren(html("div", { class: "menu-title", id: titleId, text: title }), ...inputs, this.list);
+      this.el.replaceChildren(html("div", { class: "menu-title", id: titleId, text: title }), ...(body ? [body] : []), ...inputs, this.list);
       this.el.setAttribute("aria-labelledby", titleId);
       if (focusKey) this.el.querySelector(`input[data-key="${focusKey}"]`)?.focus({ preventScroll: true });
     };

@@ -63,6 +63,13 @@ export class Model {
     }
   }
 
+  /** Processes every event due at the current instant (none may be left at it). */
+  settle(onEvents) {
+    this.sim.runUntil(Math.round(this.sim.now * 1000) / 1000);
+    const events = this.drain();
+    if (events.length) onEvents?.(events, this.sim.now);
+  }
+
   /** Processes one event; returns whether there was one. */
   step(onEvents) {
     const more = this.sim.step();

@@ -90,7 +90,8 @@ export function layout(keys, isLease) {
     x0 = Math.min(x0, p.x - padX);
     x1 = Math.max(x1, p.x + padX);
     y0 = Math.min(y0, p.y - p.r - (k.startsWith("n") ? 26 : k === "resource" ? 30 : 16));
-    y1 = Math.max(y1, p.y + p.r + (k === "resource" ? 40 : 46));
+    // The resource keeps its last refusal on a card under its verdict.
+    y1 = Math.max(y1, p.y + p.r + (k === "resource" ? 86 : 46));
   }
   const bounds = { x: Math.floor(x0), y: Math.floor(y0), w: Math.ceil(x1 - x0), h: Math.ceil(y1 - y0) };
   return { pos, center: { x: cx, y: cy }, bounds };
@@ -114,10 +115,12 @@ export class ClusterView {
     this.gDrops = svg("g", { class: "drops" });
     this.gProcs = svg("g", { class: "procs" });
     this.gDraw = svg("g", { class: "drawn" });
+    /** The resource's sticky card: outside its button, so the button's name stays its own. */
+    this.gCard = svg("g", { class: "cards" });
     this.title = svg("title");
     root.prepend(this.title);
     // Messages travel under the processes, whose labels have a halo: a dot never hides a label.
-    root.append(this.gLinks, this.gCuts, this.gMsgs, this.gDrops, this.gProcs, this.gDraw);
+    root.append(this.gLinks, this.gCuts, this.gMsgs, this.gDrops, this.gProcs, this.gCard, this.gDraw);
     /** Touch input draws partitions only in draw mode (a swipe scrolls the page). */
     this.drawMode = false;
     /** With prefers-reduced-motion: messages sit still mid-link instead of moving. */
@@ -126,9 +129,35 @@ export class ClusterView {
     this.bindRoving();
   }
 
-  /** The focusable parts in tab-arrow order: processes, then links. */
+  /** The focusable parts in tab-arrow order: processes, links, then messages in flight. */
   focusables() {
-    return [...this.gProcs.children, ...this.gLinks.querySelectorAll(".link-hit")];
+    return [...this.gProcs.children, ...this.gLinks.querySelectorAll(".link-hit"), ...this.gMsgs.children];
+  }
+
+  /** A message you can touch: click, or Enter on it, opens its detail; hovering lights it elsewhere. */
+  bindMessage(el, m) {
+    const id = String(m.id);
+    el.addEventListener("click", (e) => {
+      e.stopPropagation();
+      this.handlers.onMessageClick?.(id, el);
+    });
+    el.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.handlers.onMessageClick?.(id, el, e.key);
+    });
+    el.addEventListener("pointerenter", () => this.handlers.onMessageHover?.(id));
+    el.addEventListener("pointerleave", () => this.handlers.onMessageHover?.(null));
+    el.addEventListener("focus", () => this.handlers.onMessageHover?.(id));
+    el.addEventListener("blur", () => this.handlers.onMessageHover?.(null));
+    return el;
+  }
+
+  /** Lights message `id` (hovered in another view), or none. */
+  highlight(id) {
+    this.lit = id;
+    for (const el of this.gMsgs.children) el.classList.toggle("lit", el.dataset.msg === id);
   }
 
   /** One tab stop: the last focused part (the first process at first) has tabindex 0. */
@@ -151,7 +180,9 @@ export class ClusterView {
       const items = this.focusables();
       const i = items.indexOf(e.target);
       if (i < 0) return;
-      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+      // End is the last link: messages come and go, so arrows reach them but End does not.
+      const lastFixed = items.length - 1 - this.gMsgs.children.length;
+      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: lastFixed }[e.key];
       if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
       e.stopPropagation();
@@ -176,8 +207,12 @@ export class ClusterView {
     this.layoutKey = "";
   }
 
-  /** Draws `snap` (a Snapshot). `config` gives ttl/margin for the lease arc. */
-  render(snap, config = {}) {
+  /**
+   * Draws `snap` (a Snapshot). `config` gives ttl/margin for the lease arc; `sticky` is the
+   * resource's last refusal (or stale acceptance) so far, kept on a card.
+   */
+  render(snap, config = {}, { sticky } = {}) {
+    this.sticky = sticky;
     const now = snap.time_ms;
     const keys = snap.nodes.map((n) => procKey(n.id));
     const isLease = snap.store != null;
@@ -206,8 +241,8 @@ export class ClusterView {
       this.gMsgs,
       snap.in_flight.filter((m) => pos.has(procKey(m.from)) && pos.has(procKey(m.to))),
       (m) => String(m.id) + ":" + m.arrival_ms,
-      (m) => createMessage(m),
-      (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now),
+      (m) => this.bindMessage(createMessage(m), m),
+      (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now, this.lit),
     );
     syncKeyed(
       this.gDrops,
@@ -225,6 +260,7 @@ export class ClusterView {
     this.gCuts._keyed = undefined;
     this.gProcs.replaceChildren();
     this.gProcs._keyed = undefined;
+    this.gCard.replaceChildren();
     const nodes = keys.filter((k) => k.startsWith("n"));
     const pairs = [];
     if (isLease) {
@@ -347,7 +383,13 @@ export class ClusterView {
       parts.flashBg = svg("rect", { x: -66, y: -13, width: 132, height: 26, rx: 6 });
       parts.flashText = svg("text", { y: 5 });
       parts.flash.append(parts.flashBg, parts.flashText);
+      parts.card = svg("g", { class: "sticky", transform: `translate(${p.x.toFixed(1)} ${(p.y + 104).toFixed(1)})`, "data-testid": "rejection-card", visibility: "hidden" });
+      parts.cardBg = svg("rect", { x: -80, y: -18, width: 160, height: 36, rx: 6 });
+      parts.card1 = svg("text", { y: -3 });
+      parts.card2 = svg("text", { y: 12 });
+      parts.card.append(parts.cardBg, parts.card1, parts.card2);
       g.append(parts.body, parts.name, parts.line1, parts.big, parts.flash);
+      this.gCard.append(parts.card);
     }
     // A space between the labels (not drawn: SVG ignores text outside <text>), so tools that
     // read the visible text see "n1 follower term 1", not "n1followerterm 1".
@@ -360,7 +402,7 @@ export class ClusterView {
     const key = procKey(n.id);
     const parts = g._parts;
     if (key === "store") return updateStore(g, parts, snap.store, n, config, now);
-    if (key === "resource") return updateResource(g, parts, snap.resource, n, now);
+    if (key === "resource") return updateResource(g, parts, snap.resource, n, now, this.sticky);
     const role = roleClass(n);
     const r = this.geo.pos.get(key).r;
     setAttrs(g, {
@@ -478,8 +520,13 @@ function updateStore(g, parts, store, n, config, now) {
   setAttrs(g, { "aria-label": visibleName(g) });
 }
 
-function updateResource(g, parts, res, n, now) {
+function updateResource(g, parts, res, n, now, sticky) {
   if (!res) return;
+  if (sticky) {
+    setAttrs(parts.card, { visibility: "visible", class: `sticky ${sticky.accepted ? "stale" : "rejected"}` });
+    setText(parts.card1, sticky.accepted ? `⚠ accepted ${sticky.from}'s stale write` : `✕ rejected ${sticky.from}'s write`);
+    setText(parts.card2, sticky.accepted ? `token ${sticky.token} after ${sticky.required}` : `presented ${sticky.presented}, required ${sticky.required}`);
+  } else setAttrs(parts.card, { visibility: "hidden" });
   setAttrs(g, { class: `proc resource status-${n.status}${res.fenced ? "" : " unfenced"}`, "data-highest": res.highest_token });
   setText(parts.line1, res.fenced ? "highest token" : "no fencing");
   setText(parts.big, res.fenced ? String(res.highest_token) : "accepts all");
@@ -502,12 +549,17 @@ function updateResource(g, parts, res, n, now) {
 function createMessage(m) {
   const fam = messageFamily(m.kind);
   const resp = RESPONSES.test(m.kind);
-  const el = svg("circle", { r: resp ? 4.5 : 5.5, class: `msg ${fam}${resp ? " resp" : ""}` });
-  el.append(svg("title", {}, `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`));
+  const name = `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`;
+  const el = svg("g", {
+    class: `msg ${fam}${resp ? " resp" : ""}`, "data-msg": String(m.id), "data-testid": "message", tabindex: -1, role: "button",
+    "aria-haspopup": "dialog", "aria-label": `${name}: inspect or drop`,
+  });
+  el.append(svg("title", {}, name), svg("circle", { r: 11, class: "msg-hit" }), svg("circle", { r: resp ? 4.5 : 5.5, class: "dot" }));
   return el;
 }
 
-function updateMessage(el, m, pos, now) {
+function updateMessage(el, m, pos, now, lit) {
+  el.classList.toggle("lit", el.dataset.msg === lit);
   const p = pos.get(procKey(m.from));
   const q = pos.get(procKey(m.to));
   const span = m.arrival_ms - m.send_ms;
@@ -519,7 +571,7 @@ function updateMessage(el, m, pos, now) {
   const sy = p.y + (dy / len) * p.r;
   const ex = q.x - (dx / len) * q.r;
   const ey = q.y - (dy / len) * q.r;
-  setAttrs(el, { cx: (sx + (ex - sx) * f).toFixed(1), cy: (sy + (ey - sy) * f).toFixed(1) });
+  setAttrs(el, { transform: `translate(${(sx + (ex - sx) * f).toFixed(1)} ${(sy + (ey - sy) * f).toFixed(1)})` });
 }
 
 function createDrop(d) {

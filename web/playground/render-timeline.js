@@ -90,6 +90,8 @@ export class TimelineView {
         const to = s.to ?? record.maxTime;
         out.push(svg("rect", { x: x(s.from), y: y(i) + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, `${k} ${s.kind} ${fmt(s.from)}–${fmt(to)}`)));
       }
+      // Over the pause: the point is the pause that outlives both marks.
+      if (lease) out.push(...leaseMarks(record, k, now, x, y(i)));
     });
     const laneBottom = y(nodeKeys.length);
     for (const s of record.splits) {
@@ -135,6 +137,41 @@ export class TimelineView {
     this.root.addEventListener("pointerup", () => (dragging = false));
     this.root.addEventListener("pointercancel", () => (dragging = false));
   }
+}
+
+/**
+ * A holder's lease on its lane: its local deadline (a bar) and the store's expiry of its lease
+ * (a diamond), as known at the cursor, and as they last stood when each of its leaderships
+ * ended, so the margin between the two, and a pause that outlives both, can be seen.
+ */
+function leaseMarks(record, k, now, x, top) {
+  const samples = (record.leases?.get(k) ?? []).filter((s) => s.time <= now + 1e-6);
+  const picks = new Map();
+  const last = (t, field) => samples.findLast((s) => s.time <= t + 1e-6 && s[field] != null)?.[field] ?? null;
+  for (const span of record.lead.get(k) ?? []) {
+    if (span.from > now) continue;
+    const end = span.to ?? now;
+    const s = { deadline: last(end, "deadline"), expiry: last(end, "expiry") };
+    // Marks from before this leadership belong to an earlier one.
+    if (s.deadline != null && s.deadline < span.from) s.deadline = null;
+    if (s.expiry != null && s.expiry < span.from) s.expiry = null;
+    picks.set(`${s.deadline}|${s.expiry}`, s);
+  }
+  const out = [];
+  for (const s of picks.values()) {
+    if (s.deadline != null) {
+      const cx = x(s.deadline);
+      out.push(svg("path", { d: `M${cx} ${top + 1}V${top + LANE - 1}M${cx - 3} ${top + 1}h6M${cx - 3} ${top + LANE - 1}h6`, class: "lease-deadline", "data-testid": "lease-deadline" },
+        svg("title", {}, `${k}'s local lease deadline: ${fmt(s.deadline)} (it stops leading by then)`)));
+    }
+    if (s.expiry != null) {
+      const cx = x(s.expiry);
+      const cy = top + LANE / 2;
+      out.push(svg("path", { d: `M${cx} ${cy - 5}l5 5l-5 5l-5 -5z`, class: "lease-expiry", "data-testid": "lease-expiry" },
+        svg("title", {}, `the store's expiry of ${k}'s lease: ${fmt(s.expiry)}${s.deadline != null ? ` (${fmt(s.expiry - s.deadline)} after the local deadline)` : ""}`)));
+    }
+  }
+  return out;
 }
 
 /**

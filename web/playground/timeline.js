@@ -21,7 +21,33 @@ export class Timeline {
     /** The furthest record, kept for display while a replay catches up to it. */
     this.record = null;
     this.checkpoints = [];
+    this.lease = String(scenario.algorithm).startsWith("lease");
+    const timeline = this;
+    /** What the history narrates with: the story (set by `tell`), and who changed it when. */
+    this.ctx = {
+      story: null,
+      config: scenario.config ?? {},
+      algorithm: String(scenario.algorithm),
+      get changedAt() {
+        const first = timeline.injected[0]?.at_ms ?? null;
+        return timeline.changedAt == null ? first : first == null ? timeline.changedAt : Math.min(first, timeline.changedAt);
+      },
+      userFault: (ev) => timeline.injected.some((f) => Math.abs(f.at_ms - ev.time_ms) < 1e-3 && f.fault.type === ev.fault.type),
+    };
+    this.onChunk = (events, now) => {
+      this.history.ingest(events, now, this.ctx);
+      if (this.lease && events.some(movesLease)) this.history.sampleLeases(this.model.snapshot());
+    };
     this.checkpoint();
+  }
+
+  /**
+   * Narrates `story` (a preset with beats) from the start: call before running. `changedAt`
+   * is when the run first departs from the story (a permalink of a changed story), if it does.
+   */
+  tell(story, changedAt = null) {
+    this.ctx.story = story ?? null;
+    this.changedAt = changedAt;
   }
 
   /** Current simulated time, ms. */
@@ -41,9 +67,12 @@ export class Timeline {
 
   /** Runs forward to `ms`. */
   advance(ms) {
+    // Seeking to the current instant still runs the events due at it (time 0 after a
+    // restore), so a seek to a beat's time lands after that beat's event.
+    if (this.model.now >= ms) this.model.settle(this.onChunk);
     while (this.model.now < ms) {
       const next = this.nextCheckpointTime();
-      this.model.advance(Math.min(ms, next), (events, now) => this.history.ingest(events, now));
+      this.model.advance(Math.min(ms, next), this.onChunk);
       if (this.model.now >= next) this.checkpoint();
       else break;
     }
@@ -52,7 +81,7 @@ export class Timeline {
 
   /** Processes one event. Returns whether there was one. */
   step() {
-    return this.model.step((events, now) => this.history.ingest(events, now));
+    return this.model.step(this.onChunk);
   }
 
   /** Seeks to `ms`, forward by running, back by restoring and replaying. */
@@ -84,8 +113,13 @@ export class Timeline {
       }
       this.record = null;
     }
-    this.model.inject(fault, (events, t) => this.history.ingest(events, t));
     this.injected.push({ at_ms: now, fault });
+    try {
+      this.model.inject(fault, this.onChunk);
+    } catch (err) {
+      this.injected.pop();
+      throw err;
+    }
     this.checkpoints = this.checkpoints.filter((c) => c.time < now);
   }
 
@@ -134,6 +168,12 @@ export class Timeline {
     for (const c of this.checkpoints) c.sim?.free?.();
     this.checkpoints = [];
   }
+}
+
+/** Events after which a lease deadline or the store's expiry may have moved. */
+function movesLease(ev) {
+  if (ev.event === "node") return ev.what === "became-leader" || ev.what === "stepped-down" || ev.what === "crashed";
+  return ev.event === "deliver" && (ev.msg === "Granted" || ev.msg === "Renewed" || ev.msg === "Renew" || ev.msg === "Acquire");
 }
 
 function cloneHistory(h) {

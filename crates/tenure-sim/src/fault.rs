@@ -117,6 +117,23 @@ pub enum Fault {
         /// How long, in ms.
         duration_ms: Ms,
     },
+    /// The network loses one message in flight, chosen by its id (the `id` of its `send`
+    /// event; ids replay with the scenario). Every copy of it still on the wire is dropped
+    /// with reason `injected`. A message that is no longer in flight is an error for
+    /// `World::inject`; scheduled in a scenario, it changes nothing.
+    DropMessage {
+        /// The message's id.
+        id: u64,
+    },
+    /// Raft worlds: a client asks `node` to append `command` to the log. A leader appends it
+    /// (trace: `proposed`, with the entry's index); any other node refuses it
+    /// (`proposal-refused`, reason `not-leader`, or `crashed`).
+    Propose {
+        /// The node the client asks.
+        node: NodeId,
+        /// The command, an opaque number (shown in the log view).
+        command: u64,
+    },
 }
 
 impl Fault {
@@ -138,6 +155,8 @@ impl Fault {
             Fault::ClockDrift { .. } => "clock-drift",
             Fault::ClockJump { .. } => "clock-jump",
             Fault::StoreOutage { .. } => "store-outage",
+            Fault::DropMessage { .. } => "drop-message",
+            Fault::Propose { .. } => "propose",
         }
     }
 
@@ -146,7 +165,8 @@ impl Fault {
         match self {
             Fault::Crash { node }
             | Fault::Restart { node }
-            | Fault::PauseAfterCheck { node, .. } => {
+            | Fault::PauseAfterCheck { node, .. }
+            | Fault::Propose { node, .. } => {
                 vec![Proc::Node(*node)]
             }
             Fault::Pause { target, .. }
@@ -159,7 +179,7 @@ impl Fault {
             | Fault::LinkDuplicate { from, to, .. }
             | Fault::LinkLatency { from, to, .. } => from.iter().chain(to).copied().collect(),
             Fault::Isolate { nodes } => nodes.clone(),
-            Fault::Heal {} | Fault::StoreOutage { .. } => Vec::new(),
+            Fault::Heal {} | Fault::StoreOutage { .. } | Fault::DropMessage { .. } => Vec::new(),
         }
     }
 }

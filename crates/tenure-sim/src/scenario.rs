@@ -153,6 +153,11 @@ pub struct AlgoConfig {
     /// still its own session, so the store keeps all but one out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub holder_id: Option<u64>,
+    /// Lease: the first fencing token the store issues (default 1), as a store continuing
+    /// from a predecessor that issued every token below it (a control plane's generation
+    /// 41 after 40 others). At least 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_token: Option<u64>,
     // --- bully ---
     /// Bully: no heartbeat from the coordinator for this long (ms) starts an election.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -210,6 +215,7 @@ impl AlgoConfig {
         add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
         add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
         add(self.holder_id.is_some(), "holder_id", LEASE);
+        add(self.first_token.is_some(), "first_token", LEASE);
         add(
             self.failure_timeout_ms.is_some(),
             "failure_timeout_ms",
@@ -374,6 +380,12 @@ pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> 
                 scenario.algorithm
             ));
         }
+    }
+    if matches!(fault, Fault::Propose { .. }) && scenario.algorithm != Algorithm::Raft {
+        return Err(format!(
+            "propose applies only to raft worlds, not {}",
+            scenario.algorithm
+        ));
     }
     let lease_only = matches!(
         fault,

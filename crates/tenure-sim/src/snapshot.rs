@@ -1,6 +1,7 @@
 //! A serde picture of the world at one instant, cheap to build, for the playground.
 
 use crate::checker::Violation;
+use crate::message::Payload;
 use crate::metrics::Metrics;
 use crate::process::Proc;
 use crate::scenario::Algorithm;
@@ -53,6 +54,22 @@ pub struct NodeView {
     pub log_len: Option<u64>,
     /// Raft: commit index.
     pub commit: Option<u64>,
+    /// Raft: the last entries of its log (up to [`LOG_TAIL`]), oldest first.
+    pub log: Option<Vec<LogEntryView>>,
+}
+
+/// Most log entries a snapshot shows per Raft node: the newest ones.
+pub const LOG_TAIL: usize = 24;
+
+/// One Raft log entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LogEntryView {
+    /// Its index, from 1.
+    pub index: u64,
+    /// The term of the leader that appended it.
+    pub term: u64,
+    /// The client's command; `None` for the no-op a new leader appends.
+    pub command: Option<u64>,
 }
 
 /// A message on the wire.
@@ -72,6 +89,27 @@ pub struct InFlight {
     pub send_us: u64,
     /// True arrival time, us.
     pub arrival_us: u64,
+}
+
+/// One message on the wire with its whole payload (`World::message`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageDetail {
+    /// Message id.
+    pub id: u64,
+    /// Sender.
+    pub from: Proc,
+    /// Receiver.
+    pub to: Proc,
+    /// Kind label.
+    pub kind: &'static str,
+    /// Term, epoch or token carried.
+    pub value: Option<u64>,
+    /// True send time, us.
+    pub send_us: u64,
+    /// True arrival time, us.
+    pub arrival_us: u64,
+    /// Every field, as the algorithm sent it.
+    pub payload: Payload,
 }
 
 /// A recently dropped message.

@@ -24,6 +24,8 @@ pub enum DropReason {
     Crashed,
     /// The store was in an outage and swallowed the request.
     Outage,
+    /// A `drop-message` fault removed it from the wire.
+    Injected,
 }
 
 /// What happened, one variant per kind of event.

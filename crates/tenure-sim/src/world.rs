@@ -21,7 +21,7 @@ use crate::metrics::{Metrics, Tracker};
 use crate::network::{LinkParams, Network, SendFate};
 use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError, validate_fault};
-use crate::snapshot::{Dropped, InFlight, NodeView, Snapshot, Status, TimerView};
+use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
 use crate::units::{Ms, ms_to_us};
 use std::cmp::Ordering;
@@ -353,6 +353,24 @@ impl World {
         }
     }
 
+    /// Message `id` while it is on the wire: its sender, receiver, times and every field of
+    /// its payload. `None` once it was delivered or dropped (or for an id never sent).
+    pub fn message(&self, id: u64) -> Option<MessageDetail> {
+        self.queue.iter().find_map(|s| match &s.ev {
+            Ev::Deliver(e) if e.id == id => Some(MessageDetail {
+                id,
+                from: self.name(e.from),
+                to: self.name(e.to),
+                kind: e.payload.label(),
+                value: e.payload.value(),
+                send_us: e.sent.as_micros(),
+                arrival_us: s.at.as_micros(),
+                payload: e.payload.clone(),
+            }),
+            _ => None,
+        })
+    }
+
     fn node_view(&self, p: usize) -> NodeView {
         let info = self.adapter.info(p);
         let clock = self.clocks.get(p).copied().unwrap_or_default();
@@ -377,6 +395,7 @@ impl World {
             }),
             log_len: info.log_len,
             commit: info.commit,
+            log: info.log,
         }
     }
 
@@ -456,6 +475,13 @@ impl World {
     pub fn inject(&mut self, fault: Fault) -> Result<(), FaultError> {
         validate_fault(&self.scenario, &fault).map_err(FaultError::NotApplicable)?;
         self.run_until(self.now);
+        if let Fault::DropMessage { id } = fault
+            && self.message(id).is_none()
+        {
+            return Err(FaultError::NotApplicable(format!(
+                "drop-message: message {id} is not in flight (delivered, dropped or never sent)"
+            )));
+        }
         let at_ms = Ms(Duration::from_micros(self.now.as_micros()));
         self.apply(fault.clone())?;
         self.injected.push(TimedFault { at_ms, fault });
@@ -993,7 +1019,8 @@ impl World {
                     );
                 }
             }
-            Fault::PauseAfterCheck { node, .. } => {
+            Fault::DropMessage { id } => self.drop_in_flight(*id),
+            Fault::PauseAfterCheck { node, .. } | Fault::Propose { node, .. } => {
                 let p = self.node_index(*node)?;
                 let f = fault.clone();
                 self.call(p, |a, e| {
@@ -1002,6 +1029,25 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Drops every copy of message `id` still on the wire (a `drop-message` fault).
+    fn drop_in_flight(&mut self, id: u64) {
+        let mut removed = Vec::new();
+        let queue = std::mem::take(&mut self.queue);
+        self.queue = queue
+            .into_iter()
+            .filter(|s| match &s.ev {
+                Ev::Deliver(e) if e.id == id => {
+                    removed.push((e.from, e.to, e.payload.label()));
+                    false
+                }
+                _ => true,
+            })
+            .collect();
+        for (from, to, kind) in removed {
+            self.drop_msg(id, from, to, kind, DropReason::Injected);
+        }
     }
 
     fn clock_change(&mut self, target: Proc, f: impl FnOnce(&mut SimClock, Instant)) {

@@ -18,7 +18,7 @@
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
 //!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
-//!   events, metrics out), `simulation_error` and `simulation_types` (its TypeScript shapes).
+//!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript shapes).
 //!
 //! Every exported class lives in its own module and is re-exported here.
 
@@ -40,6 +40,7 @@ mod seed;
 mod simulation;
 mod simulation_error;
 mod simulation_input;
+mod simulation_message;
 mod simulation_types;
 mod simulation_view;
 mod types;

@@ -15,6 +15,7 @@ use crate::simulation_error::{SimulationError, Subject};
 use crate::simulation_input::{
     MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario, scenario_text,
 };
+use crate::simulation_message::MessageView;
 use crate::simulation_view::{
     EventsView, MetricsView, ProcView, SnapshotView, ViolationView, serializer,
 };
@@ -176,6 +177,25 @@ impl Simulation {
         to_js(&EventsView::new(&events, cursor, next))
     }
 
+    /// Message `id` (the `id` of its `send` event or of its snapshot entry, a `bigint` or an
+    /// integer `number`) while it is on the wire: sender, receiver, kind, send and arrival
+    /// times (ms) and every field of its payload, or `null` once it was delivered or dropped.
+    /// Drop it with the fault `{ type: "drop-message", id }`.
+    ///
+    /// Throws `TypeError` `ERR_MESSAGE_ID` unless `id` is a non-negative integer within
+    /// 2^53 - 1.
+    #[wasm_bindgen(unchecked_return_type = "MessageDetail | null")]
+    pub fn message(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "bigint | number")] id: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let id = read_message_id(&id)?;
+        match self.world.message(id) {
+            Some(m) => to_js(&MessageView::new(&m)),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
     /// Violations so far (the first 1000), promised or not.
     #[wasm_bindgen(unchecked_return_type = "Violation[]")]
     pub fn violations(&self) -> Result<JsValue, JsValue> {
@@ -260,6 +280,22 @@ fn seed_json(seed: u64) -> JsValue {
     } else {
         JsValue::from_str(&seed.to_string())
     }
+}
+
+fn read_message_id(value: &JsValue) -> Result<u64, SimulationError> {
+    let bad = || SimulationError::NotMessageId {
+        got: crate::error::describe(value),
+    };
+    let id = match value.as_f64() {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        Some(n) if n.fract() == 0.0 && n >= 0.0 => n as u64,
+        Some(_) => return Err(bad()),
+        None => u64::try_from(value.clone()).map_err(|_| bad())?,
+    };
+    if id > MAX_SAFE_INTEGER {
+        return Err(bad());
+    }
+    Ok(id)
 }
 
 fn read_cursor(value: &JsValue) -> Result<u64, SimulationError> {

@@ -84,6 +84,13 @@ pub(crate) enum SimulationError {
         /// The value, as JS prints it.
         shown: String,
     },
+    /// A `message(id)` id that is not a non-negative integer within 2^53 - 1
+    /// (`ERR_MESSAGE_ID`, a `TypeError`).
+    #[error("message id must be a bigint or an integer number in 0..=9007199254740991, got {got}")]
+    NotMessageId {
+        /// `typeof` of the value and a short preview.
+        got: String,
+    },
 }
 
 impl SimulationError {
@@ -109,6 +116,7 @@ impl SimulationError {
             } => "ERR_FAULT_RANGE",
             SimulationError::NotCursor { .. } => "ERR_CURSOR_TYPE",
             SimulationError::CursorOutOfRange { .. } => "ERR_CURSOR_RANGE",
+            SimulationError::NotMessageId { .. } => "ERR_MESSAGE_ID",
             SimulationError::Boundary(err) => err.code(),
             SimulationError::DuplicateKey { .. } => "ERR_DUPLICATE_KEY",
             SimulationError::Thrown(_) => "ERR_INPUT_THREW",
@@ -153,7 +161,8 @@ impl From<SimulationError> for JsValue {
             | SimulationError::DuplicateKey { .. }
             | SimulationError::Boundary(_)
             | SimulationError::Thrown(_)
-            | SimulationError::NotCursor { .. } => {
+            | SimulationError::NotCursor { .. }
+            | SimulationError::NotMessageId { .. } => {
                 js_sys::TypeError::new(&message).unchecked_into()
             }
             SimulationError::Invalid { .. } | SimulationError::CursorOutOfRange { .. } => {

@@ -65,6 +65,11 @@ export interface ScenarioConfig {
    * but one out (and the others report a "holder-clash").
    */
   holder_id?: number;
+  /**
+   * Lease: the first fencing token the store issues (default 1), as a store continuing
+   * from a predecessor that issued every token below it. At least 1.
+   */
+  first_token?: number;
   /** Bully: no heartbeat from the coordinator for this long (ms) starts an election. */
   failure_timeout_ms?: number;
   /** Bully: wait this long (ms) for an Answer from a higher id. */
@@ -114,6 +119,18 @@ export interface ClockJumpFault { type: "clock-jump"; target: ProcRef; by_ms: nu
 /** Lease worlds: the store answers nothing for duration_ms. */
 export interface StoreOutageFault { type: "store-outage"; duration_ms: number }
 
+/**
+ * The network loses one message in flight, by the id of its send event (ids replay with the
+ * scenario; pass Number(m.id)). Injected for a message no longer in flight: ERR_FAULT_RANGE.
+ */
+export interface DropMessageFault { type: "drop-message"; id: number }
+/**
+ * Raft worlds: a client asks `node` to append `command` (an integer) to the log. A leader
+ * appends it (node event "proposed", value = its index); another node refuses
+ * ("proposal-refused", reason "not-leader" or "crashed").
+ */
+export interface ProposeFault { type: "propose"; node: number; command: number }
+
 /** A fault, scheduled in a scenario or applied with Simulation.inject. */
 export type Fault =
   | CrashFault
@@ -130,7 +147,9 @@ export type Fault =
   | ClockOffsetFault
   | ClockDriftFault
   | ClockJumpFault
-  | StoreOutageFault;
+  | StoreOutageFault
+  | DropMessageFault
+  | ProposeFault;
 
 /** A fault at a true time (ms from the start of the run). */
 export interface TimedFault {
@@ -222,7 +241,7 @@ export type MessageKind =
   | "WriteResult";
 
 /** Why a message was not delivered. */
-export type DropReason = "partition" | "loss" | "crashed" | "outage";
+export type DropReason = "partition" | "loss" | "crashed" | "outage" | "injected";
 
 /** The next timer of a process. */
 export interface TimerSnapshot {
@@ -251,6 +270,18 @@ export interface NodeSnapshot {
   log_len: bigint | null;
   /** Raft: commit index. */
   commit: bigint | null;
+  /** Raft: the newest entries of its log (up to 24), oldest first; null otherwise. */
+  log: LogEntry[] | null;
+}
+
+/** One Raft log entry. */
+export interface LogEntry {
+  /** Its index, from 1. */
+  index: bigint;
+  /** The term of the leader that appended it. */
+  term: bigint;
+  /** The client's command; null for the no-op a new leader appends. */
+  command: bigint | null;
 }
 
 /** A message on the wire. */
@@ -265,6 +296,15 @@ export interface InFlightMessage {
   send_ms: number;
   /** True arrival time, ms. */
   arrival_ms: number;
+}
+
+/** One message on the wire with every field (Simulation.message). */
+export interface MessageDetail extends InFlightMessage {
+  /**
+   * The payload flattened to name: value pairs (term, prev_log_index, op.token, ...); lists
+   * as JSON text, integers above 2^53 - 1 as decimal strings, durations in microseconds.
+   */
+  fields: Record<string, number | string | boolean | null>;
 }
 
 /** A recently dropped message. */
@@ -469,7 +509,9 @@ export type NodeChange =
   | "resumed"
   | "request-swallowed"
   | "outage-started"
-  | "outage-ended";
+  | "outage-ended"
+  | "proposed"
+  | "proposal-refused";
 
 /** Why a node event happened. */
 export type NodeChangeReason =
@@ -482,6 +524,8 @@ export type NodeChangeReason =
   | "check-quorum-failed"
   | "higher-coordinator"
   | "outage"
+  | "not-leader"
+  | "crashed"
   | "other";
 
 /** A state change of a process. */
@@ -543,5 +587,7 @@ export type SimulationErrorCode =
   | "ERR_CURSOR_TYPE"
   | "ERR_CURSOR_RANGE"
   /** Scenario JSON text names one key twice in an object. */
-  | "ERR_DUPLICATE_KEY";
+  | "ERR_DUPLICATE_KEY"
+  /** Simulation.message got an id that is not a non-negative safe integer. */
+  | "ERR_MESSAGE_ID";
 "#;

@@ -107,6 +107,14 @@ struct NodeSnap<'a> {
     next_timer: Option<TimerSnap<'a>>,
     log_len: Option<Big>,
     commit: Option<Big>,
+    log: Option<Vec<LogEntrySnap>>,
+}
+
+#[derive(Serialize)]
+struct LogEntrySnap {
+    index: Big,
+    term: Big,
+    command: Option<Big>,
 }
 
 impl<'a> NodeSnap<'a> {
@@ -123,6 +131,15 @@ impl<'a> NodeSnap<'a> {
             next_timer: n.next_timer.as_ref().map(TimerSnap),
             log_len: big(n.log_len),
             commit: big(n.commit),
+            log: n.log.as_ref().map(|l| {
+                l.iter()
+                    .map(|e| LogEntrySnap {
+                        index: Big(e.index),
+                        term: Big(e.term),
+                        command: big(e.command),
+                    })
+                    .collect()
+            }),
         }
     }
 }

@@ -75,6 +75,21 @@ fn reason_label(r: StepDownReason) -> &'static str {
     }
 }
 
+/// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
+fn first_store(base: &LeaseConfig, first: Option<u64>) -> Result<LeaseStore, ScenarioError> {
+    let mut store = LeaseStore::new();
+    match first {
+        Some(0) => Err(ScenarioError::Invalid(String::from(
+            "lease config: first_token 0 is below 1 (tokens start at 1)",
+        ))),
+        Some(t) => {
+            store.continue_tokens_after(base.key.clone(), FencingToken(t - 1));
+            Ok(store)
+        }
+        None => Ok(store),
+    }
+}
+
 impl LeaseAdapter {
     pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
         let c = &s.config;
@@ -98,6 +113,7 @@ impl LeaseAdapter {
         base.validate()
             .map_err(|e| ScenarioError::Invalid(format!("lease config: {e}")))?;
         let n = usize::try_from(s.nodes).unwrap_or(0);
+        let store = first_store(&base, c.first_token)?;
         Ok(LeaseAdapter {
             fencing: base.fencing,
             base,
@@ -105,7 +121,7 @@ impl LeaseAdapter {
             seed: s.seed,
             write_every: ms(c.write_interval_ms, DEFAULT_WRITE_MS).max(Duration::from_micros(1)),
             cands: (0..n).map(|_| Cand::default()).collect(),
-            store: LeaseStore::new(),
+            store,
             resource: FencedResource::new(),
             writes: VecDeque::new(),
             checker: LeaseChecker::new(),

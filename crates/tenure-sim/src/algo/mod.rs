@@ -99,6 +99,7 @@ pub(crate) struct NodeInfo {
     pub next_timer: Option<(&'static str, Instant)>,
     pub log_len: Option<u64>,
     pub commit: Option<u64>,
+    pub log: Option<Vec<crate::snapshot::LogEntryView>>,
 }
 
 /// One algorithm's machines in one world. Process indexes: nodes `0..nodes`, then (lease

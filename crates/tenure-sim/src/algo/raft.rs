@@ -4,8 +4,10 @@
 use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
 use crate::checker::{EntryCode, Finding, RaftChecker};
+use crate::fault::Fault;
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
+use crate::snapshot::{LOG_TAIL, LogEntryView};
 use tenure::raft::{
     Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
     RaftTimer, Role, SteppedDownReason,
@@ -181,6 +183,23 @@ impl RaftAdapter {
     }
 }
 
+/// The newest [`LOG_TAIL`] entries of `log` (index 1 is `log[0]`), for a snapshot.
+fn log_tail(log: &[Entry]) -> Vec<LogEntryView> {
+    let start = log.len().saturating_sub(LOG_TAIL);
+    log.iter()
+        .enumerate()
+        .skip(start)
+        .map(|(i, e)| LogEntryView {
+            index: i as u64 + 1,
+            term: e.term,
+            command: match e.data {
+                EntryData::Noop => None,
+                EntryData::Command(c) => Some(c),
+            },
+        })
+        .collect()
+}
+
 fn role_label(r: Role) -> &'static str {
     match r {
         Role::Follower => "Follower",
@@ -282,6 +301,7 @@ impl Adapter for RaftAdapter {
                 role: "Crashed",
                 term: Some(slot.durable.term),
                 log_len: Some(slot.durable.log.len() as u64),
+                log: Some(log_tail(&slot.durable.log)),
                 ..NodeInfo::default()
             };
         };
@@ -292,7 +312,26 @@ impl Adapter for RaftAdapter {
             next_timer: node.next_timer().map(|(k, at)| (timer_label(k), at)),
             log_len: Some(node.last_log_index()),
             commit: Some(node.commit_index()),
+            log: Some(log_tail(node.log())),
             ..NodeInfo::default()
         }
+    }
+
+    fn fault(&mut self, env: &mut Env<'_>, fault: &Fault) -> bool {
+        let Fault::Propose { node, command } = fault else {
+            return false;
+        };
+        let p = index_of(*node);
+        let now = env.local(p);
+        let Some(slot) = self.slots.get_mut(p) else {
+            return false;
+        };
+        match slot.node.as_mut().map(|n| n.propose(now, *command)) {
+            Some(Ok(index)) => env.node(p, "proposed", Some(index), None),
+            Some(Err(_)) => env.node(p, "proposal-refused", None, Some("not-leader")),
+            None => env.node(p, "proposal-refused", None, Some("crashed")),
+        }
+        self.drain(env, p);
+        true
     }
 }

@@ -133,6 +133,16 @@ impl LeaseStore {
         self.keys.get(key).and_then(|s| s.last_token)
     }
 
+    /// Continues the token sequence of a predecessor store that issued `key`'s tokens up to
+    /// `last_issued`: the next grant is above it. Tokens only move up, never back (rule 2),
+    /// so a call with a token at or below the last one issued changes nothing.
+    pub fn continue_tokens_after(&mut self, key: LeaseKey, last_issued: FencingToken) {
+        let state = self.keys.entry(key).or_default();
+        if state.last_token.is_none_or(|t| t < last_issued) {
+            state.last_token = Some(last_issued);
+        }
+    }
+
     /// The lease last granted for `key`, valid or not (see [`LeaseRecord::is_valid`]).
     pub fn lease(&self, key: &LeaseKey) -> Option<LeaseRecord> {
         self.keys.get(key).and_then(|s| s.lease)
@@ -316,6 +326,15 @@ mod tests {
             s.holder(&K.into(), Instant::from_millis(30)),
             Some((NodeId(1), FencingToken(1), Instant::from_millis(100)))
         );
+    }
+
+    #[test]
+    fn continued_tokens_start_above_the_predecessor_and_never_go_back() {
+        let mut s = LeaseStore::new();
+        s.continue_tokens_after(K.into(), FencingToken(40));
+        assert_eq!(at(&mut s, 0, 1, acq(100)), granted(41, 100));
+        s.continue_tokens_after(K.into(), FencingToken(3));
+        assert_eq!(s.last_token(&K.into()), Some(FencingToken(41)));
     }
 
     #[test]
