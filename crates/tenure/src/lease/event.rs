@@ -16,6 +16,14 @@ pub enum CandidateOutput {
     Event(CandidateEvent),
 }
 
+/// The store, as the one peer a candidate talks to: the [`Machine::Peer`] of a
+/// [`LeaseCandidate`](super::LeaseCandidate).
+///
+/// [`Machine::Peer`]: crate::machine::Machine::Peer
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StorePeer;
+
 /// A leadership change, or a warning the application should surface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

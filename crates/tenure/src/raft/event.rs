@@ -2,24 +2,11 @@
 
 use super::message::Message;
 use super::persist::PersistOp;
-use crate::id::NodeId;
 
-/// One output of a [`RaftNode`](super::RaftNode), pulled with `poll_output`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RaftOutput {
-    /// Send `msg` to `to`. Every `Persist` emitted before it must be durable first.
-    Send {
-        /// The destination.
-        to: NodeId,
-        /// The message.
-        msg: Message,
-    },
-    /// Make this change durable before sending any later `Send` (design rule 6, S11).
-    Persist(PersistOp),
-    /// Something the application or the playground may want to know.
-    Event(RaftEvent),
-}
+/// One output of a [`RaftNode`](super::RaftNode), pulled with `poll_output`: the shared
+/// [`Output`](crate::machine::Output) shape. `Persist` ops must be durable before any later
+/// `Send` leaves (design rule 6, S11).
+pub type RaftOutput = crate::machine::Output<Message, PersistOp, RaftEvent>;
 
 /// A notable state change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
