@@ -8,7 +8,7 @@ use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
 use tenure::raft::{
     Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
-    RaftTimer, Role, SteppedDownReason,
+    RaftTimer, Role, StepDownReason,
 };
 use tenure::{Duration, Instant};
 
@@ -155,8 +155,8 @@ impl RaftAdapter {
                     RaftEvent::SteppedDown { term, reason } => {
                         slot.next_propose = None;
                         let why = match reason {
-                            SteppedDownReason::HigherTerm { .. } => "higher-term",
-                            SteppedDownReason::CheckQuorumFailed => "check-quorum-failed",
+                            StepDownReason::HigherTerm { .. } => "higher-term",
+                            StepDownReason::CheckQuorumFailed => "check-quorum-failed",
                             _ => "other",
                         };
                         env.node(p, "stepped-down", Some(term), Some(why));

@@ -59,7 +59,8 @@ pub use candidate::LeaseCandidate;
 pub use config::{ConfigError, LeaseConfig};
 pub use error::NotLeader;
 pub use event::{
-    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason, StorePeer,
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, Role, StepDownReason,
+    StorePeer,
 };
 pub use message::{
     LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,

@@ -22,7 +22,7 @@ pub enum RaftEvent {
         /// The term it led.
         term: u64,
         /// Why.
-        reason: SteppedDownReason,
+        reason: StepDownReason,
     },
     /// The commit index advanced to `index` (Raft §5.3, §5.4.2).
     Committed {
@@ -41,11 +41,15 @@ pub enum RaftEvent {
     },
 }
 
+/// The name this type had before the naming pass (the lease and Bully machines say
+/// `StepDownReason`); kept so code written against it still compiles.
+pub type SteppedDownReason = StepDownReason;
+
 /// Why a leader stepped down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub enum SteppedDownReason {
+pub enum StepDownReason {
     /// A message carried a higher term (Raft §5.1).
     HigherTerm {
         /// The higher term, which the node now follows.

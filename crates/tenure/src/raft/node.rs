@@ -2,7 +2,7 @@
 //! live in `election.rs` (RequestVote, PreVote) and `replication.rs` (AppendEntries).
 
 use super::config::{ConfigError, RaftConfig};
-use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason};
 use super::log::RaftLog;
 use super::message::{Entry, EntryData, Message};
 use super::persist::{PersistOp, PersistentState};
@@ -483,7 +483,7 @@ impl RaftNode {
             if self.role == Role::Leader {
                 self.emit(RaftEvent::SteppedDown {
                     term: self.term,
-                    reason: SteppedDownReason::HigherTerm { new_term: term },
+                    reason: StepDownReason::HigherTerm { new_term: term },
                 });
             }
             self.term = term;
@@ -526,7 +526,7 @@ impl RaftNode {
             _ => {
                 self.emit(RaftEvent::SteppedDown {
                     term: self.term,
-                    reason: SteppedDownReason::CheckQuorumFailed,
+                    reason: StepDownReason::CheckQuorumFailed,
                 });
                 self.become_follower(now, self.term, None);
             }
