@@ -15,6 +15,8 @@
 
 use crate::scenario::{Algorithm, Scenario};
 use crate::units::Ms;
+use crate::world::World;
+use tenure::Instant;
 use tenure::bully::BullyConfig;
 use tenure::raft::RaftConfig;
 
@@ -86,6 +88,43 @@ pub fn budget(s: &Scenario) -> Budget {
         messages_per_second,
         queue_len,
     }
+}
+
+/// Runs `world` to `until_ms` one simulated second at a time, so a storm is caught within a
+/// second of starting. Returns the peaks `(messages in one second, queued events)` and, if
+/// the budget broke, how (the run stops there).
+pub fn run_within(
+    world: &mut World,
+    until_ms: u64,
+    budget: Budget,
+) -> ((u64, u64), Option<String>) {
+    let mut peak = (0u64, 0u64);
+    let mut sent = 0;
+    let mut t = 0;
+    while t < until_ms {
+        t = t.saturating_add(1_000).min(until_ms);
+        world.run_until(Instant::from_millis(t));
+        let now_sent = world.metrics().messages_sent;
+        let per_second = now_sent.saturating_sub(sent);
+        sent = now_sent;
+        let queue = world.queue_len() as u64;
+        peak = (peak.0.max(per_second), peak.1.max(queue));
+        if per_second > budget.messages_per_second {
+            let why = format!(
+                "{per_second} messages in the second before {t} ms; budget {}",
+                budget.messages_per_second
+            );
+            return (peak, Some(why));
+        }
+        if queue > budget.queue_len {
+            let why = format!(
+                "{queue} queued events at {t} ms; budget {}",
+                budget.queue_len
+            );
+            return (peak, Some(why));
+        }
+    }
+    (peak, None)
 }
 
 #[cfg(test)]

@@ -433,32 +433,8 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
     let s = scenario(opts, seed);
     let mut world = World::new(&s)?;
     let heal = Instant::from_millis(opts.duration_ms);
-    let budget = crate::budget::budget(&s);
-    let mut peak = (0u64, 0u64);
-    let mut over_budget = None;
-    let mut sent = 0;
-    let mut t = 0;
-    // One simulated second at a time, so a storm is caught within a second of starting.
-    while t < opts.duration_ms && over_budget.is_none() {
-        t = t.saturating_add(1_000).min(opts.duration_ms);
-        world.run_until(Instant::from_millis(t));
-        let now_sent = world.metrics().messages_sent;
-        let per_second = now_sent.saturating_sub(sent);
-        sent = now_sent;
-        let queue = world.queue_len() as u64;
-        peak = (peak.0.max(per_second), peak.1.max(queue));
-        if per_second > budget.messages_per_second {
-            over_budget = Some(format!(
-                "{per_second} messages in the second before {t} ms; budget {}",
-                budget.messages_per_second
-            ));
-        } else if queue > budget.queue_len {
-            over_budget = Some(format!(
-                "{queue} queued events at {t} ms; budget {}",
-                budget.queue_len
-            ));
-        }
-    }
+    let (peak, over_budget) =
+        crate::budget::run_within(&mut world, opts.duration_ms, crate::budget::budget(&s));
     if let Some(why) = &over_budget {
         return Ok(RunOutcome {
             seed,
