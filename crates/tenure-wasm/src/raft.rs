@@ -2,7 +2,7 @@
 //! replication with PreVote and CheckQuorum; design rule 6) driven from JS.
 
 use tenure::NodeId;
-use tenure::raft::{RaftConfig, RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+use tenure::raft::{RaftConfig, RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -522,14 +522,14 @@ fn event_to_js(event: &RaftEvent) -> Result<JsValue, JsValue> {
     ])
 }
 
-/// A [`SteppedDownReason`] as a JS `RaftSteppedDownReason`.
-fn reason_to_js(reason: SteppedDownReason) -> Result<JsValue, JsValue> {
+/// A [`StepDownReason`] as a JS `RaftSteppedDownReason`.
+fn reason_to_js(reason: StepDownReason) -> Result<JsValue, JsValue> {
     match reason {
-        SteppedDownReason::HigherTerm { new_term } => plain_object(&[
+        StepDownReason::HigherTerm { new_term } => plain_object(&[
             ("type", JsValue::from_str("HigherTerm")),
             ("new_term", u64_to_bigint(new_term)),
         ]),
-        SteppedDownReason::CheckQuorumFailed => {
+        StepDownReason::CheckQuorumFailed => {
             plain_object(&[("type", JsValue::from_str("CheckQuorumFailed"))])
         }
         // A reason added to the core later: its variant name.

@@ -18,6 +18,8 @@
 //!
 //! Modules:
 //! - [`time`]: [`Instant`] and [`Duration`] in integer microseconds, and the clamping [`Clock`].
+//! - [`machine`]: the [`Machine`] trait, the [`Output`] shape and the bounded [`OutputQueue`]
+//!   every machine shares.
 //! - [`timer`]: the [`TimerTable`] behind every `poll_timeout`.
 //! - [`rng`]: the seeded [`Rng`].
 //! - [`fencing`]: [`FencingToken`] and the [`FencedResource`] that rejects stale tokens.
@@ -37,6 +39,7 @@ pub mod bully;
 pub mod fencing;
 pub mod id;
 pub mod lease;
+pub mod machine;
 pub mod raft;
 pub mod rng;
 pub mod time;
@@ -50,6 +53,7 @@ pub use lease::{
     ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
     RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
+pub use machine::{Durable, Machine, Output, OutputQueue};
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::{Rng, node_seed};
 pub use time::{Clock, Duration, Instant};

@@ -82,9 +82,67 @@ impl<K: Copy + Eq> TimerTable<K> {
         Some(key)
     }
 
+    /// The keys due at `now`, in deadline order (ties in arming order): the one way every
+    /// machine fires its timers from `handle_timeout(now)`.
+    ///
+    /// The set is taken when this is called, and [`Due::next`] yields each key at most once,
+    /// disarming it first, and skips a key an earlier handler disarmed or moved past `now`.
+    /// So a timer re-armed at a saturated `now` cannot loop, and one handler can cancel
+    /// another timer due at the same instant:
+    ///
+    /// ```
+    /// # use tenure::{Instant, TimerTable};
+    /// let mut timers = TimerTable::new();
+    /// timers.set('b', Instant::from_millis(20));
+    /// timers.set('a', Instant::from_millis(10));
+    /// let mut due = timers.due(Instant::from_millis(30));
+    /// let mut fired = Vec::new();
+    /// while let Some(key) = due.next(&mut timers) {
+    ///     fired.push(key);
+    ///     timers.set(key, Instant::from_millis(30)); // re-armed at `now`: not fired again
+    /// }
+    /// assert_eq!(fired, ['a', 'b']);
+    /// ```
+    pub fn due(&self, now: Instant) -> Due<K> {
+        let mut keys: Vec<(Instant, usize, K)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, at))| *at <= now)
+            .map(|(i, (k, at))| (*at, i, *k))
+            .collect();
+        keys.sort_unstable_by_key(|(at, i, _)| (*at, *i));
+        Due {
+            now,
+            keys: keys.into_iter().map(|(_, _, k)| k).rev().collect(),
+        }
+    }
+
     /// Every armed timer, in arming order.
     pub fn iter(&self) -> impl Iterator<Item = (K, Instant)> + '_ {
         self.entries.iter().copied()
+    }
+}
+
+/// The keys a [`TimerTable::due`] call found due, fired one by one with [`Due::next`].
+#[derive(Clone, Debug)]
+#[must_use = "fire the keys with `next`"]
+pub struct Due<K> {
+    now: Instant,
+    /// Reversed: the next key to fire is last.
+    keys: Vec<K>,
+}
+
+impl<K: Copy + Eq> Due<K> {
+    /// Disarms and returns the next key that is still due in `table`, or `None` when done.
+    pub fn next(&mut self, table: &mut TimerTable<K>) -> Option<K> {
+        while let Some(key) = self.keys.pop() {
+            if table.get(key).is_some_and(|at| at <= self.now) {
+                table.clear(key);
+                return Some(key);
+            }
+        }
+        None
     }
 }
 
@@ -108,6 +166,36 @@ mod tests {
         assert_eq!(t.pop_expired(Instant::from_millis(25)), Some(T::B));
         assert_eq!(t.pop_expired(Instant::from_millis(25)), Some(T::A));
         assert_eq!(t.pop_expired(Instant::from_millis(25)), None);
+    }
+
+    #[test]
+    fn due_fires_each_key_once_in_deadline_order_and_skips_cancelled() {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        enum K {
+            A,
+            B,
+            C,
+            Later,
+        }
+        let mut t = TimerTable::new();
+        t.set(K::C, Instant::from_millis(10));
+        t.set(K::A, Instant::from_millis(5));
+        t.set(K::B, Instant::from_millis(10));
+        t.set(K::Later, Instant::from_millis(99));
+        let now = Instant::from_millis(10);
+        let mut due = t.due(now);
+        let mut fired = Vec::new();
+        while let Some(k) = due.next(&mut t) {
+            fired.push(k);
+            // Re-arming at `now` does not fire again; A's handler cancels B.
+            t.set(k, now);
+            if k == K::A {
+                t.clear(K::B);
+            }
+        }
+        assert_eq!(fired, [K::A, K::C]);
+        assert_eq!(t.get(K::Later), Some(Instant::from_millis(99)));
+        assert_eq!(t.get(K::A), Some(now));
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod raft_node_support;
 
 use raft_node_support::*;
 use tenure::raft::{
-    Message, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftTimer, Role, SteppedDownReason,
+    Message, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftTimer, Role, StepDownReason,
 };
 use tenure::{Duration, Instant, NodeId};
 
@@ -109,7 +109,7 @@ fn a_leader_past_its_check_quorum_deadline_steps_down_before_sending() {
         events(&outs).first(),
         Some(&RaftEvent::SteppedDown {
             term: 1,
-            reason: SteppedDownReason::CheckQuorumFailed
+            reason: StepDownReason::CheckQuorumFailed
         })
     );
     assert!(sends(&outs).is_empty(), "nothing sent as leader: {outs:?}");

@@ -20,8 +20,8 @@ use crate::snapshot::{ResourceView, StoreView};
 use crate::trace::WriteRecord;
 use std::collections::VecDeque;
 use tenure::lease::{
-    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, LeaseCandidate, LeaseConfig,
-    LeaseStore, StepDownReason, StoreResult,
+    CandidateEvent, CandidateOutput, CandidateState, LeaseCandidate, LeaseConfig, LeaseStore,
+    StoreResult,
 };
 use tenure::{Duration, FencedResource, FencingToken, Instant, NodeId, StaleToken};
 
@@ -33,6 +33,11 @@ pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
 pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 /// Default leader write interval, ms.
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+mod labels;
+mod resource;
+
+use labels::{reason_label, timer_label};
+
 /// Default bound on a request's round trip, ms (rule 5).
 pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
 /// Writes a snapshot shows.
@@ -62,17 +67,6 @@ pub(crate) struct LeaseAdapter {
     writes: VecDeque<WriteRecord>,
     checker: LeaseChecker,
     found: Vec<Finding>,
-}
-
-fn reason_label(r: StepDownReason) -> &'static str {
-    match r {
-        StepDownReason::LeaseExpired => "lease-expired",
-        StepDownReason::RenewalRejected => "renewal-rejected",
-        StepDownReason::Fenced => "fenced",
-        StepDownReason::Released => "released",
-        StepDownReason::StoreUnreachable => "store-unreachable",
-        _ => "other",
-    }
 }
 
 /// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
@@ -221,78 +215,6 @@ impl LeaseAdapter {
         env.send(store, from, Payload::StoreResponse(resp));
     }
 
-    fn deliver_to_resource(&mut self, env: &mut Env<'_>, from: usize, payload: Payload) {
-        let resource = self.resource_idx();
-        match payload {
-            Payload::Establish { token } => {
-                let result = self.resource.establish(FencingToken(token));
-                let required = self.resource.highest_token().0;
-                self.checker.on_resource(required, &mut self.found);
-                env.findings(std::mem::take(&mut self.found));
-                env.send(
-                    resource,
-                    from,
-                    Payload::Established {
-                        token,
-                        accepted: result.is_ok(),
-                        required,
-                    },
-                );
-            }
-            Payload::Write {
-                token,
-                fenced,
-                issued_us,
-                late,
-            } => {
-                let before = if self.fencing {
-                    self.resource.highest_token().0
-                } else {
-                    self.checker.highest_seen()
-                };
-                let accepted = if fenced {
-                    self.resource
-                        .write(FencingToken(token), from as u64)
-                        .is_ok()
-                } else {
-                    // Unfenced: the resource checks nothing and accepts every write.
-                    true
-                };
-                let highest = self.resource.highest_token().0;
-                let stale =
-                    self.checker
-                        .on_write(id_of(from), token, accepted, highest, &mut self.found);
-                env.findings(std::mem::take(&mut self.found));
-                let record = WriteRecord {
-                    time_us: env.now.as_micros(),
-                    issued_us,
-                    from: Proc::Node(id_of(from)),
-                    token,
-                    accepted,
-                    stale,
-                    late,
-                    presented: fenced.then_some(token),
-                    required: before,
-                };
-                if self.writes.len() >= RECENT_WRITES {
-                    self.writes.pop_front();
-                }
-                self.writes.push_back(record);
-                env.notes.push(Note::Write(record));
-                env.send(
-                    resource,
-                    from,
-                    Payload::WriteResult {
-                        token,
-                        accepted,
-                        required: before.max(highest),
-                    },
-                );
-            }
-            _ => {}
-        }
-    }
-
     fn deliver_to_candidate(&mut self, env: &mut Env<'_>, p: usize, payload: Payload) {
         let now = env.local(p);
         let Some(c) = self.cands.get_mut(p) else {
@@ -326,15 +248,6 @@ impl LeaseAdapter {
             _ => {}
         }
         self.drain(env, p);
-    }
-}
-
-fn timer_label(t: CandidateTimer) -> &'static str {
-    match t {
-        CandidateTimer::Retry => "Retry",
-        CandidateTimer::Renew => "Renew",
-        CandidateTimer::RequestTimeout => "RequestTimeout",
-        CandidateTimer::LeaseDeadline => "LeaseDeadline",
     }
 }
 

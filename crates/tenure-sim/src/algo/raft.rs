@@ -10,7 +10,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::snapshot::{LOG_TAIL, LogEntryView};
 use tenure::raft::{
     Entry, EntryData, PersistOp, PersistentState, RaftConfig, RaftEvent, RaftNode, RaftOutput,
-    RaftTimer, Role, SteppedDownReason,
+    RaftTimer, Role, StepDownReason,
 };
 use tenure::{Duration, Instant};
 
@@ -157,8 +157,8 @@ impl RaftAdapter {
                     RaftEvent::SteppedDown { term, reason } => {
                         slot.next_propose = None;
                         let why = match reason {
-                            SteppedDownReason::HigherTerm { .. } => "higher-term",
-                            SteppedDownReason::CheckQuorumFailed => "check-quorum-failed",
+                            StepDownReason::HigherTerm { .. } => "higher-term",
+                            StepDownReason::CheckQuorumFailed => "check-quorum-failed",
                             _ => "other",
                         };
                         env.node(p, "stepped-down", Some(term), Some(why));

@@ -3,9 +3,10 @@
 use super::config::{BullyConfig, ConfigError};
 use super::event::{BullyEvent, StepDownReason};
 use super::message::BullyMessage;
-use super::output::{BullyOutput, BullyPersisted, OutputQueue};
+use super::output::{BullyOutput, BullyPersisted};
 use super::role::{BullyTimer, Role};
 use crate::id::NodeId;
+use crate::machine::{Machine, OutputQueue};
 use crate::rng::Rng;
 use crate::time::{Clock, Duration, Instant};
 use crate::timer::TimerTable;
@@ -110,7 +111,7 @@ pub struct BullyNode {
     state: State,
     view: Option<View>,
     timers: TimerTable<BullyTimer>,
-    outputs: OutputQueue,
+    outputs: OutputQueue<BullyMessage, BullyPersisted, BullyEvent>,
 }
 
 impl BullyNode {
@@ -134,9 +135,8 @@ impl BullyNode {
         peers.sort_unstable();
         let mut timers = TimerTable::new();
         timers.set(BullyTimer::FailureDetector, Instant::ZERO);
-        // Room for two inputs' worth of outputs: at most one Send per peer plus a reply,
-        // a Persist and two events each.
-        let cap = peers.len().saturating_add(8).saturating_mul(2);
+        // One input sends at most one message per peer.
+        let outputs = OutputQueue::new(peers.len());
         Ok(BullyNode {
             rng: Rng::for_node(config.seed, config.id),
             config,
@@ -146,7 +146,7 @@ impl BullyNode {
             state: State::Follower,
             view: None,
             timers,
-            outputs: OutputQueue::new(cap),
+            outputs,
         })
     }
 
@@ -234,18 +234,8 @@ impl BullyNode {
     /// call, so even deadlines saturated at [`Instant::MAX`] cannot loop.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock.observe(now);
-        let mut due = [None; BullyTimer::COUNT];
-        let expired = self.timers.iter().filter(|(_, at)| *at <= now);
-        for (slot, (timer, at)) in due.iter_mut().zip(expired) {
-            *slot = Some((at, timer));
-        }
-        due.sort_unstable();
-        for (_, timer) in due.into_iter().flatten() {
-            // An earlier handler may have disarmed or moved it.
-            if self.timers.get(timer).is_none_or(|at| at > now) {
-                continue;
-            }
-            self.timers.clear(timer);
+        let mut due = self.timers.due(now);
+        while let Some(timer) = due.next(&mut self.timers) {
             match timer {
                 BullyTimer::Heartbeat => self.send_heartbeats(now),
                 BullyTimer::FailureDetector => self.begin_election(now),
@@ -501,5 +491,26 @@ impl BullyNode {
 
     fn push_event(&mut self, event: BullyEvent) {
         self.outputs.push(BullyOutput::Event(event));
+    }
+}
+
+impl Machine for BullyNode {
+    type Peer = NodeId;
+    type Inbound = BullyMessage;
+    type Outbound = BullyMessage;
+    type Persist = BullyPersisted;
+    type Event = BullyEvent;
+
+    fn handle_message(&mut self, now: Instant, from: NodeId, msg: BullyMessage) {
+        BullyNode::handle_message(self, now, from, msg);
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        BullyNode::handle_timeout(self, now);
+    }
+    fn poll_output(&mut self) -> Option<BullyOutput> {
+        BullyNode::poll_output(self)
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        BullyNode::poll_timeout(self)
     }
 }

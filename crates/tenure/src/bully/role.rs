@@ -29,8 +29,3 @@ pub enum BullyTimer {
     /// elect again.
     AwaitCoordinator,
 }
-
-impl BullyTimer {
-    /// How many kinds of timer there are; `handle_timeout` fires at most this many per call.
-    pub(super) const COUNT: usize = 4;
-}

@@ -3,19 +3,21 @@
 use super::config::{ConfigError, LeaseConfig};
 use super::error::NotLeader;
 use super::event::{
-    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason,
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason, StorePeer,
 };
 use super::message::{RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult};
 use super::pending::{Asked, Outstanding, Pending};
 use crate::fencing::{FencingToken, StaleToken};
 use crate::id::NodeId;
+use crate::machine::{Machine, Output, OutputQueue};
 use crate::rng::Rng;
 use crate::time::{Clock, Duration, Instant};
 use crate::timer::TimerTable;
-use alloc::collections::VecDeque;
+use core::convert::Infallible;
 
-/// Outputs kept when the caller does not drain: the oldest is dropped beyond this.
-const MAX_QUEUED_OUTPUTS: usize = 64;
+/// What waits for `poll_output`, in the shared shape.
+type Queued = OutputQueue<StoreRequest, Infallible, CandidateEvent, StorePeer>;
+type Out = Output<StoreRequest, Infallible, CandidateEvent, StorePeer>;
 
 /// Mixed into the seed for the session's PRNG stream, kept apart from the retry jitter's
 /// stream so that the session leaves every jitter draw as it was.
@@ -107,7 +109,7 @@ pub struct LeaseCandidate {
     held: Option<Held>,
     timers: TimerTable<CandidateTimer>,
     pending: Pending,
-    outputs: VecDeque<CandidateOutput>,
+    outputs: Queued,
     last_id: u64,
     given_up: Option<FencingToken>,
     session: SessionId,
@@ -130,7 +132,8 @@ impl LeaseCandidate {
             held: None,
             timers: TimerTable::new(),
             pending: Pending::default(),
-            outputs: VecDeque::new(),
+            // One input sends at most one request to the store.
+            outputs: OutputQueue::new(1),
             last_id: 0,
             given_up: None,
         })
@@ -183,10 +186,8 @@ impl LeaseCandidate {
         let now = self.enter(now);
         // Each key fires at most once per call, so a timer re-armed at a saturated `now`
         // cannot loop.
-        for _ in 0..4 {
-            let Some(timer) = self.timers.pop_expired(now) else {
-                break;
-            };
+        let mut due = self.timers.due(now);
+        while let Some(timer) = due.next(&mut self.timers) {
             match (timer, self.state) {
                 (CandidateTimer::Retry, CandidateState::Campaigning) => {
                     self.send_acquire(now);
@@ -260,9 +261,13 @@ impl LeaseCandidate {
     // ----- outputs -----
 
     /// The next output, oldest first. Drain after every input; if the caller does not, only
-    /// the newest 64 are kept.
+    /// the newest 18 are kept (the shared [`OutputQueue`] bound for a fan-out of 1).
     pub fn poll_output(&mut self) -> Option<CandidateOutput> {
-        self.outputs.pop_front()
+        match self.outputs.pop()? {
+            Output::Send { msg, .. } => Some(CandidateOutput::Send(msg)),
+            Output::Event(event) => Some(CandidateOutput::Event(event)),
+            Output::Persist(never) => match never {},
+        }
     }
 
     /// The earliest armed timer: call `handle_timeout` when the clock reaches it.
@@ -530,9 +535,30 @@ impl LeaseCandidate {
     }
 
     fn emit(&mut self, output: CandidateOutput) {
-        while self.outputs.len() >= MAX_QUEUED_OUTPUTS {
-            self.outputs.pop_front();
-        }
-        self.outputs.push_back(output);
+        self.outputs.push(match output {
+            CandidateOutput::Send(msg) => Out::Send { to: StorePeer, msg },
+            CandidateOutput::Event(event) => Out::Event(event),
+        });
+    }
+}
+
+impl Machine for LeaseCandidate {
+    type Peer = StorePeer;
+    type Inbound = StoreResponse;
+    type Outbound = StoreRequest;
+    type Persist = Infallible;
+    type Event = CandidateEvent;
+
+    fn handle_message(&mut self, now: Instant, _from: StorePeer, msg: StoreResponse) {
+        self.handle_response(now, &msg);
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        LeaseCandidate::handle_timeout(self, now);
+    }
+    fn poll_output(&mut self) -> Option<Out> {
+        self.outputs.pop()
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        LeaseCandidate::poll_timeout(self)
     }
 }

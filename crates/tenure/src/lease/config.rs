@@ -119,19 +119,19 @@ pub enum ConfigError {
     },
     /// `renew_interval` is zero, which would renew in a loop.
     #[error("renew_interval {renew_interval} must be > 0")]
-    ZeroRenewInterval {
+    RenewIntervalZero {
         /// The effective renew interval (us).
         renew_interval: Duration,
     },
     /// `retry_interval` is zero, which would retry in a loop.
     #[error("retry_interval {retry_interval} must be > 0")]
-    ZeroRetryInterval {
+    RetryIntervalZero {
         /// The configured retry interval (us).
         retry_interval: Duration,
     },
     /// `request_timeout` is zero, which would resend in a loop.
     #[error("request_timeout {request_timeout} must be > 0")]
-    ZeroRequestTimeout {
+    RequestTimeoutZero {
         /// The configured request timeout (us).
         request_timeout: Duration,
     },
@@ -167,7 +167,7 @@ impl LeaseConfig {
         }
         let renew_interval = self.effective_renew_interval();
         if renew_interval == Duration::ZERO {
-            return Err(ConfigError::ZeroRenewInterval { renew_interval });
+            return Err(ConfigError::RenewIntervalZero { renew_interval });
         }
         if renew_interval.saturating_add(self.max_round_trip) > ttl.saturating_sub(safety_margin) {
             return Err(ConfigError::RenewalDoesNotFit {
@@ -192,12 +192,12 @@ impl LeaseConfig {
             });
         }
         if self.retry_interval == Duration::ZERO {
-            return Err(ConfigError::ZeroRetryInterval {
+            return Err(ConfigError::RetryIntervalZero {
                 retry_interval: self.retry_interval,
             });
         }
         if self.request_timeout == Duration::ZERO {
-            return Err(ConfigError::ZeroRequestTimeout {
+            return Err(ConfigError::RequestTimeoutZero {
                 request_timeout: self.request_timeout,
             });
         }
@@ -311,7 +311,7 @@ mod tests {
         };
         assert_eq!(
             c.validate(),
-            Err(ConfigError::ZeroRetryInterval {
+            Err(ConfigError::RetryIntervalZero {
                 retry_interval: ms(0)
             })
         );
@@ -321,7 +321,7 @@ mod tests {
         };
         assert_eq!(
             c.validate(),
-            Err(ConfigError::ZeroRequestTimeout {
+            Err(ConfigError::RequestTimeoutZero {
                 request_timeout: ms(0)
             })
         );
@@ -331,7 +331,7 @@ mod tests {
         };
         assert_eq!(
             c.validate(),
-            Err(ConfigError::ZeroRenewInterval {
+            Err(ConfigError::RenewIntervalZero {
                 renew_interval: ms(0)
             })
         );

@@ -16,6 +16,14 @@ pub enum CandidateOutput {
     Event(CandidateEvent),
 }
 
+/// The store, as the one peer a candidate talks to: the [`Machine::Peer`] of a
+/// [`LeaseCandidate`](super::LeaseCandidate).
+///
+/// [`Machine::Peer`]: crate::machine::Machine::Peer
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StorePeer;
+
 /// A leadership change, or a warning the application should surface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -68,7 +76,7 @@ pub enum StepDownReason {
 /// A candidate's role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum CandidateState {
+pub enum Role {
     /// Not contending yet: `campaign` has not been called.
     Follower,
     /// Trying to acquire the lease, with retries.
@@ -78,6 +86,10 @@ pub enum CandidateState {
     /// Not contending after `release`; `campaign` starts again.
     Stopped,
 }
+
+/// The name [`Role`] had before the naming pass (Raft and Bully say `Role`); kept so code
+/// written against it still compiles, and exported at the crate root under this name.
+pub type CandidateState = Role;
 
 /// What a candidate is waiting for: the keys of its timer table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

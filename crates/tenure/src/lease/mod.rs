@@ -58,7 +58,10 @@ pub mod store;
 pub use candidate::LeaseCandidate;
 pub use config::{ConfigError, LeaseConfig};
 pub use error::NotLeader;
-pub use event::{CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason};
+pub use event::{
+    CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, Role, StepDownReason,
+    StorePeer,
+};
 pub use message::{
     LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };

@@ -135,10 +135,10 @@ pub enum ConfigError {
         id: NodeId,
     },
     /// `peers` lists an id twice.
-    #[error("peers lists {id} more than once")]
+    #[error("peers lists {peer} more than once")]
     DuplicatePeer {
         /// The repeated id.
-        id: NodeId,
+        peer: NodeId,
     },
 }
 
@@ -184,8 +184,8 @@ impl RaftConfig {
         if self.peers.contains(&self.id) {
             return Err(ConfigError::SelfInPeers { id: self.id });
         }
-        if let Some(id) = crate::id::first_repeated(&self.peers) {
-            return Err(ConfigError::DuplicatePeer { id });
+        if let Some(peer) = crate::id::first_repeated(&self.peers) {
+            return Err(ConfigError::DuplicatePeer { peer });
         }
         Ok(())
     }
@@ -257,7 +257,7 @@ mod tests {
         };
         assert_eq!(
             c.validate(),
-            Err(ConfigError::DuplicatePeer { id: NodeId(2) })
+            Err(ConfigError::DuplicatePeer { peer: NodeId(2) })
         );
         let c = RaftConfig {
             election_timeout: Duration::ZERO,

@@ -2,24 +2,11 @@
 
 use super::message::Message;
 use super::persist::PersistOp;
-use crate::id::NodeId;
 
-/// One output of a [`RaftNode`](super::RaftNode), pulled with `poll_output`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RaftOutput {
-    /// Send `msg` to `to`. Every `Persist` emitted before it must be durable first.
-    Send {
-        /// The destination.
-        to: NodeId,
-        /// The message.
-        msg: Message,
-    },
-    /// Make this change durable before sending any later `Send` (design rule 6, S11).
-    Persist(PersistOp),
-    /// Something the application or the playground may want to know.
-    Event(RaftEvent),
-}
+/// One output of a [`RaftNode`](super::RaftNode), pulled with `poll_output`: the shared
+/// [`Output`](crate::machine::Output) shape. `Persist` ops must be durable before any later
+/// `Send` leaves (design rule 6, S11).
+pub type RaftOutput = crate::machine::Output<Message, PersistOp, RaftEvent>;
 
 /// A notable state change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +22,7 @@ pub enum RaftEvent {
         /// The term it led.
         term: u64,
         /// Why.
-        reason: SteppedDownReason,
+        reason: StepDownReason,
     },
     /// The commit index advanced to `index` (Raft §5.3, §5.4.2).
     Committed {
@@ -54,11 +41,15 @@ pub enum RaftEvent {
     },
 }
 
+/// The name this type had before the naming pass (the lease and Bully machines say
+/// `StepDownReason`); kept so code written against it still compiles.
+pub type SteppedDownReason = StepDownReason;
+
 /// Why a leader stepped down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
-pub enum SteppedDownReason {
+pub enum StepDownReason {
     /// A message carried a higher term (Raft §5.1).
     HigherTerm {
         /// The higher term, which the node now follows.

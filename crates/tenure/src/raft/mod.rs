@@ -44,7 +44,7 @@ mod progress;
 mod replication;
 
 pub use config::{ConfigError, RaftConfig};
-pub use event::{RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+pub use event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason, SteppedDownReason};
 pub use message::{Entry, EntryData, Message};
 pub use node::{CampaignError, NotLeader, RaftNode};
 pub use persist::{PersistOp, PersistentState};

@@ -2,16 +2,17 @@
 //! live in `election.rs` (RequestVote, PreVote) and `replication.rs` (AppendEntries).
 
 use super::config::{ConfigError, RaftConfig};
-use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, SteppedDownReason};
+use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason};
 use super::log::RaftLog;
 use super::message::{Entry, EntryData, Message};
 use super::persist::{PersistOp, PersistentState};
 use super::progress::Progress;
 use crate::id::NodeId;
+use crate::machine::{Machine, OutputQueue};
 use crate::rng::Rng;
 use crate::time::{Clock, Instant};
 use crate::timer::TimerTable;
-use alloc::collections::{BTreeMap, BTreeSet, VecDeque};
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -108,7 +109,7 @@ pub struct RaftNode {
     clock: Clock,
     rng: Rng,
     pub(crate) timers: TimerTable<RaftTimer>,
-    outputs: VecDeque<RaftOutput>,
+    outputs: OutputQueue<Message, PersistOp, RaftEvent>,
     started: bool,
     pub(crate) role: Role,
     pub(crate) term: u64,
@@ -142,12 +143,17 @@ impl RaftNode {
         config.validate()?;
         let mut timers = TimerTable::new();
         timers.set(RaftTimer::Start, Instant::ZERO);
+        // One input sends at most a window of appends to each peer.
+        let fanout = config
+            .peers
+            .len()
+            .saturating_mul(config.max_inflight_appends);
         Ok(RaftNode {
             rng: Rng::for_node(config.seed, config.id),
             config,
             clock: Clock::new(),
             timers,
-            outputs: VecDeque::new(),
+            outputs: OutputQueue::new(fanout),
             started: false,
             role: Role::Follower,
             term: state.term,
@@ -234,11 +240,8 @@ impl RaftNode {
     /// leader down unless a majority was heard from since the last check.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.begin(now);
-        let mut due: Vec<RaftTimer> = Vec::new();
-        while let Some(key) = self.timers.pop_expired(now) {
-            due.push(key);
-        }
-        for key in due {
+        let mut due = self.timers.due(now);
+        while let Some(key) = due.next(&mut self.timers) {
             match key {
                 RaftTimer::Start => {}
                 RaftTimer::Election => {
@@ -307,9 +310,11 @@ impl RaftNode {
 
     // ----- outputs -----
 
-    /// The next output, `None` when drained. Drain after every input.
+    /// The next output, `None` when drained. Drain after every input; a driver that does
+    /// not loses the oldest `Send`s and `Event`s beyond `2 × (peers × max_inflight_appends
+    /// + 8)` outputs ([`OutputQueue`]); `Persist` ops are never dropped.
     pub fn poll_output(&mut self) -> Option<RaftOutput> {
-        self.outputs.pop_front()
+        self.outputs.pop()
     }
 
     /// The earliest armed deadline: call `handle_timeout` once the caller's clock reaches it.
@@ -435,29 +440,28 @@ impl RaftNode {
         let current = (self.term, self.voted_for);
         if current != self.persisted_hard_state {
             self.persisted_hard_state = current;
-            self.outputs
-                .push_back(RaftOutput::Persist(PersistOp::HardState {
-                    term: self.term,
-                    voted_for: self.voted_for,
-                }));
+            self.outputs.push(RaftOutput::Persist(PersistOp::HardState {
+                term: self.term,
+                voted_for: self.voted_for,
+            }));
         }
     }
 
     /// Queues a log persist op, after any pending hard state.
     pub(crate) fn persist_log(&mut self, op: PersistOp) {
         self.flush_hard_state();
-        self.outputs.push_back(RaftOutput::Persist(op));
+        self.outputs.push(RaftOutput::Persist(op));
     }
 
     /// Queues `msg` to `to`, after every persist it may depend on.
     pub(crate) fn send(&mut self, to: NodeId, msg: Message) {
         self.flush_hard_state();
-        self.outputs.push_back(RaftOutput::Send { to, msg });
+        self.outputs.push(RaftOutput::Send { to, msg });
     }
 
     /// Queues an event.
     pub(crate) fn emit(&mut self, event: RaftEvent) {
-        self.outputs.push_back(RaftOutput::Event(event));
+        self.outputs.push(RaftOutput::Event(event));
     }
 
     /// Whether this node heard from a live leader within the minimum election timeout `T`
@@ -479,7 +483,7 @@ impl RaftNode {
             if self.role == Role::Leader {
                 self.emit(RaftEvent::SteppedDown {
                     term: self.term,
-                    reason: SteppedDownReason::HigherTerm { new_term: term },
+                    reason: StepDownReason::HigherTerm { new_term: term },
                 });
             }
             self.term = term;
@@ -522,7 +526,7 @@ impl RaftNode {
             _ => {
                 self.emit(RaftEvent::SteppedDown {
                     term: self.term,
-                    reason: SteppedDownReason::CheckQuorumFailed,
+                    reason: StepDownReason::CheckQuorumFailed,
                 });
                 self.become_follower(now, self.term, None);
             }
@@ -595,5 +599,26 @@ impl RaftNode {
             entries: vec![entry],
         });
         index
+    }
+}
+
+impl Machine for RaftNode {
+    type Peer = NodeId;
+    type Inbound = Message;
+    type Outbound = Message;
+    type Persist = PersistOp;
+    type Event = RaftEvent;
+
+    fn handle_message(&mut self, now: Instant, from: NodeId, msg: Message) {
+        RaftNode::handle_message(self, now, from, msg);
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        RaftNode::handle_timeout(self, now);
+    }
+    fn poll_output(&mut self) -> Option<RaftOutput> {
+        RaftNode::poll_output(self)
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        RaftNode::poll_timeout(self)
     }
 }

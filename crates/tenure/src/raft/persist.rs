@@ -34,6 +34,9 @@ pub enum PersistOp {
     },
 }
 
+/// Log writes are incremental: none makes an older one redundant.
+impl crate::machine::Durable for PersistOp {}
+
 /// The durable state of one node: term, vote and log. A restart rebuilds a node from it
 /// (`RaftNode::restart`); everything else is volatile.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1,0 +1,301 @@
+//! The world: true time, an event queue ordered by (time, sequence), the processes, the
+//! network and the faults.
+//!
+//! # Driving a world
+//! - [`World::new`] builds it from a [`Scenario`] and starts every process at true time 0.
+//! - [`World::step`] processes one event; [`World::run_until`] processes every event up to a
+//!   true time; [`World::run`] runs to the scenario's end.
+//! - [`World::inject`] applies a fault now, as a scheduled one would be.
+//! - [`World::snapshot`], [`World::events_since`], [`World::metrics`],
+//!   [`World::violations`] and [`World::trace_hash`] read it.
+//!
+//! # Where each idea lives
+//! - `mod.rs`: the [`World`] state, construction and the run API (`step`, `run_until`, ...).
+//! - `queue.rs`: scheduled events and their (time, rank, sequence) order.
+//! - `process.rs`: process status, timers, pauses, and the calls into the adapter.
+//! - `transport.rs`: sending through the network model, drops and delivery.
+//! - `faults.rs`: `inject` and the fault interpreter.
+//! - `observe.rs`: metrics, violations, the trace hash, leaders and snapshots.
+//!
+//! Every random choice derives from the scenario's seed, and ties in time are broken by the
+//! order events were scheduled, so a scenario replays identically.
+
+use crate::algo::{Adapter, BullyAdapter, Env, LeaseAdapter, Note, RaftAdapter};
+use crate::checker::{InvariantKind, Violation, keeps_lease_premise, promises};
+use crate::clock::SimClock;
+use crate::fault::{Fault, TimedFault};
+use crate::message::Payload;
+use crate::metrics::{Metrics, Tracker};
+use crate::network::{LinkParams, Network, SendFate};
+use crate::process::Proc;
+use crate::scenario::{Algorithm, Scenario, ScenarioError, validate_fault};
+use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
+use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
+use crate::units::{Ms, ms_to_us};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use tenure::{Duration, Instant, NodeId};
+
+mod faults;
+mod observe;
+mod process;
+mod queue;
+mod transport;
+
+use process::{ProcState, ProcStatus};
+use queue::{Envelope, Ev, Scheduled};
+
+/// Most violation records a world keeps (all are counted).
+pub const MAX_VIOLATIONS: usize = 1000;
+/// Most recently dropped messages a snapshot shows.
+pub const RECENT_DROPS: usize = 64;
+
+/// Why `inject` refused a fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FaultError {
+    /// The fault names a process that does not exist, or does not apply to this algorithm.
+    #[error("fault: {0}")]
+    NotApplicable(String),
+}
+
+/// Receives every trace event as it is recorded.
+pub type TraceSink = Box<dyn FnMut(&TraceEvent)>;
+
+/// Holds the trace sink; a cloned world starts without one (a sink writes one run's file).
+#[derive(Default)]
+struct SinkSlot(Option<TraceSink>);
+
+impl Clone for SinkSlot {
+    fn clone(&self) -> Self {
+        SinkSlot(None)
+    }
+}
+
+/// A simulated world built from a [`Scenario`].
+///
+/// `clone()` copies the whole world (machines, clocks, network, queue, checker, metrics and
+/// the recent-event log, but not a trace sink): a checkpoint that continues exactly as the
+/// original would, for scrubbing back through a run without replaying it from the start.
+#[derive(Clone)]
+pub struct World {
+    scenario: Scenario,
+    now: Instant,
+    end: Instant,
+    seq: u64,
+    queue: BinaryHeap<Scheduled>,
+    names: Vec<Proc>,
+    procs: Vec<ProcState>,
+    clocks: Vec<SimClock>,
+    nodes: usize,
+    network: Network,
+    adapter: Box<dyn Adapter>,
+    log: EventLog,
+    sink: SinkSlot,
+    tracker: Tracker,
+    /// What the algorithm promises; `SplitBrain` leaves once a fault breaks the lease premise.
+    promised: Vec<InvariantKind>,
+    violations: Vec<Violation>,
+    violation_counts: BTreeMap<InvariantKind, u64>,
+    dropped: VecDeque<Dropped>,
+    next_msg: u64,
+    outage_gen: u64,
+    out_buf: Vec<(usize, usize, Payload)>,
+    note_buf: Vec<Note>,
+    injected: Vec<TimedFault>,
+}
+
+impl core::fmt::Debug for World {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("World")
+            .field("algorithm", &self.scenario.algorithm)
+            .field("now", &self.now)
+            .field("events", &self.log.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl World {
+    /// Builds and starts the world of `scenario` (validated first).
+    pub fn new(scenario: &Scenario) -> Result<World, ScenarioError> {
+        scenario.validate()?;
+        let params: LinkParams = scenario.network.params().map_err(ScenarioError::Invalid)?;
+        let nodes = usize::try_from(scenario.nodes).unwrap_or(0);
+        let adapter: Box<dyn Adapter> = match scenario.algorithm {
+            Algorithm::Raft => Box::new(RaftAdapter::new(scenario)?),
+            Algorithm::Bully => Box::new(BullyAdapter::new(scenario)?),
+            Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
+                Box::new(LeaseAdapter::new(scenario)?)
+            }
+        };
+        let mut names: Vec<Proc> = (1..=scenario.nodes)
+            .map(|i| Proc::Node(NodeId(i)))
+            .collect();
+        if scenario.algorithm.is_lease() {
+            names.push(Proc::Store);
+            names.push(Proc::Resource);
+        }
+        let count = names.len();
+        let mut world = World {
+            scenario: scenario.clone(),
+            now: Instant::ZERO,
+            end: scenario.duration_ms.instant(),
+            seq: 0,
+            queue: BinaryHeap::new(),
+            procs: vec![ProcState::default(); count],
+            clocks: vec![SimClock::new(); count],
+            names,
+            nodes,
+            network: Network::new(scenario.seed, params),
+            adapter,
+            log: EventLog::new(DEFAULT_LOG_CAPACITY),
+            sink: SinkSlot::default(),
+            tracker: Tracker::default(),
+            promised: promises(scenario.algorithm).to_vec(),
+            violations: Vec::new(),
+            violation_counts: BTreeMap::new(),
+            dropped: VecDeque::new(),
+            next_msg: 0,
+            outage_gen: 0,
+            out_buf: Vec::new(),
+            note_buf: Vec::new(),
+            injected: Vec::new(),
+        };
+        for tf in &scenario.faults {
+            world.schedule(tf.at_ms.instant(), Ev::Fault(tf.fault.clone()));
+        }
+        for p in 0..count {
+            world.call(p, |a, env| a.start(env, p));
+        }
+        world.account();
+        Ok(world)
+    }
+
+    // ----- reading -----
+
+    /// The scenario the world was built from.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Current true time.
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    /// The scenario's end (its `duration_ms`) in true time.
+    pub fn end(&self) -> Instant {
+        self.end
+    }
+
+    /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
+    pub fn set_trace_sink(&mut self, sink: TraceSink) {
+        self.sink = SinkSlot(Some(sink));
+    }
+
+    fn index_of(&self, proc: Proc) -> Option<usize> {
+        self.names.iter().position(|n| *n == proc)
+    }
+
+    fn name(&self, p: usize) -> Proc {
+        self.names.get(p).copied().unwrap_or(Proc::Store)
+    }
+
+    /// Events waiting in the queue: messages in flight, armed timers, pending faults.
+    pub fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Processes the next event; `false` if none is left.
+    pub fn step(&mut self) -> bool {
+        let Some(s) = self.queue.pop() else {
+            return false;
+        };
+        self.now = self.now.max(s.at);
+        match s.ev {
+            Ev::Deliver(env) => self.deliver(env),
+            Ev::Timer { p, generation } => self.fire_timer(p, generation),
+            Ev::Resume { p, generation } => self.resume(p, generation),
+            Ev::Fault(f) => {
+                let _ = self.apply(f);
+            }
+            Ev::OutageEnd { generation } => {
+                if generation == self.outage_gen {
+                    self.adapter.end_store_outage();
+                    self.trace(TraceKind::Node {
+                        proc: Proc::Store,
+                        what: "outage-ended",
+                        value: None,
+                        reason: None,
+                    });
+                }
+            }
+        }
+        self.account();
+        true
+    }
+
+    /// Processes every event up to and including true time `t`, then sets the time to `t`.
+    pub fn run_until(&mut self, t: Instant) {
+        while self.queue.peek().is_some_and(|s| s.at <= t) {
+            self.step();
+        }
+        self.now = self.now.max(t);
+        self.account();
+    }
+
+    /// Runs to the scenario's end.
+    pub fn run(&mut self) {
+        self.run_until(self.end);
+    }
+
+    /// Runs until some node acts as leader or true time `deadline` passes; returns when.
+    pub fn run_until_leader(&mut self, deadline: Instant) -> Option<Instant> {
+        loop {
+            if self.tracker.metrics.leaders_now > 0 {
+                return Some(self.now);
+            }
+            if self.queue.peek().is_none_or(|s| s.at > deadline) {
+                self.now = self.now.max(deadline);
+                self.account();
+                return None;
+            }
+            self.step();
+        }
+    }
+
+    /// True time of the next queued event, if any.
+    pub fn next_event_at(&self) -> Option<Instant> {
+        self.queue.peek().map(|s| s.at)
+    }
+
+    /// Records a liveness violation found by a driver (the chaos runner).
+    pub fn report_liveness(&mut self, detail: String) {
+        self.violate(InvariantKind::Liveness, Vec::new(), detail);
+    }
+
+    // ----- internals -----
+
+    fn schedule(&mut self, at: Instant, ev: Ev) {
+        self.seq = self.seq.saturating_add(1);
+        let rank = u8::from(matches!(ev, Ev::Fault(_)));
+        self.queue.push(Scheduled {
+            at,
+            rank,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    fn trace(&mut self, kind: TraceKind) {
+        let ev = self.log.push(self.now.as_micros(), kind);
+        if let (Some(sink), Some(ev)) = (self.sink.0.as_mut(), ev) {
+            sink(ev);
+        }
+    }
+}
+
+/// Parses a fractional millisecond count into a [`Duration`] (for CLI and bindings).
+pub fn duration_from_ms(ms: f64) -> Option<Duration> {
+    ms_to_us(ms).ok().map(Duration::from_micros)
+}

@@ -1,0 +1,179 @@
+//! Observation: metrics, violations, the trace hash, events, leaders and snapshots.
+
+use super::*;
+
+impl World {
+    /// Metrics so far.
+    pub fn metrics(&self) -> Metrics {
+        let mut m = self.tracker.metrics.clone();
+        m.fencing_token = self.adapter.fencing_token();
+        m.events = self.log.len();
+        m
+    }
+
+    /// Violations so far (the first [`MAX_VIOLATIONS`]).
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// How many violations of each kind, promised or not.
+    pub fn violation_counts(&self) -> &BTreeMap<InvariantKind, u64> {
+        &self.violation_counts
+    }
+
+    /// Whether any invariant the algorithm promises was violated (the CLI's exit code).
+    pub fn failed(&self) -> bool {
+        self.violations.iter().any(|v| v.promised)
+    }
+
+    /// The stable hash of every event so far (same natively and in wasm).
+    pub fn trace_hash(&self) -> u64 {
+        self.log.hash()
+    }
+
+    /// Events with `seq >= cursor` still in the bounded log, and the next cursor.
+    pub fn events_since(&self, cursor: u64) -> (Vec<TraceEvent>, u64) {
+        self.log.since(cursor)
+    }
+
+    /// Nodes acting as leader now: up, not paused, believing they lead.
+    pub fn leaders(&self) -> Vec<NodeId> {
+        (0..self.nodes)
+            .filter(|&p| self.acting_leader(p))
+            .filter_map(|p| match self.names.get(p) {
+                Some(Proc::Node(id)) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(super) fn acting_leader(&self, p: usize) -> bool {
+        self.procs
+            .get(p)
+            .is_some_and(|s| s.status == ProcStatus::Up)
+            && self.adapter.is_leader(p)
+    }
+
+    /// The world at this instant.
+    pub fn snapshot(&self) -> Snapshot {
+        let nodes = (0..self.names.len()).map(|p| self.node_view(p)).collect();
+        let mut in_flight: Vec<InFlight> = self
+            .queue
+            .iter()
+            .filter_map(|s| match &s.ev {
+                Ev::Deliver(e) => Some(InFlight {
+                    id: e.id,
+                    from: self.name(e.from),
+                    to: self.name(e.to),
+                    kind: e.payload.label(),
+                    value: e.payload.value(),
+                    send_us: e.sent.as_micros(),
+                    arrival_us: s.at.as_micros(),
+                }),
+                _ => None,
+            })
+            .collect();
+        in_flight.sort_by_key(|m| (m.arrival_us, m.id));
+        let env_out = &mut Vec::new();
+        let env_notes = &mut Vec::new();
+        let env_pause = &mut None;
+        let env = Env {
+            now: self.now,
+            clocks: &self.clocks,
+            out: env_out,
+            notes: env_notes,
+            pause: env_pause,
+        };
+        Snapshot {
+            time_us: self.now.as_micros(),
+            algorithm: self.scenario.algorithm,
+            nodes,
+            in_flight,
+            dropped: self.dropped.iter().cloned().collect(),
+            blocked: self
+                .network
+                .blocked()
+                .map(|(a, b)| (self.name(a), self.name(b)))
+                .collect(),
+            store: self.adapter.store_view(&env),
+            resource: self.adapter.resource_view(),
+            metrics: self.metrics(),
+            violations: self.violations.clone(),
+        }
+    }
+
+    /// Message `id` while it is on the wire: its sender, receiver, times and every field of
+    /// its payload. `None` once it was delivered or dropped (or for an id never sent).
+    pub fn message(&self, id: u64) -> Option<MessageDetail> {
+        self.queue.iter().find_map(|s| match &s.ev {
+            Ev::Deliver(e) if e.id == id => Some(MessageDetail {
+                id,
+                from: self.name(e.from),
+                to: self.name(e.to),
+                kind: e.payload.label(),
+                value: e.payload.value(),
+                send_us: e.sent.as_micros(),
+                arrival_us: s.at.as_micros(),
+                payload: e.payload.clone(),
+            }),
+            _ => None,
+        })
+    }
+
+    pub(super) fn node_view(&self, p: usize) -> NodeView {
+        let info = self.adapter.info(p);
+        let clock = self.clocks.get(p).copied().unwrap_or_default();
+        let to_true = |local: Instant| clock.true_time_of(self.now, local).as_micros();
+        let status = match self.procs.get(p).map(|s| s.status) {
+            Some(ProcStatus::Paused(_)) => Status::Paused,
+            Some(ProcStatus::Crashed) => Status::Crashed,
+            _ => Status::Up,
+        };
+        NodeView {
+            id: self.name(p),
+            role: info.role,
+            term: info.term,
+            token: info.token,
+            leader: info.leader,
+            status,
+            clock_us: clock.read(self.now).as_micros(),
+            lease_deadline_us: info.lease_deadline.map(to_true),
+            next_timer: info.next_timer.map(|(kind, at)| TimerView {
+                kind,
+                deadline_us: to_true(at),
+            }),
+            log_len: info.log_len,
+            commit: info.commit,
+            log: info.log,
+        }
+    }
+
+    pub(super) fn account(&mut self) {
+        let leaders = (0..self.nodes).filter(|&p| self.acting_leader(p)).count() as u64;
+        let before = self.tracker.metrics.leaders_now;
+        self.tracker.advance(self.now, leaders);
+        if leaders >= 2 && before < 2 && self.promised.contains(&InvariantKind::SplitBrain) {
+            let nodes = self.leaders().into_iter().map(Proc::Node).collect();
+            self.violate(
+                InvariantKind::SplitBrain,
+                nodes,
+                format!("{leaders} nodes act as leader at once with no pause or clock fault"),
+            );
+        }
+    }
+
+    pub(super) fn violate(&mut self, kind: InvariantKind, nodes: Vec<Proc>, detail: String) {
+        let v = Violation {
+            time_us: self.now.as_micros(),
+            kind,
+            nodes,
+            detail,
+            promised: self.promised.contains(&kind),
+        };
+        *self.violation_counts.entry(kind).or_insert(0) += 1;
+        self.trace(TraceKind::Violation(v.clone()));
+        if self.violations.len() < MAX_VIOLATIONS {
+            self.violations.push(v);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The processes: their status (up, paused, crashed), timers, inboxes, and the calls into
+//! the algorithm adapter with their outputs and notes.
+
+use super::*;
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct ProcState {
+    pub(super) status: ProcStatus,
+    pub(super) timer_at: Option<Instant>,
+    pub(super) timer_gen: u64,
+    pub(super) pause_gen: u64,
+    pub(super) inbox: VecDeque<Envelope>,
+    pub(super) held: Vec<(usize, Payload)>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum ProcStatus {
+    #[default]
+    Up,
+    Paused(Instant),
+    Crashed,
+}
+
+impl World {
+    /// Runs one adapter input for process `p`, then sends, records and reschedules.
+    pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut dyn Adapter, &mut Env<'_>)) {
+        let mut out = std::mem::take(&mut self.out_buf);
+        let mut notes = std::mem::take(&mut self.note_buf);
+        let mut pause = None;
+        {
+            let mut env = Env {
+                now: self.now,
+                clocks: &self.clocks,
+                out: &mut out,
+                notes: &mut notes,
+                pause: &mut pause,
+            };
+            f(self.adapter.as_mut(), &mut env);
+        }
+        for note in notes.drain(..) {
+            self.note(note);
+        }
+        if let Some((q, d)) = pause {
+            self.pause(q, d);
+        }
+        for (from, to, payload) in out.drain(..) {
+            match self.procs.get_mut(from) {
+                Some(s) if matches!(s.status, ProcStatus::Paused(_)) => s.held.push((to, payload)),
+                _ => self.send(from, to, payload),
+            }
+        }
+        self.out_buf = out;
+        self.note_buf = notes;
+        self.reschedule(p, false);
+    }
+
+    pub(super) fn note(&mut self, note: Note) {
+        match note {
+            Note::Node {
+                p,
+                what,
+                value,
+                reason,
+            } => {
+                let m = &mut self.tracker.metrics;
+                match what {
+                    "became-leader" => m.elections_total = m.elections_total.saturating_add(1),
+                    "stepped-down" => {
+                        m.leadership_lost_total = m.leadership_lost_total.saturating_add(1);
+                    }
+                    _ => {}
+                }
+                let proc = self.name(p);
+                self.trace(TraceKind::Node {
+                    proc,
+                    what,
+                    value,
+                    reason,
+                });
+            }
+            Note::Write(w) => {
+                self.tracker.write(&w);
+                self.trace(TraceKind::Write(w));
+            }
+            Note::Finding(f) => self.violate(f.kind, f.nodes, f.detail),
+        }
+    }
+
+    /// Makes sure a timer event is queued for `p`'s next deadline. Events are lazy: one that
+    /// fires early just re-queues itself, so a deadline pushed later costs nothing here.
+    pub(super) fn reschedule(&mut self, p: usize, force: bool) {
+        let deadline = self.adapter.deadline(p);
+        let clock = self.clocks.get(p).copied().unwrap_or_default();
+        let now = self.now;
+        let Some(state) = self.procs.get_mut(p) else {
+            return;
+        };
+        if force {
+            state.timer_at = None;
+            state.timer_gen = state.timer_gen.saturating_add(1);
+        }
+        let Some(local) = deadline else {
+            return;
+        };
+        let at = clock.true_time_of(now, local);
+        if state.timer_at.is_some_and(|t| t <= at) {
+            return;
+        }
+        state.timer_at = Some(at);
+        state.timer_gen = state.timer_gen.saturating_add(1);
+        let generation = state.timer_gen;
+        self.schedule(at, Ev::Timer { p, generation });
+    }
+
+    pub(super) fn fire_timer(&mut self, p: usize, generation: u64) {
+        let Some(state) = self.procs.get_mut(p) else {
+            return;
+        };
+        if state.timer_gen != generation {
+            return;
+        }
+        state.timer_at = None;
+        if state.status != ProcStatus::Up {
+            return;
+        }
+        let due = self.adapter.deadline(p).is_some_and(|local| {
+            self.clocks
+                .get(p)
+                .is_some_and(|c| c.read(self.now) >= local)
+        });
+        if due {
+            let proc = self.name(p);
+            self.trace(TraceKind::Timeout { proc });
+            self.call(p, |a, e| a.timeout(e, p));
+        } else {
+            self.reschedule(p, false);
+        }
+    }
+
+    pub(super) fn pause(&mut self, p: usize, d: Duration) {
+        let now = self.now;
+        let Some(state) = self.procs.get_mut(p) else {
+            return;
+        };
+        let until = match state.status {
+            ProcStatus::Crashed => return,
+            ProcStatus::Paused(u) => u.max(now.saturating_add(d)),
+            ProcStatus::Up => now.saturating_add(d),
+        };
+        state.status = ProcStatus::Paused(until);
+        state.pause_gen = state.pause_gen.saturating_add(1);
+        let generation = state.pause_gen;
+        self.schedule(until, Ev::Resume { p, generation });
+        let proc = self.name(p);
+        self.trace(TraceKind::Node {
+            proc,
+            what: "paused",
+            value: Some(d.as_micros()),
+            reason: None,
+        });
+    }
+
+    pub(super) fn resume(&mut self, p: usize, generation: u64) {
+        let Some(state) = self.procs.get_mut(p) else {
+            return;
+        };
+        if state.pause_gen != generation || !matches!(state.status, ProcStatus::Paused(_)) {
+            return;
+        }
+        state.status = ProcStatus::Up;
+        let held = std::mem::take(&mut state.held);
+        let inbox = std::mem::take(&mut state.inbox);
+        let proc = self.name(p);
+        self.trace(TraceKind::Node {
+            proc,
+            what: "resumed",
+            value: None,
+            reason: None,
+        });
+        for (to, payload) in held {
+            self.send(p, to, payload);
+        }
+        for env in inbox {
+            // A process may pause itself again while draining; keep the rest queued.
+            match self.procs.get_mut(p) {
+                Some(s) if s.status == ProcStatus::Up => self.hand_over(env),
+                Some(s) => s.inbox.push_back(env),
+                None => {}
+            }
+        }
+        self.reschedule(p, true);
+    }
+}
