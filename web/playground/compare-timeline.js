@@ -1,0 +1,64 @@
+// The comparison's one timeline: a row per pane showing, over the run, when no node led
+// (grey), one did (green) and two or more acted as leader at once (red, split brain), the
+// shared faults as marks, and the time now. Seeking is the range input under it (keyboard
+// and pointer); the drawing is its picture.
+import { svg, setAttrs } from "./svg.js";
+
+const ROW = 22;
+const LABEL_W = 150;
+const TOP = 16;
+
+/** Leader-count segments of a history: `[{from, to, count}]` up to `now`. */
+export function leaderSegments(history, now) {
+  const edges = [];
+  for (const spans of history.lead.values()) for (const s of spans) {
+    edges.push([s.from, 1]);
+    edges.push([s.to ?? now, -1]);
+  }
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const out = [];
+  let count = 0;
+  let at = 0;
+  for (const [t, d] of edges) {
+    const tt = Math.min(t, now);
+    if (tt > at) out.push({ from: at, to: tt, count });
+    at = Math.max(at, tt);
+    count += d;
+  }
+  if (now > at) out.push({ from: at, to: now, count });
+  return out;
+}
+
+export class CompareTimelineView {
+  constructor(root) {
+    this.root = root;
+    setAttrs(root, { class: "compare-timeline", role: "img", "data-testid": "compare-timeline" });
+  }
+
+  render(panes, histories, faults, now, span) {
+    const w = Math.max(320, this.root.getBoundingClientRect().width || 640);
+    const h = TOP + panes.length * ROW + 6;
+    setAttrs(this.root, { viewBox: `0 0 ${w} ${h}`, height: h, "aria-label": `Timeline of ${panes.length} panes: leaders over time, split brain in red, faults marked; now ${Math.round(now)} ms of ${span} ms.` });
+    const x = (t) => LABEL_W + (Math.min(t, span) / span) * (w - LABEL_W - 8);
+    const kids = [];
+    panes.forEach((p, i) => {
+      const y = TOP + i * ROW;
+      kids.push(svg("text", { x: 4, y: y + 15, class: "ct-label" }, p.label));
+      kids.push(svg("rect", { x: x(0), y: y + 3, width: x(span) - x(0), height: ROW - 6, class: "ct-future" }));
+      const hist = histories[i];
+      for (const s of leaderSegments(hist, now)) {
+        kids.push(svg("rect", { x: x(s.from), y: y + 3, width: Math.max(0.5, x(s.to) - x(s.from)), height: ROW - 6, class: s.count === 0 ? "ct-none" : "ct-one" }));
+      }
+      for (const s of hist.splits) {
+        const to = s.to ?? now;
+        kids.push(svg("rect", { x: x(s.from), y: y + 3, width: Math.max(1.5, x(to) - x(s.from)), height: ROW - 6, class: "ct-split" }));
+      }
+    });
+    for (const f of faults) {
+      kids.push(svg("line", { x1: x(f.at_ms), x2: x(f.at_ms), y1: TOP - 4, y2: h - 4, class: "ct-fault" }));
+      kids.push(svg("text", { x: x(f.at_ms) + 3, y: 11, class: "ct-fault-label" }, f.label));
+    }
+    kids.push(svg("line", { x1: x(now), x2: x(now), y1: 2, y2: h, class: "ct-now" }));
+    this.root.replaceChildren(...kids);
+  }
+}
