@@ -5,8 +5,9 @@
 import { svg, setAttrs } from "./svg.js";
 
 const ROW = 22;
-const LABEL_W = 150;
-const TOP = 16;
+/** Fault labels sit in up to this many rows above the panes, so they never overlap. */
+const LABEL_ROWS = 3;
+const CHAR_W = 6;
 
 /** Leader-count segments of a history: `[{from, to, count}]` up to `now`. */
 export function leaderSegments(history, now) {
@@ -36,10 +37,29 @@ export class CompareTimelineView {
   }
 
   render(panes, histories, faults, now, span) {
-    const w = Math.max(320, this.root.getBoundingClientRect().width || 640);
+    const w = Math.max(300, this.root.getBoundingClientRect().width || 640);
+    const LABEL_W = Math.min(150, Math.round(w * 0.3));
+    const x = (t) => LABEL_W + (Math.min(t, span) / span) * (w - LABEL_W - 8);
+    // Fault labels: each in the first row where it fits after the previous one; a label that
+    // fits nowhere is cut to what fits (its full text stays in the mark's tooltip).
+    const ends = [];
+    const marks = faults.map((f) => {
+      const at = x(f.at_ms) + 3;
+      let row = ends.findIndex((e) => e <= at);
+      if (row < 0 && ends.length < LABEL_ROWS) row = ends.length;
+      let text = f.label;
+      if (row < 0) {
+        row = ends.indexOf(Math.min(...ends));
+        text = "";
+      }
+      const room = Math.max(0, Math.floor((w - at - 4) / CHAR_W));
+      if (text.length > room) text = `${text.slice(0, Math.max(0, room - 1))}…`;
+      ends[row] = at + text.length * CHAR_W + 8;
+      return { ...f, row, text };
+    });
+    const TOP = 6 + Math.max(1, ends.length) * 13;
     const h = TOP + panes.length * ROW + 6;
     setAttrs(this.root, { viewBox: `0 0 ${w} ${h}`, height: h, "aria-label": `Timeline of ${panes.length} panes: leaders over time, split brain in red, faults marked; now ${Math.round(now)} ms of ${span} ms.` });
-    const x = (t) => LABEL_W + (Math.min(t, span) / span) * (w - LABEL_W - 8);
     const kids = [];
     panes.forEach((p, i) => {
       const y = TOP + i * ROW;
@@ -54,9 +74,9 @@ export class CompareTimelineView {
         kids.push(svg("rect", { x: x(s.from), y: y + 3, width: Math.max(1.5, x(to) - x(s.from)), height: ROW - 6, class: "ct-split" }));
       }
     });
-    for (const f of faults) {
-      kids.push(svg("line", { x1: x(f.at_ms), x2: x(f.at_ms), y1: TOP - 4, y2: h - 4, class: "ct-fault" }));
-      kids.push(svg("text", { x: x(f.at_ms) + 3, y: 11, class: "ct-fault-label" }, f.label));
+    for (const f of marks) {
+      kids.push(svg("line", { x1: x(f.at_ms), x2: x(f.at_ms), y1: 13 * f.row + 2, y2: h - 4, class: "ct-fault" }, svg("title", {}, f.label)));
+      if (f.text) kids.push(svg("text", { x: x(f.at_ms) + 3, y: 13 * f.row + 11, class: "ct-fault-label" }, f.text));
     }
     kids.push(svg("line", { x1: x(now), x2: x(now), y1: 2, y2: h, class: "ct-now" }));
     this.root.replaceChildren(...kids);

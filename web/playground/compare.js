@@ -218,6 +218,8 @@ export class CompareMode {
     const choice = p.choice;
     const scenario = buildScenario({ choice, nodes: this.spec.nodes, seed: this.spec.seed, knobs: { ...defaultKnobs(choice), ...(p.knobs ?? {}) }, durationMs: this.endMs, network: this.spec.network });
     const timeline = new Timeline(scenario);
+    // The narration says "your fault" only for the faults the user added, not the preset's.
+    timeline.ctx.userFault = (ev) => this.schedule.some((s) => s.user && Math.abs(s.at_ms - ev.time_ms) < 1e-3 && s.fault.type === ev.fault.type);
     const clusterSvg = svg("svg", { class: "cluster" });
     const stage = html("div", { class: "stage" }, clusterSvg);
     const pane = { choice, label: LABELS[choice] ?? choice, timeline, skipped: [], index: i };

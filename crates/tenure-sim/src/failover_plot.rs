@@ -19,6 +19,8 @@ const LEFT: f64 = 64.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 34.0;
 const BOTTOM: f64 = 56.0;
+/** Height of one legend line, under the plot. */
+const LEGEND_LINE: f64 = 18.0;
 /// Line colours (Okabe-Ito, distinguishable with colour-blindness) and dash patterns, so
 /// lines differ by more than colour.
 const COLORS: [&str; 8] = [
@@ -72,12 +74,14 @@ pub fn cdf_svg(title: &str, series: &[Series]) -> String {
     let x_max = (max_ms / step).ceil() * step;
     let pw = W - LEFT - RIGHT;
     let ph = H - TOP - BOTTOM;
+    #[allow(clippy::cast_precision_loss)]
+    let total_h = H + 8.0 + series.len() as f64 * LEGEND_LINE;
     let x = |ms: f64| LEFT + ms / x_max * pw;
     let y = |f: f64| TOP + (1.0 - f) * ph;
     let mut o = String::new();
     let _ = write!(
         o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" aria-labelledby="cdf-title cdf-desc" font-family="system-ui, sans-serif" font-size="12">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{total_h}" viewBox="0 0 {W} {total_h}" role="img" aria-labelledby="cdf-title cdf-desc" font-family="system-ui, sans-serif" font-size="12">"#
     );
     let _ = write!(o, r#"<title id="cdf-title">{}</title>"#, escape(title));
     let desc: Vec<String> = series
@@ -108,7 +112,10 @@ pub fn cdf_svg(title: &str, series: &[Series]) -> String {
         r#"<desc id="cdf-desc">Cumulative distribution of time to a new leader. {}</desc>"#,
         escape(&desc.join("; "))
     );
-    let _ = write!(o, r##"<rect width="{W}" height="{H}" fill="#ffffff"/>"##);
+    let _ = write!(
+        o,
+        r##"<rect width="{W}" height="{total_h}" fill="#ffffff"/>"##
+    );
     let _ = write!(
         o,
         r##"<text x="{LEFT}" y="20" font-size="14" font-weight="600" fill="#1f2330">{}</text>"##,
@@ -179,8 +186,8 @@ pub fn cdf_svg(title: &str, series: &[Series]) -> String {
             );
         }
         #[allow(clippy::cast_precision_loss)]
-        let ly = TOP + 14.0 + i as f64 * 18.0;
-        let lx = LEFT + pw - 250.0;
+        let ly = H + 4.0 + i as f64 * LEGEND_LINE;
+        let lx = LEFT;
         let dash_attr = if dash.is_empty() {
             String::new()
         } else {

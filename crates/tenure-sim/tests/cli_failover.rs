@@ -14,7 +14,12 @@ fn tenure(args: &[&str]) -> Output {
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = tenure(args);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -24,8 +29,20 @@ fn two_timeout_ranges_give_two_settings_and_a_plot_with_two_lines() {
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("cdf.svg");
     let v = json(&[
-        "failover", "--algorithm", "raft", "--timeouts", "150-300", "--timeouts", "150-155",
-        "--runs", "12", "--seed", "3", "--json", "--svg", svg.to_str().unwrap(),
+        "failover",
+        "--algorithm",
+        "raft",
+        "--timeouts",
+        "150-300",
+        "--timeouts",
+        "150-155",
+        "--runs",
+        "12",
+        "--seed",
+        "3",
+        "--json",
+        "--svg",
+        svg.to_str().unwrap(),
     ]);
     let settings = v["settings"].as_array().unwrap();
     assert_eq!(settings.len(), 2);
@@ -48,15 +65,38 @@ fn two_timeout_ranges_give_two_settings_and_a_plot_with_two_lines() {
 
 #[test]
 fn the_same_seeds_give_the_same_numbers() {
-    let args = ["failover", "--algorithm", "bully", "--failure-timeout", "200ms", "--runs", "8", "--json"];
+    let args = [
+        "failover",
+        "--algorithm",
+        "bully",
+        "--failure-timeout",
+        "200ms",
+        "--runs",
+        "8",
+        "--json",
+    ];
     assert_eq!(json(&args), json(&args));
 }
 
 #[test]
 fn the_cost_side_counts_false_elections_and_shorter_timeouts_pay_more() {
     let v = json(&[
-        "failover", "--algorithm", "raft", "--timeouts", "100-200", "--timeouts", "1000-2000",
-        "--runs", "2", "--cost-run", "10m", "--pauses-per-hour", "60", "--pause", "400ms", "--json",
+        "failover",
+        "--algorithm",
+        "raft",
+        "--timeouts",
+        "100-200",
+        "--timeouts",
+        "1000-2000",
+        "--runs",
+        "2",
+        "--cost-run",
+        "10m",
+        "--pauses-per-hour",
+        "60",
+        "--pause",
+        "400ms",
+        "--json",
     ]);
     let s = v["settings"].as_array().unwrap();
     let fast = s[0]["cost"]["false_elections"].as_u64().unwrap();
@@ -70,8 +110,22 @@ fn the_cost_side_counts_false_elections_and_shorter_timeouts_pay_more() {
 fn knobs_of_another_algorithm_and_mixed_knobs_are_one_line_errors() {
     for args in [
         &["failover", "--algorithm", "bully", "--ttl", "2s"][..],
-        &["failover", "--algorithm", "raft", "--failure-timeout", "100ms"][..],
-        &["failover", "--algorithm", "raft", "--timeouts", "150", "--ttl", "2s"][..],
+        &[
+            "failover",
+            "--algorithm",
+            "raft",
+            "--failure-timeout",
+            "100ms",
+        ][..],
+        &[
+            "failover",
+            "--algorithm",
+            "raft",
+            "--timeouts",
+            "150",
+            "--ttl",
+            "2s",
+        ][..],
         &["failover", "--algorithm", "raft", "--latency", "30-5"][..],
         &["failover", "--algorithm", "raft", "--runs", "0"][..],
     ] {
