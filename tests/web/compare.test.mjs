@@ -100,6 +100,16 @@ test("a fault injected in one pane is injected in all, and skipped where it mean
 test("compare permalink round trip: panes, faults added and the moment", async () => {
   const page = await browser.open("compare.html");
   await mode(page, (m) => m.loadPreset("leader-crash"));
+  // A pane's own config: Raft's election timeout, typed with its unit.
+  const pg = page.locator("tenure-playground");
+  await pg.locator("[data-testid=pane-0] summary").click();
+  await pg.getByTestId("pane-knob-0-election_timeout_ms").fill("0.6 s");
+  await pg.getByTestId("pane-knob-0-election_timeout_ms").press("Enter");
+  assert.equal(await mode(page, (m) => m.panes[0].timeline.scenario().config.election_timeout_ms), 600);
+  await pg.locator("[data-testid=pane-1] summary").click();
+  await pg.getByTestId("pane-knob-1-failure_timeout_ms").fill("5");
+  await pg.getByTestId("pane-knob-1-failure_timeout_ms").press("Enter");
+  assert.match(await pg.getByTestId("pane-config-error-1").textContent(), /Failure timeout: must be 50–3000 ms/);
   await seek(page, 3000);
   await mode(page, (m) => m.inject({ type: "pause", target: "leader", duration_ms: 1500 }));
   await seek(page, 5200);
@@ -109,6 +119,7 @@ test("compare permalink round trip: panes, faults added and the moment", async (
   const other = await browser.open(link.slice(link.indexOf("compare.html")));
   const after = { spec: await mode(other, (m) => m.currentSpec()), out: await outcomes(other), hashes: await mode(other, (m) => m.panes.map((p) => String(p.timeline.model.sim.traceHash()))) };
   assert.deepEqual(after.spec, before.spec);
+  assert.deepEqual(after.spec.panes[0], { choice: "raft-pv-cq", knobs: { election_timeout_ms: 600 } });
   assert.deepEqual(after.out, before.out);
   assert.deepEqual(after.hashes, before.hashes);
   assert.deepEqual(await times(other), [5200, 5200, 5200]);

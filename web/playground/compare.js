@@ -17,7 +17,8 @@ import { ALGORITHMS } from "./info.js";
 import { Menu } from "./menu.js";
 import { procKey } from "./procs.js";
 import { ClusterView, fmtMs } from "./render-cluster.js";
-import { buildScenario, defaultKnobs } from "./setup.js";
+import { parseField } from "./fields.js";
+import { buildScenario, defaultKnobs, family, KNOBS } from "./setup.js";
 import { html, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
 
@@ -176,7 +177,7 @@ export class CompareMode {
 
   /** The comparison's spec now, with the faults the user added. */
   currentSpec() {
-    return { ...this.spec, panes: this.panes.map((p) => ({ choice: p.choice })), added: this.schedule.filter((s) => s.user).map((s) => ({ at_ms: s.at_ms, fault: s.fault })) };
+    return { ...this.spec, panes: this.panes.map((p) => (Object.keys(p.knobs).length ? { choice: p.choice, knobs: { ...p.knobs } } : { choice: p.choice })), added: this.schedule.filter((s) => s.user).map((s) => ({ at_ms: s.at_ms, fault: s.fault })) };
   }
 
   /** The permalink for this comparison at this moment. */
@@ -216,8 +217,19 @@ export class CompareMode {
 
   makePane(p, i) {
     const choice = p.choice;
-    const scenario = buildScenario({ choice, nodes: this.spec.nodes, seed: this.spec.seed, knobs: { ...defaultKnobs(choice), ...(p.knobs ?? {}) }, durationMs: this.endMs, network: this.spec.network });
-    const timeline = new Timeline(scenario);
+    const knobs = { ...defaultKnobs(choice), ...(p.knobs ?? {}) };
+    const build = (k) => new Timeline(buildScenario({ choice, nodes: this.spec.nodes, seed: this.spec.seed, knobs: k, durationMs: this.endMs, network: this.spec.network }));
+    let timeline;
+    let problem = null;
+    try {
+      timeline = build(knobs);
+    } catch (err) {
+      // A link with knobs the simulator refuses still opens: the pane runs the defaults and
+      // says why.
+      problem = `${err.message}; this pane runs the default config instead.`;
+      timeline = build(defaultKnobs(choice));
+      p.knobs = undefined;
+    }
     // The narration says "your fault" only for the faults the user added, not the preset's.
     timeline.ctx.userFault = (ev) => this.schedule.some((s) => s.user && Math.abs(s.at_ms - ev.time_ms) < 1e-3 && s.fault.type === ev.fault.type);
     const clusterSvg = svg("svg", { class: "cluster" });
@@ -235,9 +247,33 @@ export class CompareMode {
     const remove = html("button", { type: "button", class: "pane-remove", "data-testid": `pane-remove-${i}`, text: "✕", "aria-label": `Remove pane ${i + 1} (${pane.label})`, title: "Remove this pane", onclick: () => this.removePane(i) });
     pane.caption = html("p", { class: "pane-caption", "data-testid": `pane-caption-${i}` });
     pane.skippedEl = html("p", { class: "pane-skipped", "data-testid": `pane-skipped-${i}`, hidden: true });
+    pane.knobs = p.knobs ?? {};
+    const problemEl = html("p", { class: "field-error", "data-testid": `pane-config-error-${i}`, hidden: !problem, text: problem ?? "" });
+    const config = this.buildConfig(pane, i, knobs, problemEl);
     pane.el = html("section", { class: "pane", "data-testid": `pane-${i}`, "aria-label": `Pane ${i + 1}: ${pane.label}` },
-      html("div", { class: "pane-head" }, select, remove), stage, pane.caption, pane.skippedEl);
+      html("div", { class: "pane-head" }, select, remove), config, problemEl, stage, pane.caption, pane.skippedEl);
     return pane;
+  }
+
+  /** A pane's config: its algorithm's timing knobs; a change reloads every pane at this moment. */
+  buildConfig(pane, i, knobs, problemEl) {
+    const fam = family(pane.choice);
+    const inputs = KNOBS[fam].map(([k, label, min, max, , , unit]) => {
+      const input = html("input", { type: "text", inputmode: "decimal", value: knobs[k], "data-testid": `pane-knob-${i}-${k}`, "aria-label": `Pane ${i + 1}: ${label}` });
+      input.addEventListener("change", () => {
+        const r = parseField(input.value, { label: label.replace(/\s*\(.*$/, ""), unit, min, max });
+        input.toggleAttribute("aria-invalid", Boolean(r.error));
+        problemEl.hidden = !r.error;
+        problemEl.textContent = r.error ?? "";
+        if (r.error) return;
+        const spec = this.currentSpec();
+        spec.panes[i] = { choice: pane.choice, knobs: { ...pane.knobs, [k]: r.value } };
+        this.load(spec, this.now);
+      });
+      return html("label", {}, html("span", { text: label }), input);
+    });
+    const changed = Object.keys(pane.knobs).length;
+    return html("details", { class: "pane-config" }, html("summary", { text: changed ? `Config (${changed} changed)` : "Config" }), ...inputs);
   }
 
   layoutPanes() {
