@@ -48,7 +48,7 @@ test("GC pause: stale writes accepted only without fencing", async () => {
   assert.deepEqual(o["stale-accepted"].map((c) => c.value), [1, 0]);
   assert.deepEqual(o["stale-rejected"].map((c) => c.value), [0, 1]);
   assert.equal(o["stale-accepted"][0].worst, true);
-  await screenshot(page, "compare-gc-pause");
+  await screenshot(page, "compare-gc-pause", { fullPage: true });
   await page.close();
 });
 

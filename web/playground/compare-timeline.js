@@ -9,12 +9,25 @@ const ROW = 22;
 const LABEL_ROWS = 3;
 const CHAR_W = 6;
 
-/** Leader-count segments of a history: `[{from, to, count}]` up to `now`. */
+/** `spans` minus `holes` (both `{from, to|null}`, open ones end at `now`). */
+function subtract(spans, holes, now) {
+  let out = spans.map((s) => [s.from, s.to ?? now]);
+  for (const h of holes) {
+    const [a, b] = [h.from, h.to ?? now];
+    out = out.flatMap(([f, t]) => (b <= f || a >= t ? [[f, t]] : [[f, a], [b, t]].filter(([x, y]) => y > x)));
+  }
+  return out;
+}
+
+/**
+ * Segments of a history by how many nodes act as leader (lead, and are neither paused nor
+ * crashed): `[{from, to, count}]` up to `now`.
+ */
 export function leaderSegments(history, now) {
   const edges = [];
-  for (const spans of history.lead.values()) for (const s of spans) {
-    edges.push([s.from, 1]);
-    edges.push([s.to ?? now, -1]);
+  for (const [key, spans] of history.lead) for (const [from, to] of subtract(spans, history.down.get(key) ?? [], now)) {
+    edges.push([from, 1]);
+    edges.push([to, -1]);
   }
   edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const out = [];
@@ -68,6 +81,14 @@ export class CompareTimelineView {
       const hist = histories[i];
       for (const s of leaderSegments(hist, now)) {
         kids.push(svg("rect", { x: x(s.from), y: y + 3, width: Math.max(0.5, x(s.to) - x(s.from)), height: ROW - 6, class: s.count === 0 ? "ct-none" : "ct-one" }));
+      }
+      // Stale writes: accepted ones as a filled triangle, refused ones as a cross.
+      for (const wr of hist.writes) {
+        if (wr.time > now || !(wr.stale || !wr.accepted)) continue;
+        const cx = x(wr.time);
+        kids.push(wr.accepted
+          ? svg("path", { d: `M${cx - 5},${y + ROW - 3} L${cx + 5},${y + ROW - 3} L${cx},${y + 3} Z`, class: "ct-stale" }, svg("title", {}, `${wr.from}'s stale write accepted`))
+          : svg("path", { d: `M${cx - 4},${y + 7} L${cx + 4},${y + 15} M${cx + 4},${y + 7} L${cx - 4},${y + 15}`, class: "ct-refused" }, svg("title", {}, `${wr.from}'s write refused`)));
       }
       for (const s of hist.splits) {
         const to = s.to ?? now;

@@ -208,7 +208,7 @@ export class FailoverLab {
     this.pauseMs = numberField("lab-pause-ms", "Pause length (ms)", 400, { min: 0, max: 60000 });
     this.runBtn = html("button", { type: "button", class: "primary", "data-testid": "lab-run", text: "Run in a worker", onclick: () => this.run() });
     this.status = html("p", { class: "status", role: "status", "data-testid": "lab-status", text: "Ready." });
-    this.plot = html("figure", { class: "plot", "data-testid": "lab-plot" });
+    this.plot = html("figure", { class: "plot", "data-testid": "lab-plot", tabindex: 0, role: "region", "aria-label": "failover plot (scrolls sideways on a narrow screen)" });
     this.table = html("table", { class: "results", "data-testid": "lab-results" });
     this.costNote = html("p", { class: "hint", hidden: true });
     this.cli = html("pre", { "data-testid": "lab-cli", tabindex: 0, "aria-label": "the same measurements from the command line" });
@@ -227,7 +227,7 @@ export class FailoverLab {
           html("div", { class: "fields" }, this.costMin.wrap, this.pauseRate.wrap, this.pauseMs.wrap),
           this.runBtn, this.status)),
       html("section", { class: "card", "aria-labelledby": "lab-out-title" },
-        html("h2", { id: "lab-out-title", text: "3. Failover time, distribution" }), this.plot, html("div", { class: "table-wrap" }, this.table), this.costNote, this.cliBox));
+        html("h2", { id: "lab-out-title", text: "3. Failover time, distribution" }), this.plot, html("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "failover results" }, this.table), this.costNote, this.cliBox));
     this.renderKnobs();
     this.renderSettings();
   }
