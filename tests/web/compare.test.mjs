@@ -139,3 +139,14 @@ test("embed.html?compare=...&preset=partition and a bad list", async () => {
   assert.equal(await mode(bad, (m) => m.panes.length), 3);
   await Promise.all([page.close(), bad.close()]);
 });
+
+test("a corrupt comparison link says so and leaves a working default comparison", async () => {
+  const page = await browser.open("compare.html#c=not-deflate&t=100");
+  const error = page.locator("tenure-playground").getByTestId("error");
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.textContent(), /the comparison link cannot be read.*Showing the default comparison instead/);
+  assert.equal(await mode(page, (m) => m.panes.length), 3);
+  assert.equal(await seek(page, 1000), 1000);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
