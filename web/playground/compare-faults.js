@@ -42,7 +42,10 @@ export function mapFault(fault, snap) {
   for (const k of LISTS) if (Array.isArray(out[k])) out[k] = list(out[k]);
   if (Array.isArray(out.groups)) out.groups = out.groups.map(list).filter((g) => g.length > 0);
   if (missing) return { skip: "no node leads at this instant" };
-  if (out.groups && out.groups.length < 2) return { skip: "the partition leaves one side only" };
+  if (out.groups && out.groups.length < 2) {
+    const dropped = !lease && fault.groups.some((g) => g.some((p) => p === "store" || p === "resource"));
+    return { skip: dropped ? `${algorithm} has no store or resource, so the partition leaves one side only` : "the partition leaves one side only" };
+  }
   for (const k of LISTS) if (Array.isArray(out[k]) && out[k].length === 0) return { skip: `it names no process of this ${algorithm} world` };
   return { fault: out };
 }

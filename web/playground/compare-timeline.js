@@ -76,7 +76,10 @@ export class CompareTimelineView {
     const kids = [];
     panes.forEach((p, i) => {
       const y = TOP + i * ROW;
-      kids.push(svg("text", { x: 4, y: y + 15, class: "ct-label" }, p.label));
+      // A long name is cut to its column (the full name in its tooltip).
+      const room = Math.floor((LABEL_W - 10) / 6.5);
+      const name = p.label.length > room ? `${p.label.slice(0, room - 1)}…` : p.label;
+      kids.push(svg("text", { x: 4, y: y + 15, class: "ct-label" }, svg("title", {}, p.label), name));
       kids.push(svg("rect", { x: x(0), y: y + 3, width: x(span) - x(0), height: ROW - 6, class: "ct-future" }));
       const hist = histories[i];
       for (const s of leaderSegments(hist, now)) {
