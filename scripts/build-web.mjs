@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib/run.mjs";
 
-export const PAGES = ["index.html", "embed.html", "examples.html"];
+export const PAGES = ["index.html", "embed.html", "examples.html", "compare.html", "failover.html"];
 
 /** Bundles web/ into `outDir` (default web/dist). */
 export async function buildWeb(outDir = join(root, "web", "dist")) {

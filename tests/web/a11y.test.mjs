@@ -240,3 +240,52 @@ test("swipes_over_the_cluster_on_a_touch_screen_inject_nothing_and_draw_mode_par
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("axe_finds_no_serious_or_critical_violation_in_compare_mode_and_the_failover_lab", async () => {
+  const found = {};
+  const page = await browser.open("compare.html");
+  for (const id of ["partition", "gc-pause", "clock-drift", "leader-crash"]) {
+    await page.evaluate((p) => {
+      const m = document.querySelector("tenure-playground").compare;
+      m.loadPreset(p);
+      m.seek(m.endMs * 0.6);
+    }, id);
+    found[`compare-${id}`] = await axeViolations(page);
+  }
+  // A node's fault menu, opened from the keyboard, in one pane.
+  await page.locator("tenure-playground").getByTestId("cluster-0").getByTestId("node-n1").focus();
+  await page.keyboard.press("Enter");
+  found["compare-menu"] = await axeViolations(page);
+  await page.keyboard.press("Escape");
+  const phone = await browser.open("compare.html", { viewport: { width: 390, height: 844 } });
+  found["compare-phone"] = await axeViolations(phone);
+  const embed = await browser.open("embed.html?compare=raft,bully,lease-fencing&preset=partition");
+  found["compare-embed"] = await axeViolations(embed);
+  const lab = await browser.open("failover.html");
+  found.lab = await axeViolations(lab);
+  for (const [where, v] of Object.entries(found)) assert.deepEqual(v, [], where);
+  assert.deepEqual([...page.errors, ...phone.errors, ...embed.errors, ...lab.errors], []);
+  await Promise.all([page.close(), phone.close(), embed.close(), lab.close()]);
+});
+
+test("keyboard_only_compare_mode: preset, play, seek, a pane's algorithm, a fault in every pane", async () => {
+  const page = await browser.open("compare.html");
+  const pg = page.locator("tenure-playground");
+  await pg.getByTestId("compare-preset").focus();
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").compare.spec.preset), "gc-pause");
+  await pg.getByTestId("compare-seek").focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press("PageUp");
+  const t = await page.evaluate(() => document.querySelector("tenure-playground").compare.times());
+  assert.ok(t[0] > 0 && new Set(t).size === 1, String(t));
+  await pg.getByTestId("compare-crash-leader").focus();
+  await page.keyboard.press("Enter");
+  const crashed = await page.evaluate(() => document.querySelector("tenure-playground").compare.snapshots().map((s) => s.nodes.filter((n) => n.status === "crashed").length));
+  assert.deepEqual(crashed, [1, 1]);
+  await pg.getByTestId("pane-algorithm-1").focus();
+  await page.keyboard.press("ArrowDown");
+  const choices = await page.evaluate(() => document.querySelector("tenure-playground").compare.panes.map((p) => p.choice));
+  assert.equal(choices.length, 2);
+  assert.notEqual(choices[1], "lease-fencing");
+  await page.close();
+});

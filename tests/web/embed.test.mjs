@@ -64,6 +64,17 @@ test("the_one_script_tag_element_works_from_a_static_server", async () => {
     assert.equal(await tab.locator("tenure-playground").getByTestId("caption").getAttribute("data-preset"), "gc-pause-fenced", name);
     assert.equal(await tab.locator("tenure-playground").locator("[data-testid^=node-]").count(), 3, name);
     assert.ok((await tab.locator("tenure-playground").getByTestId("timeline").count()) === 1, name);
+    // The same one file in compare mode: panes in lock-step and the outcome table.
+    const split = await tab.evaluate(async () => {
+      const x = document.createElement("tenure-playground");
+      x.setAttribute("compare", "raft,bully,lease-fencing");
+      x.setAttribute("preset", "partition");
+      document.querySelector("main").append(x);
+      await x.ready;
+      x.compare.seek(9000);
+      return x.compare.outcomes()["split-brain"].map((c) => c.value > 0);
+    });
+    assert.deepEqual(split, [false, true, false], `${name}: compare mode`);
     assert.deepEqual([...tab.errors, ...tab.missing], [], name);
     await screenshot(tab, "embed-static-server");
     await tab.close();

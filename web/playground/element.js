@@ -11,6 +11,8 @@
 //                               ./index.html beside it for an embed)
 //   wasm="/assets/tenure_bg.wasm" where the wasm is (default: beside the script; the
 //                               first element on a page decides)
+//   compare="raft,bully,lease-fencing"  compare mode (element-compare.js): 2-4 panes in
+//                               lock-step; `preset` then names a comparison (compare-presets.js)
 // Unknown attributes and values are reported in the console with what is allowed; with
 // prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
@@ -21,6 +23,7 @@ import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
 import { loadWasm } from "./model.js";
+import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
 import { PRESETS, presetById } from "./presets.js";
@@ -42,7 +45,7 @@ const SECTIONS = ["bar", "caption", "timeline", "events", "logs", "spacetime", "
 const SPACETIME_WINDOWS = [[1000, "1 s"], [2000, "2 s"], [5000, "5 s"], [0, "whole run"]];
 const CHANGED_NOTE = "You changed the story: narration now follows the run.";
 const CONTROLS_WORDS = ["all", "minimal", "none"];
-const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base", "wasm"];
+const ATTRIBUTES = ["preset", "scenario", "controls", "autoplay", "height", "use-hash", "link-base", "wasm", "compare"];
 /** Attributes any element may carry; others are reported as unknown. */
 const GLOBAL_ATTRIBUTES = /^(id|class|style|title|lang|dir|hidden|slot|part|tabindex|role|inert|translate|nonce|is|data-.*|aria-.*)$/;
 const PREFIX = "<tenure-playground>";
@@ -77,6 +80,7 @@ export class TenurePlayground extends HTMLElement {
   }
 
   connectedCallback() {
+    if (this.hasAttribute("compare") || this.compare) return mountCompare(this);
     if (this.built) return this.activate();
     this.built = true;
     this.reportUnknownAttributes();
@@ -92,6 +96,7 @@ export class TenurePlayground extends HTMLElement {
   }
 
   disconnectedCallback() {
+    if (this.compare) return this.compare.stop();
     this.io?.disconnect();
     this.panelIo?.disconnect();
     this.ro?.disconnect();
@@ -102,6 +107,7 @@ export class TenurePlayground extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
+    if (this.compare) return;
     if (!this.dataset.ready || old === value) return;
     if (name === "preset" && value) this.loadPreset(value);
     if (name === "scenario" && value) this.load(JSON.parse(value));

@@ -12,7 +12,7 @@ export const PROMISES = {
   bully: ["liveness"],
 };
 
-const NAMES = {
+export const NAMES = {
   "election-safety": "At most one leader per term",
   "term-monotonic": "Terms never decrease",
   "log-matching": "Logs match",

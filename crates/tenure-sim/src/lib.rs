@@ -9,7 +9,8 @@
 //!   faults, store outages.
 //! - [`checker`]: the invariants each algorithm promises, and [`Violation`] records.
 //! - [`chaos`]: Jepsen-style random fault schedules and the campaign runner.
-//! - [`failover`]: time-to-new-leader measurements (Raft paper, Figure 16).
+//! - [`failover`]: time-to-new-leader measurements (Raft paper, Figure 16), [`failover_plot`]
+//!   their CDF as SVG, [`failover_setting`] the knobs, and [`cost`]: false elections under latency and pauses.
 //!
 //! Time is true time in integer microseconds ([`tenure::Instant`]); each process reads its
 //! own [`clock::SimClock`]. All randomness derives from the scenario's seed.
@@ -21,7 +22,10 @@ pub mod checker;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
+pub mod cost;
 pub mod failover;
+pub mod failover_plot;
+pub mod failover_setting;
 pub mod fault;
 pub mod message;
 pub mod metrics;

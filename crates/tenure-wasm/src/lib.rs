@@ -20,6 +20,8 @@
 //!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
 //!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript shapes).
 //!
+//! - `lab`: the failover lab's `failoverMeasure`, `falseElections` and `failoverPlot`.
+//!
 //! Every exported class lives in its own module and is re-exported here.
 
 mod bully;
@@ -28,6 +30,7 @@ mod error;
 mod fenced;
 mod js;
 mod json_text;
+mod lab;
 mod lease_candidate;
 mod lease_message;
 mod lease_store;
@@ -47,6 +50,7 @@ mod types;
 
 pub use bully::BullyNode;
 pub use fenced::FencedResource;
+pub use lab::{MAX_RUNS, failover_measure, failover_plot, false_elections};
 pub use lease_candidate::LeaseCandidate;
 pub use lease_store::LeaseStore;
 pub use raft::RaftNode;

@@ -102,6 +102,16 @@ impl Simulation {
         seed_value(self.world.scenario().seed)
     }
 
+    /// When the next event is due, ms of simulated time, or `null` when none is left at or
+    /// before `endMs` (lock-step playback: step every pane to the earliest of these).
+    #[wasm_bindgen(getter = nextEventMs)]
+    pub fn next_event_ms(&self) -> Option<f64> {
+        self.world
+            .next_event_at()
+            .filter(|t| *t <= self.world.end())
+            .map(|t| millis_from_micros(t.as_micros()))
+    }
+
     /// Whether an invariant the algorithm promises has been violated (the CLI's exit code).
     #[wasm_bindgen(getter)]
     pub fn failed(&self) -> bool {

@@ -1,0 +1,232 @@
+//! The failover lab's functions: [`failover_measure`] (time to a new leader after crashes),
+//! [`false_elections`] (the cost side) and [`failover_plot`] (their CDF as SVG). Thin
+//! wrappers over the simulator's `failover`, `cost` and `failover_plot` modules, which the
+//! native CLI's `failover` command runs too: the same setting and seed give the same numbers.
+//!
+//! A setting is `{ algorithm, nodes?, election_timeout_ms?: [min, max], pre_vote?,
+//! check_quorum?, ttl_ms?, safety_margin_ms?, failure_timeout_ms?, answer_timeout_ms?,
+//! coordinator_timeout_ms?, latency_ms?: [min, max] }` (ms; unknown keys refused). Errors are
+//! the scenario's: `TypeError` `ERR_SCENARIO_TYPE` for a malformed setting, `RangeError`
+//! `ERR_SCENARIO_RANGE` for values the simulator refuses.
+
+use serde::Serialize;
+use tenure_sim::cost::{self, Disturbance};
+use tenure_sim::failover;
+use tenure_sim::failover_plot::{Series, cdf_svg};
+use tenure_sim::failover_setting::Setting;
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::simulation_error::{SimulationError, Subject};
+use crate::simulation_input::MAX_SAFE_INTEGER;
+use crate::simulation_view::serializer;
+
+#[wasm_bindgen(typescript_custom_section)]
+const LAB_TYPES: &str = r#"
+/** A failover-lab setting: an algorithm and its timeout knobs, ms (unset: the defaults). */
+export interface FailoverSetting {
+  algorithm: "lease-fencing" | "lease-unfenced" | "raft" | "bully";
+  nodes?: number;
+  election_timeout_ms?: [number, number] | null;
+  pre_vote?: boolean | null;
+  check_quorum?: boolean | null;
+  ttl_ms?: number | null;
+  safety_margin_ms?: number | null;
+  failure_timeout_ms?: number | null;
+  answer_timeout_ms?: number | null;
+  coordinator_timeout_ms?: number | null;
+  latency_ms?: [number, number] | null;
+}
+/** Time to a new leader over `runs` crashes of the leader, ms; `samples_ms` sorted. */
+export interface FailoverReport {
+  label: string;
+  runs: number;
+  failures: number;
+  min_ms: number;
+  median_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  samples_ms: number[];
+}
+/** How a crash-free run is disturbed: pauses of `pause_ms` at `pauses_per_hour` per node. */
+export interface Disturbance {
+  run_ms: number;
+  pauses_per_hour: number;
+  pause_ms: number;
+}
+/** Elections in a crash-free run: every one after the first is a false election. */
+export interface CostReport {
+  run_ms: number;
+  pauses: number;
+  elections: number;
+  false_elections: number;
+  false_elections_per_hour: number;
+  leaderless_ms: number;
+}
+"#;
+
+/// Most crashes one `failoverMeasure` call runs (a worker can call it again).
+pub const MAX_RUNS: u64 = 100_000;
+/// Most series one plot draws.
+const MAX_SERIES: usize = 16;
+/// Most samples per series a plot takes.
+const MAX_SAMPLES: usize = 1_000_000;
+
+fn shape(message: String) -> JsValue {
+    SimulationError::Shape {
+        subject: Subject::Scenario,
+        message,
+    }
+    .into()
+}
+
+fn invalid(message: String) -> JsValue {
+    SimulationError::Invalid {
+        subject: Subject::Scenario,
+        message,
+    }
+    .into()
+}
+
+/// Reads a JS object (or its JSON text) into `T` through JSON, strictly.
+fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    let text = match value.as_string() {
+        Some(t) => t,
+        None => js_sys::JSON::stringify(value)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| shape(format!("{what}: not an object")))?,
+    };
+    if text.len() > 1 << 20 {
+        return Err(shape(format!("{what}: longer than 1 MiB")));
+    }
+    serde_json::from_str(&text).map_err(|e| shape(format!("{what}: {e}")))
+}
+
+fn count(value: &JsValue, what: &str, max: u64) -> Result<u64, JsValue> {
+    let n = value
+        .as_f64()
+        .ok_or_else(|| shape(format!("{what} must be a number")))?;
+    #[allow(clippy::cast_precision_loss)]
+    let limit = max as f64;
+    if n.fract() != 0.0 || !(0.0..=limit).contains(&n) {
+        return Err(invalid(format!(
+            "{what} must be a whole number from 0 to {max}, not {n}"
+        )));
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Ok(n as u64)
+}
+
+#[derive(Serialize)]
+struct Measured {
+    label: String,
+    runs: u64,
+    failures: u64,
+    min_ms: f64,
+    median_ms: f64,
+    p99_ms: f64,
+    max_ms: f64,
+    samples_ms: Vec<f64>,
+}
+
+/// Crashes the leader `runs` times (run `i` with seed `seed + i`) in worlds of `setting`,
+/// and returns `{ label, runs, failures, min_ms, median_ms, p99_ms, max_ms, samples_ms }`
+/// (sorted samples), exactly as `tenure failover --json` reports each setting.
+#[wasm_bindgen(js_name = failoverMeasure, unchecked_return_type = "FailoverReport")]
+pub fn failover_measure(
+    #[wasm_bindgen(unchecked_param_type = "FailoverSetting | string")] setting: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] runs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let setting: Setting = read(&setting, "failover setting")?;
+    let seed = count(&seed, "seed", MAX_SAFE_INTEGER)?;
+    let runs = count(&runs, "runs", MAX_RUNS)?;
+    if runs == 0 {
+        return Err(invalid("runs must be at least 1".into()));
+    }
+    let s = setting.scenario(seed).map_err(|e| invalid(e.to_string()))?;
+    let r = failover::measure(&s, runs).map_err(|e| invalid(e.to_string()))?;
+    let out = Measured {
+        label: setting.label(),
+        runs: r.runs,
+        failures: r.failures,
+        min_ms: r.min_ms,
+        median_ms: r.median_ms,
+        p99_ms: r.p99_ms,
+        max_ms: r.max_ms,
+        samples_ms: r
+            .samples_us
+            .iter()
+            .copied()
+            .map(tenure_sim::units::us_to_ms)
+            .collect(),
+    };
+    out.serialize(&serializer()).map_err(JsValue::from)
+}
+
+/// Runs a world of `setting` with no crash for `disturbance.run_ms`, its nodes paused for
+/// `pause_ms` at `pauses_per_hour` each (Poisson), and counts the elections after the first:
+/// `{ run_ms, pauses, elections, false_elections, false_elections_per_hour, leaderless_ms }`,
+/// as `tenure failover --cost-run` reports them.
+#[wasm_bindgen(js_name = falseElections, unchecked_return_type = "CostReport")]
+pub fn false_elections(
+    #[wasm_bindgen(unchecked_param_type = "FailoverSetting | string")] setting: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Disturbance | string")] disturbance: JsValue,
+) -> Result<JsValue, JsValue> {
+    let setting: Setting = read(&setting, "failover setting")?;
+    let d: Disturbance = read(&disturbance, "disturbance")?;
+    let seed = count(&seed, "seed", MAX_SAFE_INTEGER)?;
+    let s = setting.scenario(seed).map_err(|e| invalid(e.to_string()))?;
+    let r = cost::measure(&s, &d).map_err(|e| invalid(e.to_string()))?;
+    r.serialize(&serializer()).map_err(JsValue::from)
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeriesIn {
+    label: String,
+    samples_ms: Vec<f64>,
+}
+
+/// The CDF of each series `{ label, samples_ms }`, overlaid, as standalone SVG text: the
+/// same drawing as `tenure failover --svg`.
+#[wasm_bindgen(js_name = failoverPlot)]
+pub fn failover_plot(
+    title: &str,
+    #[wasm_bindgen(unchecked_param_type = "{ label: string, samples_ms: number[] }[]")]
+    series: JsValue,
+) -> Result<String, JsValue> {
+    let list: Vec<SeriesIn> = read(&series, "plot series")?;
+    if list.len() > MAX_SERIES {
+        return Err(invalid(format!(
+            "a plot takes at most {MAX_SERIES} series, not {}",
+            list.len()
+        )));
+    }
+    let mut out = Vec::new();
+    for s in list {
+        if s.samples_ms.len() > MAX_SAMPLES {
+            return Err(invalid(format!(
+                "a series takes at most {MAX_SAMPLES} samples"
+            )));
+        }
+        let mut us = Vec::with_capacity(s.samples_ms.len());
+        for v in s.samples_ms {
+            if !v.is_finite() || !(0.0..=1e12).contains(&v) {
+                return Err(invalid(format!(
+                    "{}: sample {v} is not a time in ms",
+                    s.label
+                )));
+            }
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            us.push((v * 1000.0).round() as u64);
+        }
+        out.push(Series {
+            label: s.label,
+            samples_us: us,
+        });
+    }
+    Ok(cdf_svg(title, &out))
+}

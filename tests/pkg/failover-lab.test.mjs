@@ -1,0 +1,62 @@
+// The failover lab's functions: the CLI's measurements from the same code (equal numbers
+// for the same setting and seeds), typed errors for bad settings, and the plot's SVG.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { failoverMeasure, failoverPlot, falseElections } from "tenure";
+
+test("failover samples are sorted, summarised and the same for the same seeds", () => {
+  const s = { algorithm: "raft", election_timeout_ms: [150, 300] };
+  const a = failoverMeasure(s, 5, 10);
+  assert.deepEqual(a, failoverMeasure(JSON.stringify(s), 5, 10));
+  assert.equal(a.label, "raft 150-300 ms");
+  assert.equal(a.samples_ms.length + a.failures, 10);
+  assert.deepEqual(a.samples_ms, [...a.samples_ms].sort((x, y) => x - y));
+  assert.equal(a.min_ms, a.samples_ms[0]);
+  assert.equal(a.max_ms, a.samples_ms.at(-1));
+  assert.notDeepEqual(a.samples_ms, failoverMeasure(s, 6, 10).samples_ms);
+});
+
+test("a longer lease fails over later", () => {
+  const short = failoverMeasure({ algorithm: "lease-fencing", ttl_ms: 2000 }, 1, 5);
+  const long = failoverMeasure({ algorithm: "lease-fencing", ttl_ms: 5000 }, 1, 5);
+  assert.ok(long.median_ms > short.median_ms);
+});
+
+test("false elections: none without pauses, some when pauses outlast the timeout", () => {
+  const s = { algorithm: "raft", election_timeout_ms: [100, 200] };
+  assert.equal(falseElections(s, 1, { run_ms: 60_000, pauses_per_hour: 0, pause_ms: 0 }).false_elections, 0);
+  const r = falseElections(s, 1, { run_ms: 600_000, pauses_per_hour: 60, pause_ms: 400 });
+  assert.ok(r.pauses > 0 && r.false_elections > 0, JSON.stringify(r));
+  assert.equal(r.false_elections_per_hour, (r.false_elections * 3_600_000) / r.run_ms);
+});
+
+test("bad settings are typed errors in the caller's words", () => {
+  const code = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return [e.constructor.name, e.code, e.message];
+    }
+    return null;
+  };
+  const [cls, c1, m1] = code(() => failoverMeasure({ algorithm: "bully", ttl_ms: 1000 }, 0, 1));
+  assert.equal(cls, "RangeError");
+  assert.equal(c1, "ERR_SCENARIO_RANGE");
+  assert.match(m1, /ttl and safety margin applies to lease worlds, not bully/);
+  assert.equal(code(() => failoverMeasure({ algorithm: "raft", timeouts: [1, 2] }, 0, 1))[1], "ERR_SCENARIO_TYPE");
+  assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, 0, 0))[1], "ERR_SCENARIO_RANGE");
+  assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, -1, 1))[1], "ERR_SCENARIO_RANGE");
+  assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, 0, 1e9))[1], "ERR_SCENARIO_RANGE");
+  assert.equal(code(() => falseElections({ algorithm: "raft" }, 0, { run_ms: 0, pauses_per_hour: 1, pause_ms: 1 }))[1], "ERR_SCENARIO_RANGE");
+  // NaN is not JSON (it arrives as null): a shape error; a negative time is out of range.
+  assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [Number.NaN] }]))[1], "ERR_SCENARIO_TYPE");
+  assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [-1] }]))[1], "ERR_SCENARIO_RANGE");
+});
+
+test("the plot is standalone SVG with one line per series", () => {
+  const svg = failoverPlot("Failover <1>", [{ label: "a", samples_ms: [1, 2, 3] }, { label: "b & c", samples_ms: [5] }]);
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal(svg.match(/<path class="series"/g).length, 2);
+  assert.match(svg, /Failover &lt;1&gt;/);
+  assert.match(svg, /b &amp; c/);
+});
