@@ -19,6 +19,16 @@ test("raft_half_duplicated_commands_every_5ms_stay_within_the_bound", () => {
   assert.ok(m > 500, `${m}: the cluster is replicating`);
 });
 
+// Before the fix: 2-4 million messages in 5 s at 1-2% duplication.
+test("raft_one_and_two_percent_duplication_over_5s_stay_within_the_bound", () => {
+  for (const duplicate of [0.01, 0.02]) {
+    const m = sent({ algorithm: "raft", nodes: 3, duration_ms: 5000, config: { propose_interval_ms: 5 }, network: { duplicate } });
+    const bound = 4 * 2 * (1000 / 50 + 1000 / 5) * 5 + 8;
+    assert.ok(m <= bound, `duplicate ${duplicate}: ${m} messages in 5 s, bound ${bound}`);
+    assert.ok(m > 1000, `${m}: the cluster is replicating`);
+  }
+});
+
 test("raft_12ms_heartbeat_five_nodes_stays_within_the_bound", () => {
   const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_ms: 12, propose_interval_ms: 5 } });
   const bound = 4 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
