@@ -186,3 +186,22 @@ test("rule8_in_the_simulation_three_contenders_claiming_holder_7", () => {
     assert.equal(sim.metrics().split_brain_ms, 0, `seed ${seed}`);
   }
 });
+
+test("default_seeds_differ_per_node: one seed, different holders, different sessions and retries", () => {
+  // The holder is mixed into the seed (docs/design.md, "Seeded randomness"), as RaftNode and
+  // BullyNode mix their id: contenders given one seed never draw in lock step.
+  const made = [1n, 2n, 3n, 4n].map((holder) => new LeaseCandidate({ holder, seed: 0n }));
+  assert.equal(new Set(made.map((c) => c.session)).size, 4, "four sessions");
+  assert.equal(new LeaseCandidate({ holder: 3n, seed: 0n }).session, made[2].session, "same (seed, holder), same session");
+  // The first retry after a Held answer is jittered differently for holders 1 and 2.
+  const retryAt = (holder) => {
+    const c = new LeaseCandidate({ holder, seed: 0n, retry_interval_ms: 250, retry_jitter_ms: 500 });
+    c.campaign(0);
+    const out = c.pollOutput();
+    assert.equal(out.type, "Send");
+    c.handleResponse(0, { type: "Held", id: out.request.id, key: out.request.key, holder: 99n, remaining_ms: 5_000 });
+    return c.pollTimeout();
+  };
+  assert.notEqual(retryAt(1n), retryAt(2n));
+  assert.equal(retryAt(1n), retryAt(1n), "replay is bit-identical");
+});

@@ -19,17 +19,50 @@ test("raft_half_duplicated_commands_every_5ms_stay_within_the_bound", () => {
   assert.ok(m > 500, `${m}: the cluster is replicating`);
 });
 
+// Before the fix: 2-4 million messages in 5 s at 1-2% duplication.
+test("raft_one_and_two_percent_duplication_over_5s_stay_within_the_bound", () => {
+  for (const duplicate of [0.01, 0.02]) {
+    const m = sent({ algorithm: "raft", nodes: 3, duration_ms: 5000, config: { propose_interval_ms: 5 }, network: { duplicate } });
+    const bound = 4 * 2 * (1000 / 50 + 1000 / 5) * 5 + 8;
+    assert.ok(m <= bound, `duplicate ${duplicate}: ${m} messages in 5 s, bound ${bound}`);
+    assert.ok(m > 1000, `${m}: the cluster is replicating`);
+  }
+});
+
 test("raft_12ms_heartbeat_five_nodes_stays_within_the_bound", () => {
   const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_ms: 12, propose_interval_ms: 5 } });
   const bound = 4 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
   assert.ok(m <= bound, `${m} messages in 5 s, bound ${bound}`);
 });
 
-test("bully_start_up_is_one_round_then_linear", () => {
+// BullyNode "Message bound": elections are staggered by rank, so the highest id announces
+// once (n - 1 messages) and the others follow silently; then n - 1 heartbeats per 50 ms.
+test("bully_start_up_is_linear_at_5_25_64_nodes", () => {
   for (const nodes of [5, 25, 64]) {
     const m = sent({ algorithm: "bully", nodes, duration_ms: 5000 });
-    const bound = (3 * nodes * (nodes - 1)) / 2 + (nodes - 1) * 101;
-    assert.ok(m <= bound, `${nodes} nodes: ${m} messages, bound ${bound}`);
+    const bound = (nodes - 1) * (1 + 5000 / 50);
+    assert.equal(m, bound, `${nodes} nodes: ${m} messages in 5 s, bound ${bound}`);
+  }
+});
+
+// A coordinator crash costs at most 2 (n - 1) messages: the highest live follower asks the
+// dead id above it and announces to every peer; the lower ones wait their turn and follow.
+test("bully_failover_election_is_linear_at_5_25_64_nodes", () => {
+  for (const nodes of [5, 25, 64]) {
+    const sim = new Simulation({
+      version: 1, seed: 1, algorithm: "bully", nodes, duration_ms: 5000,
+      faults: [{ at_ms: 1010, fault: { type: "crash", node: nodes } }],
+    });
+    sim.runUntil(1010);
+    const atCrash = sim.snapshot().metrics.messages_sent;
+    let t = 1010;
+    while (sim.snapshot().metrics.leaders_now === 0 && t < 5000) sim.runUntil(++t);
+    const leaders = sim.snapshot().nodes.filter((n) => n.role === "Coordinator").map((n) => n.id);
+    assert.deepEqual(leaders, [BigInt(nodes - 1)], `${nodes} nodes`);
+    const election = sim.snapshot().metrics.messages_sent - atCrash;
+    assert.ok(election <= 2 * (nodes - 1), `${nodes} nodes: ${election} messages, bound ${2 * (nodes - 1)}`);
+    assert.equal(election, nodes, `${nodes} nodes: one Election and n - 1 announcements`);
+    assert.ok(t - 1000 <= 310, `${nodes} nodes: elected ${t - 1000} ms after the last heartbeat`);
   }
 });
 

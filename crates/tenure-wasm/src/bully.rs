@@ -116,7 +116,8 @@ const PERSISTED_KEYS: &[&str] = &["epoch"];
 /// Inputs: `handleMessage(now_ms, from, msg)`, `handleTimeout(now_ms)`,
 /// `startElection(now_ms)`. After every input drain `pollOutput()`, persisting before
 /// sending. A fresh or restarted node's failure detector is due at 0, so its first
-/// `handleTimeout` starts the initial election (S14).
+/// `handleTimeout` starts it: the highest id elects at once, a lower id after one election
+/// stagger per higher id unless an announcement came first (S14).
 #[wasm_bindgen]
 pub struct BullyNode {
     inner: tenure::BullyNode,
@@ -135,7 +136,8 @@ impl BullyNode {
     }
 
     /// A node rebuilt after a crash from the last state it persisted; it rejoins through an
-    /// election at its first `handleTimeout` (S14).
+    /// election after its rank wait, or by adopting a higher coordinator's announcement it
+    /// hears first (S14).
     pub fn restart(
         #[wasm_bindgen(unchecked_param_type = "BullyConfigInit")] config: JsValue,
         #[wasm_bindgen(unchecked_param_type = "BullyPersisted")] persisted: JsValue,

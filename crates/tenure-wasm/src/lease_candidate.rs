@@ -51,7 +51,7 @@ export interface LeaseConfigInit {
   /** Whether writes present the token (false shows the hazard; the machine is the same) [true]. */
   fencing?: boolean;
   /**
-   * Seed of the PRNG behind the retry jitter and the session [fresh from
+   * Seed of the PRNG behind the retry jitter and the session, mixed with `holder` [fresh from
    * crypto.getRandomValues, reported in `config`]. Two candidates given the same seed and
    * holder are one session: give each instance its own seed.
    */

@@ -10,3 +10,5 @@ mod interaction;
 mod props;
 #[path = "bully/s14.rs"]
 mod s14;
+#[path = "bully/storm.rs"]
+mod storm;

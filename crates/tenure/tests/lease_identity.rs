@@ -49,6 +49,43 @@ fn sessions_come_from_the_seed_and_differ_between_seeds() {
     }
 }
 
+/// Default seeds differ per node: the holder id is mixed into the seed, as Raft and Bully mix
+/// theirs, so contenders built from `LeaseConfig::default()` with different ids draw different
+/// sessions and different retry jitter (a shared jitter sequence makes them collide on every
+/// retry).
+#[test]
+fn default_seeded_contenders_with_different_ids_draw_different_streams() {
+    let with_holder = |id| LeaseConfig {
+        holder: NodeId(id),
+        ..LeaseConfig::default()
+    };
+    let sessions: Vec<_> = (1..=4)
+        .map(|id| LeaseCandidate::new(with_holder(id)).unwrap().session())
+        .collect();
+    for (i, s) in sessions.iter().enumerate() {
+        assert!(
+            !sessions[..i].contains(s),
+            "holder {} repeats a session",
+            i + 1
+        );
+    }
+    // The first retry after a Held answer is jittered differently for holders 1 and 2.
+    let retry_at = |id| {
+        let mut c = LeaseCandidate::new(with_holder(id)).unwrap();
+        c.campaign(Instant::ZERO);
+        let Some(CandidateOutput::Send(req)) = c.poll_output() else {
+            panic!("expected the Acquire");
+        };
+        let held = StoreResult::Held {
+            holder: Some(NodeId(99)),
+            remaining: Some(Duration::from_secs(5)),
+        };
+        c.handle_response(Instant::ZERO, &answer(&req, held));
+        c.poll_timeout()
+    };
+    assert_ne!(retry_at(1), retry_at(2));
+}
+
 #[test]
 fn rule8_two_contenders_with_one_holder_id_never_lead_together() {
     let mut w = World::new();

@@ -21,7 +21,9 @@ pub struct BullyConfig {
     pub heartbeat_interval: Duration,
     /// How long a follower waits without hearing its coordinator before it starts an
     /// election, in us. Must exceed `heartbeat_interval`. The detector fires after this
-    /// plus a jitter drawn from `[0, heartbeat_interval)` with the seeded PRNG.
+    /// plus a jitter drawn from `[0, heartbeat_interval)` with the seeded PRNG, plus one
+    /// [`election_stagger`](Self::election_stagger) per peer between this node and the
+    /// coordinator (so the highest live follower elects first).
     pub failure_timeout: Duration,
     /// How long a candidate waits for an `Answer` from a higher id before it announces
     /// itself coordinator, in us. Must be `> 0`.
@@ -30,7 +32,9 @@ pub struct BullyConfig {
     /// before it starts a new election, in us. Must exceed `answer_timeout`, because the
     /// higher node that answered runs its own election (up to `answer_timeout`) first.
     pub coordinator_timeout: Duration,
-    /// Seed of the PRNG behind the failure-detector jitter. Same seed, same behaviour.
+    /// Seed of the PRNG behind the failure-detector jitter, mixed with `id`
+    /// ([`node_seed`](crate::node_seed)), so nodes given one seed draw different jitter.
+    /// Same seed and id, same behaviour. Default 0.
     pub seed: u64,
 }
 
@@ -102,6 +106,21 @@ pub enum ConfigError {
 }
 
 impl BullyConfig {
+    /// The wait per higher-ranked candidate before a node elects on its own, in us:
+    /// `coordinator_timeout + heartbeat_interval`.
+    ///
+    /// A node with `r` live candidates ranked above it (higher ids; below the silent
+    /// coordinator when its failure detector fired) waits `r` staggers before it elects, so
+    /// the highest live node elects first and the others hear its `Coordinator` before their
+    /// turn. One stagger covers what lies between two neighbours' turns: the higher node's
+    /// `answer_timeout` and the delivery of its announcement (the slack of
+    /// `coordinator_timeout` over `answer_timeout`), and the failure-detector jitter
+    /// (`[0, heartbeat_interval)`). 200 ms with the defaults.
+    pub fn election_stagger(&self) -> Duration {
+        self.coordinator_timeout
+            .saturating_add(self.heartbeat_interval)
+    }
+
     /// Checks the rules documented on each field; the first violation is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.peers.contains(&self.id) {

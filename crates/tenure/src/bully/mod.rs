@@ -8,7 +8,14 @@
 //! (persisted, so it survives restarts), and a message from an epoch older than the receiver's
 //! view is answered with the receiver's current coordinator and epoch rather than dropped.
 //! A restarted node rejoins through an election that the others see (scenario S14,
-//! nirvik/iWant#1). See [`BullyNode`] for the inputs, outputs and call order.
+//! nirvik/iWant#1), or by adopting the announcement of a higher coordinator it hears first.
+//!
+//! Elections are staggered by rank, so a healthy election costs O(n) messages rather than
+//! Bully's classic O(n^2): before electing on its own, a node waits one
+//! [`election_stagger`](BullyConfig::election_stagger) per candidate ranked above it, the
+//! highest live node goes first, and the others hear its `Coordinator` before their turn
+//! ([`BullyNode`], "Message bound"). See [`BullyNode`] for the inputs, outputs and call
+//! order.
 //!
 //! # What Bully does not promise
 //!
@@ -28,6 +35,7 @@ mod event;
 mod message;
 mod node;
 mod output;
+mod rank;
 mod role;
 #[cfg(test)]
 mod tests;

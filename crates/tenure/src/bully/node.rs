@@ -4,6 +4,7 @@ use super::config::{BullyConfig, ConfigError};
 use super::event::{BullyEvent, StepDownReason};
 use super::message::BullyMessage;
 use super::output::{BullyOutput, BullyPersisted};
+use super::rank;
 use super::role::{BullyTimer, Role};
 use crate::id::NodeId;
 use crate::machine::{Machine, OutputQueue};
@@ -65,7 +66,11 @@ enum Judgement {
 ///    `Persist`ed state). The node starts as a follower with no coordinator and its
 ///    [`BullyTimer::FailureDetector`] armed at [`Instant::ZERO`], so:
 /// 2. call `handle_timeout(now)` once `now >= poll_timeout()`; the first call starts the
-///    initial election (S14: a (re)started node joins only through an election);
+///    node: the highest id elects (announces) at once, a lower id first waits one
+///    [`election_stagger`](BullyConfig::election_stagger) per higher id and elects only if
+///    no announcement came meanwhile (S14: the top id rejoins through an election the
+///    others see; a lower id adopts a higher coordinator's announcement, or bullies a
+///    lower one's);
 /// 3. after every input, drain `poll_output()` until `None`, persisting before sending;
 /// 4. feed each arriving message to `handle_message`, and repeat from 2.
 ///
@@ -88,14 +93,33 @@ enum Judgement {
 ///   `Coordinator { coordinator, epoch }` of that view, never silently dropped (rule 7).
 ///
 /// # Message bound
-/// One election round per epoch, not per message: a coordinator re-announces for a lower id's
-/// `Election` only when the sender is not behind its epoch (once per epoch), and otherwise
-/// replies to the sender alone; a follower of a coordinator in the sender's epoch replies with
-/// that announcement instead of starting a round. A cluster of `n` nodes starting together
-/// sends one round of at most `3 n (n - 1) / 2` messages (each node asks each higher id once
-/// and is answered, with the announcement once the asked node follows), then `n - 1`
-/// heartbeats per `heartbeat_interval`: 434 messages in the first 5 s at 5 nodes, 12,315 at
-/// 64. The quadratic round is Bully's own worst case (Garcia-Molina, 1982).
+/// Elections are staggered by rank ([`BullyConfig::election_stagger`], the `rank` module):
+/// before an election it starts on its own, a node waits one stagger per candidate ranked
+/// above it (at start-up: every higher id, so the highest id announces at once; when its
+/// failure detector fires: the peers between it and the silent coordinator). The highest
+/// live node elects first and the others adopt its `Coordinator` before their turn comes.
+/// In a healthy cluster (messages delivered within the slack of `coordinator_timeout` over
+/// `answer_timeout`), with `n` nodes:
+/// - start-up costs `n - 1` messages (the highest id's announcement), then `n - 1`
+///   heartbeats per `heartbeat_interval`: `101 (n - 1)` messages in the first 5 s;
+/// - a coordinator crash costs at most `2 (n - 1)`: the highest live follower asks the `k`
+///   ids above it (`k <= n - 1`) and announces to its `n - 1` peers.
+///
+/// Under faults (lost announcements, delays beyond the slack, a detector firing out of turn)
+/// a node may elect while higher ones are alive; each round is still one per epoch, not per
+/// message: a coordinator re-announces for a lower id's `Election` once per epoch (a sender
+/// behind its epoch is told the current announcement alone), and a follower of a coordinator
+/// in the sender's epoch replies with it instead of electing. The worst case, every node
+/// electing at once, is Bully's own quadratic round (Garcia-Molina, 1982): at most
+/// `3 n (n - 1) / 2 + n - 1` messages, an `Election`, an `Answer` and at most one
+/// `Coordinator` telling the view (to a sender the coordinator outranks, or to an answer
+/// that arrived after its asker followed) per pair of nodes, plus the announcement.
+///
+/// The price of the stagger is time: the highest live follower elects
+/// `failure_timeout` (plus jitter) plus `r` staggers after the last heartbeat it heard,
+/// where `r` is the number of peers between it and the silent coordinator (0 when the
+/// coordinator's next-lower neighbour is alive), and a node starting while every id above
+/// it is down waits one stagger per such id.
 ///
 /// Bully elects one coordinator only in a connected network: under a partition each side
 /// may elect its own (see the [module docs](super)).
@@ -109,6 +133,8 @@ pub struct BullyNode {
     /// The highest epoch seen or announced; persisted.
     epoch: u64,
     state: State,
+    /// Whether the start-up wait is over (or was cut short by an election or announcement).
+    started: bool,
     view: Option<View>,
     timers: TimerTable<BullyTimer>,
     outputs: OutputQueue<BullyMessage, BullyPersisted, BullyEvent>,
@@ -144,6 +170,7 @@ impl BullyNode {
             clock: Clock::new(),
             epoch: persisted.epoch,
             state: State::Follower,
+            started: false,
             view: None,
             timers,
             outputs,
@@ -238,7 +265,7 @@ impl BullyNode {
         while let Some(timer) = due.next(&mut self.timers) {
             match timer {
                 BullyTimer::Heartbeat => self.send_heartbeats(now),
-                BullyTimer::FailureDetector => self.begin_election(now),
+                BullyTimer::FailureDetector => self.on_failure_detector(now),
                 BullyTimer::AwaitAnswer if self.state == State::AwaitingAnswers => {
                     self.announce(now)
                 }
@@ -341,8 +368,25 @@ impl BullyNode {
 
     // ----- Transitions -----
 
+    /// The failure detector fired: elect, unless this is the node's start, where it first
+    /// waits one stagger per higher id (the highest id elects at once).
+    fn on_failure_detector(&mut self, now: Instant) {
+        if !self.started {
+            self.started = true;
+            let above = rank::rank(&self.peers, self.id(), None);
+            if above > 0 {
+                let wait = rank::wait(above, self.config.election_stagger());
+                self.timers
+                    .set(BullyTimer::FailureDetector, now.saturating_add(wait));
+                return;
+            }
+        }
+        self.begin_election(now);
+    }
+
     /// Runs an election: announce at once with no higher peer, else ask the higher ids.
     fn begin_election(&mut self, now: Instant) {
+        self.started = true;
         let higher: Vec<NodeId> = self
             .peers
             .iter()
@@ -395,6 +439,7 @@ impl BullyNode {
 
     /// Adopts `coordinator`'s announcement of `epoch`.
     fn follow(&mut self, now: Instant, coordinator: NodeId, epoch: u64) {
+        self.started = true;
         self.step_down(StepDownReason::HigherCoordinator { coordinator, epoch });
         self.view = Some(View { coordinator, epoch });
         self.state = State::Follower;
@@ -424,14 +469,22 @@ impl BullyNode {
         );
     }
 
+    /// Arms the detector: `failure_timeout`, plus jitter, plus one stagger per peer between
+    /// this node and its coordinator (the highest live follower elects first).
     fn arm_failure_detector(&mut self, now: Instant) {
         let jitter = self
             .rng
             .uniform_duration(Duration::ZERO, self.config.heartbeat_interval);
-        self.timers.set(
-            BullyTimer::FailureDetector,
-            now.saturating_add(self.config.failure_timeout.saturating_add(jitter)),
-        );
+        let coordinator = self.view.map(|v| v.coordinator);
+        let above = rank::rank(&self.peers, self.id(), coordinator);
+        let wait = rank::wait(above, self.config.election_stagger());
+        let after = self
+            .config
+            .failure_timeout
+            .saturating_add(jitter)
+            .saturating_add(wait);
+        self.timers
+            .set(BullyTimer::FailureDetector, now.saturating_add(after));
     }
 
     // ----- Helpers -----

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::id::NodeId;
-use crate::time::Instant;
+use crate::time::{Duration, Instant};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -81,9 +81,10 @@ fn new_rejects_an_invalid_config_naming_the_value() {
 }
 
 #[test]
-fn the_first_timeout_starts_the_initial_election() {
+fn the_first_timeout_starts_the_node_and_a_lower_id_elects_after_its_rank_wait() {
     // Documented start: the failure detector is armed at ZERO, so the first handle_timeout
-    // elects; a lower id asks every higher id.
+    // starts the node; a lower id waits one election_stagger per higher id (rank stagger,
+    // "Message bound"), then asks every higher id.
     let mut n = node(1);
     assert_eq!(n.role(), Role::Follower);
     assert_eq!(n.coordinator(), None);
@@ -92,6 +93,15 @@ fn the_first_timeout_starts_the_initial_election() {
         Some((BullyTimer::FailureDetector, Instant::ZERO))
     );
     n.handle_timeout(ms(10));
+    assert!(
+        drain(&mut n).is_empty(),
+        "two higher ids: wait two staggers"
+    );
+    let stagger = config(1).election_stagger();
+    assert_eq!(stagger, Duration::from_millis(200));
+    let turn = ms(10) + stagger.saturating_mul(2);
+    assert_eq!(n.next_timer(), Some((BullyTimer::FailureDetector, turn)));
+    n.handle_timeout(turn);
     assert_eq!(
         drain(&mut n),
         vec![
@@ -101,7 +111,54 @@ fn the_first_timeout_starts_the_initial_election() {
         ]
     );
     assert_eq!(n.role(), Role::Candidate);
-    assert_eq!(n.next_timer(), Some((BullyTimer::AwaitAnswer, ms(60))));
+    assert_eq!(
+        n.next_timer(),
+        Some((BullyTimer::AwaitAnswer, turn + Duration::from_millis(50)))
+    );
+}
+
+#[test]
+fn an_announcement_during_the_start_up_wait_is_adopted_without_an_election() {
+    let mut n = node(2);
+    n.handle_timeout(ms(0));
+    assert!(drain(&mut n).is_empty());
+    n.handle_message(ms(3), N3, coord(N3, 1));
+    assert_eq!(
+        drain(&mut n),
+        vec![
+            persist(1),
+            event(BullyEvent::CoordinatorChanged {
+                coordinator: N3,
+                epoch: 1
+            })
+        ]
+    );
+    // The detector now watches the coordinator: n3 is the next id up, so no stagger.
+    let (timer, at) = n.next_timer().unwrap();
+    assert_eq!(timer, BullyTimer::FailureDetector);
+    assert!(at >= ms(203) && at < ms(253), "{at}");
+    // A lower id's announcement during the wait is bullied at once (rule 7).
+    let mut n = node(2);
+    n.handle_timeout(ms(0));
+    n.handle_message(ms(3), N1, coord(N1, 1));
+    assert_eq!(n.role(), Role::Candidate);
+    assert!(drain(&mut n).contains(&send(N3, BullyMessage::Election { epoch: 1 })));
+}
+
+#[test]
+fn the_detector_waits_one_stagger_per_peer_between_the_node_and_its_coordinator() {
+    let window = |id, coordinator| {
+        let n = follower_of(id, coordinator, 1);
+        n.next_timer().map(|(_, at)| at).unwrap()
+    };
+    // Next id down from the coordinator: failure_timeout + jitter [0, heartbeat).
+    for (id, c) in [(2, N3), (1, N2)] {
+        let at = window(id, c);
+        assert!(at >= ms(200) && at < ms(250), "n{id} under {c}: {at}");
+    }
+    // n1 under n3 lets n2 go first: one stagger later.
+    let at = window(1, N3);
+    assert!(at >= ms(400) && at < ms(450), "{at}");
 }
 
 #[test]
@@ -135,7 +192,7 @@ fn the_top_id_announces_and_persists_its_epoch_before_sending() {
 #[test]
 fn no_answer_within_answer_timeout_means_announce() {
     let mut n = node(2);
-    n.handle_timeout(ms(0));
+    n.start_election(ms(0));
     drain(&mut n);
     n.handle_timeout(ms(49));
     assert!(drain(&mut n).is_empty(), "an early timeout is harmless");
@@ -147,7 +204,7 @@ fn no_answer_within_answer_timeout_means_announce() {
 #[test]
 fn an_answer_defers_to_the_higher_node_until_its_announcement() {
     let mut n = node(1);
-    n.handle_timeout(ms(0));
+    n.start_election(ms(0));
     drain(&mut n);
     n.handle_message(ms(5), N2, BullyMessage::Answer { epoch: 0 });
     assert_eq!(
@@ -175,7 +232,7 @@ fn an_answer_defers_to_the_higher_node_until_its_announcement() {
 #[test]
 fn no_coordinator_after_an_answer_means_elect_again() {
     let mut n = node(1);
-    n.handle_timeout(ms(0));
+    n.start_election(ms(0));
     n.handle_message(ms(5), N2, BullyMessage::Answer { epoch: 0 });
     drain(&mut n);
     n.handle_timeout(ms(155));
@@ -245,7 +302,7 @@ fn rule7_stale_epoch_messages_are_answered_with_the_current_coordinator() {
 #[test]
 fn a_coordinator_steps_down_for_a_newer_announcement_by_a_higher_id() {
     let mut n = node(2);
-    n.handle_timeout(ms(0));
+    n.start_election(ms(0));
     n.handle_timeout(ms(50));
     drain(&mut n);
     assert_eq!(n.role(), Role::Coordinator);
@@ -292,16 +349,17 @@ fn a_follower_bullies_a_newer_announcement_by_a_lower_id() {
 
 #[test]
 fn only_the_coordinators_own_heartbeat_keeps_it_alive() {
+    // n1 under n3: failure_timeout, jitter, and one stagger (n2 goes first).
     let mut n = follower_of(1, N3, 1);
     let (_, first) = n.next_timer().unwrap();
-    assert!(first >= ms(200) && first < ms(250), "{first}");
+    assert!(first >= ms(400) && first < ms(450), "{first}");
     // Hearsay of the current view (from node 2) does not refresh the detector.
     n.handle_message(ms(100), N2, coord(N3, 1));
     assert_eq!(n.next_timer().map(|(_, at)| at), Some(first));
     n.handle_message(ms(100), N3, BullyMessage::Heartbeat { epoch: 1 });
     let (timer, refreshed) = n.next_timer().unwrap();
     assert_eq!(timer, BullyTimer::FailureDetector);
-    assert!(refreshed >= ms(300) && refreshed < ms(350), "{refreshed}");
+    assert!(refreshed >= ms(500) && refreshed < ms(550), "{refreshed}");
     assert!(drain(&mut n).is_empty());
 }
 
@@ -356,7 +414,7 @@ fn s14_a_restarted_node_keeps_its_epoch_and_rejoins_through_an_election() {
 #[test]
 fn start_election_on_a_coordinator_with_higher_peers_steps_down_first() {
     let mut n = node(2);
-    n.handle_timeout(ms(0));
+    n.start_election(ms(0));
     n.handle_timeout(ms(50));
     drain(&mut n);
     n.start_election(ms(60));
@@ -432,7 +490,7 @@ fn an_undrained_node_keeps_a_bounded_queue_and_its_persist() {
 #[test]
 fn the_failure_detector_jitter_comes_from_the_seed() {
     let deadline = |seed| {
-        let mut n = BullyNode::new(BullyConfig { seed, ..config(1) }).unwrap();
+        let mut n = BullyNode::new(BullyConfig { seed, ..config(2) }).unwrap();
         n.handle_message(ms(0), N3, coord(N3, 1));
         n.poll_timeout()
     };

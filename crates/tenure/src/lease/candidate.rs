@@ -121,9 +121,12 @@ impl LeaseCandidate {
     /// A `Follower` that has sent nothing. Errors when `config.validate()` does.
     pub fn new(config: LeaseConfig) -> Result<Self, ConfigError> {
         config.validate()?;
-        let session = SessionId(Rng::from_seed(config.seed ^ SESSION_STREAM).next_u64());
+        // The holder id is mixed into both streams, as Raft and Bully mix theirs: contenders
+        // built from default seeds with different ids never share a jitter sequence.
+        let session =
+            SessionId(Rng::for_node(config.seed ^ SESSION_STREAM, config.holder).next_u64());
         Ok(LeaseCandidate {
-            rng: Rng::from_seed(config.seed),
+            rng: Rng::for_node(config.seed, config.holder),
             session,
             clashing: false,
             config,

@@ -45,7 +45,9 @@ pub struct LeaseConfig {
     /// [`fences_writes`](super::LeaseCandidate::fences_writes) is `false`, so a driver writes
     /// unfenced: the playground uses it to show the stale-leader hazard (S01).
     pub fencing: bool,
-    /// Seed of the PRNG behind the retry jitter. Default 0.
+    /// Seed of the PRNGs behind the retry jitter and the session, mixed with `holder`
+    /// ([`node_seed`](crate::node_seed)), so contenders built from one seed with different
+    /// ids draw different jitter and sessions. Default 0.
     pub seed: u64,
 }
 
