@@ -210,8 +210,12 @@ class BreakPanel {
     this.seedInput.setCustomValidity("");
     if (!Number.isInteger(budget) || budget < 1 || budget > MAX_BUDGET) return bad(this.budgetInput, `Give a whole number of runs from 1 to ${MAX_BUDGET}.`);
     if (!Number.isSafeInteger(seed) || seed < 0) return bad(this.seedInput, "Give a whole number from 0.");
-    const families = this.familyBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked && !i.disabled).map((i) => i.value);
     const t = this.target;
+    // The order matters (a schedule draws a family by its index): the example's own order
+    // first, as docs/search.md and `tenure search --families` give it, then any others ticked.
+    const order = [...(t.families ?? []), ...FAMILIES.map(([f]) => f)];
+    const families = this.familyBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked && !i.disabled).map((i) => i.value)
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b));
     const options = { algorithm: t.algorithm, property: this.propertySelect.value, nodes: t.nodes ?? RUN.nodes, duration_ms: RUN.duration_ms, heal_ms: RUN.heal_ms, seed, families };
     if (t.check_quorum === false) options.check_quorum = false;
     if (Object.keys(t.config).length) options.config = t.config;
@@ -304,7 +308,7 @@ class BreakPanel {
       html("p", { "data-testid": "break-found", text: `${shrunk.witness.detail} at ${span(shrunk.witness.time_ms)}.` }),
       html("table", { class: "break-size", "data-testid": "break-size" },
         html("caption", { text: `Shrunk in ${shrunk.steps} candidate runs (${Math.round(m.shrink_ms)} ms); ${shrunk.other_seeds_failing} of 8 other seeds still fail with its faults.` }),
-        html("thead", {}, html("tr", {}, html("th", { scope: "col", text: "" }), html("th", { scope: "col", text: "faults" }), html("th", { scope: "col", text: "nodes" }), html("th", { scope: "col", text: "length" }))),
+        html("thead", {}, html("tr", {}, html("th", { scope: "col", text: "run" }), html("th", { scope: "col", text: "faults" }), html("th", { scope: "col", text: "nodes" }), html("th", { scope: "col", text: "length" }))),
         html("tbody", {},
           html("tr", {}, html("th", { scope: "row", text: "found" }), html("td", { text: o.faults }), html("td", { text: o.nodes }), html("td", { text: span(o.duration_ms) })),
           html("tr", {}, html("th", { scope: "row", text: "shrunk" }), html("td", { text: s.faults }), html("td", { text: s.nodes }), html("td", { text: span(s.duration_ms) })))),

@@ -89,7 +89,7 @@ function tracked(when) {
 }
 
 function leadersList(b) {
-  return Object.keys(b.leaders ?? {});
+  return Object.keys(b.leaders ?? {}).sort((x, y) => x.localeCompare(y, "en", { numeric: true }));
 }
 
 /** The last beat: the violation of `property`, as the trace shows it. */
@@ -103,7 +103,7 @@ function violationBeat(property, algorithm) {
         const lease = algorithm.startsWith("lease");
         const what = algorithm === "raft" ? ` (terms ${value(a)} and ${value(c)})` : lease ? ` (tokens ${value(a)} and ${value(c)})` : "";
         const why = {
-          bully: "Bully takes silence for a crash: each side of the cut elects its own coordinator, and nothing in the algorithm can tell them apart from a real crash.",
+          bully: "Bully takes silence for a crash: each side of the cut elects its own coordinator, and nothing in the algorithm tells a cut link from a crashed node.",
           raft: "Without CheckQuorum a leader cut off from the majority never learns it was deposed: it goes on acting as leader while the majority elects another. One leader per term still holds; clients talking to the old leader are misled.",
           "lease-fencing": "The lease holds only while clocks drift less than the safety margin covers: one holder's clock ran beyond it, so it still trusted its lease when the store granted the next one.",
           "lease-unfenced": "The lease holds only while clocks drift less than the safety margin covers: one holder's clock ran beyond it, so it still trusted its lease when the store granted the next one.",
@@ -147,17 +147,22 @@ const SHRINK_CITE = "Andreas Zeller and Ralf Hildebrandt, “Simplifying and Iso
  */
 export function counterexampleStory(scenario, property, info = {}) {
   const algorithm = String(scenario.algorithm);
-  const faults = [...(scenario.faults ?? [])].sort((a, b) => Number(a.at_ms) - Number(b.at_ms));
-  const beats = faults.map((f) => ({
-    when: tracked((ev) => isFault(ev, f)),
-    say: (ev) => `At ${at(ev.time_ms)} ${faultSentence(ev.fault)}. ${gloss(ev.fault, algorithm)}`.trim(),
-  }));
-  const last = violationBeat(property, algorithm);
-  beats.push({ ...last, when: tracked(last.when) });
-  const count = faults.length === 1 ? "one fault" : `${faults.length} faults`;
+  const count = (scenario.faults ?? []).length === 1 ? "one fault" : `${(scenario.faults ?? []).length} faults`;
   const found = info.runs ? `Found in ${info.runs} seeded fault schedule${info.runs === 1 ? "" : "s"}` : "Found by searching seeded fault schedules";
   const from = info.original ? `, then shrunk from ${info.original.faults} faults over ${span(info.original.duration_ms)}` : ", then shrunk";
   const duration = Number(scenario.duration_ms);
+  const faults = [...(scenario.faults ?? [])].sort((a, b) => Number(a.at_ms) - Number(b.at_ms));
+  const beats = faults.map((f) => ({
+    when: tracked((ev) => isFault(ev, f)),
+    // A fault at time 0 is met as the story loads, so its caption replaces the intro: it
+    // carries the intro too.
+    say: (ev) => (ev.time_ms === 0
+      ? `${intro} From the start, ${faultSentence(ev.fault)}. ${gloss(ev.fault, algorithm)}`
+      : `At ${at(ev.time_ms)} ${faultSentence(ev.fault)}. ${gloss(ev.fault, algorithm)}`).trim(),
+  }));
+  const last = violationBeat(property, algorithm);
+  beats.push({ ...last, when: tracked(last.when) });
+  const intro = `${found}${from} to ${count} over ${span(duration)} on ${ALGO_WORDS[algorithm] ?? algorithm} with ${scenario.nodes} nodes. Each beat is one of its faults, then the violation.`;
   return {
     id: storyId(property),
     title: `Counterexample: ${propertyWords(property)}`,
@@ -165,7 +170,7 @@ export function counterexampleStory(scenario, property, info = {}) {
     // A run shrunk to a few tens of ms needs a crawl to be seen; holds stop at every beat.
     speed: duration < 1000 ? 0.02 : 0.25,
     scenario,
-    intro: `${found}${from} to ${count} over ${span(duration)} on ${ALGO_WORDS[algorithm] ?? algorithm} with ${scenario.nodes} nodes. Each beat is one of its faults, then the violation.`,
+    intro,
     beats,
     cites: [CITES[algorithm], SHRINK_CITE].filter(Boolean),
   };
