@@ -59,9 +59,11 @@ test("hovering_a_message_in_one_view_lights_it_in_the_others", async () => {
   await page.mouse.move(0, 0);
   assert.deepEqual(await litIn(page, id), none, "the light goes with the pointer");
 
-  await page.locator(PG).locator(`.spacetime [data-msg="${id}"] line`).hover({ force: true });
+  // The diagram listens on its root for pointerover and finds the arrow the pointer is on.
+  await page.locator(PG).locator(`.spacetime [data-msg="${id}"] line`).dispatchEvent("pointerover", { bubbles: true });
   assert.deepEqual(await litIn(page, id), { cluster: true, diagram: true, log: true, timeline: true }, "hovered in the diagram");
-  await page.mouse.move(0, 0);
+  await page.locator(PG).locator(".spacetime").dispatchEvent("pointerleave");
+  assert.deepEqual(await litIn(page, id), none, "leaving the diagram clears it");
 
   // Keyboard: focusing the message's line in the event log lights it everywhere.
   await page.locator(PG).locator(`[data-testid=event-log] button[data-msg="${id}"]`).first().focus();
