@@ -36,7 +36,11 @@ test("hovering_a_message_in_one_view_lights_it_in_the_others", async () => {
     const pg = document.querySelector("tenure-playground");
     pg.loadPreset("gc-pause-fenced");
     pg.shadowRoot.querySelector(".spacetime-panel").scrollIntoView();
-    for (let t = 40; t < 3000; t += 7) {
+    const win = pg.shadowRoot.querySelector("[data-testid=spacetime-window]");
+    win.value = "1000";
+    win.dispatchEvent(new Event("change"));
+    // After the takeover (the pause starts at 1.5 s): store traffic and the new holder's writes.
+    for (let t = 2000; t < 6000; t += 7) {
       pg.runTo(t);
       const root = pg.shadowRoot;
       const ids = (sel) => new Set([...root.querySelectorAll(sel)].map((e) => e.dataset.msg));

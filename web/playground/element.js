@@ -64,7 +64,7 @@ export class TenurePlayground extends HTMLElement {
     /** Free play's default: with its 20-60 ms links a message is on screen for 200-600 ms (setup.js). */
     this.speed = 0.1;
     this.menuValues = { pauseMs: 3000, offsetMs: 500, driftPct: -30 };
-    this.netValues = { loss: 0.2, latencyMin: 5, latencyMax: 30, outageMs: 3000 };
+    this.netValues = { loss: 0.2, latencyMin: 20, latencyMax: 60, outageMs: 3000 };
     this.frameTimes = [];
     this.lastTimeline = 0;
     this.error = null;
@@ -581,7 +581,8 @@ export class TenurePlayground extends HTMLElement {
     // Off-screen, the diagram waits (it is redrawn as it scrolls into view).
     if (!always && !this.panelsSeen.has(this.spaceTimePanel)) return;
     const keys = snap.nodes.map((n) => procKey(n.id));
-    const win = this.spaceWindow || Math.max(500, snap.time_ms);
+    // A run shorter than the window (a shrunk counterexample of 51 ms) is drawn whole.
+    const win = Math.min(this.spaceWindow || Math.max(500, snap.time_ms), Math.max(1, this.endMs));
     this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
   }
 
