@@ -222,9 +222,10 @@ impl Search {
     /// `maxSteps` candidate runs (default 2000, as the CLI): delta debugging over the faults,
     /// then numeric shrinking (docs/search.md). Throws `ERR_SEARCH_RANGE` if the scenario
     /// does not violate the property.
+    #[wasm_bindgen(unchecked_return_type = "ShrinkResult")]
     pub fn shrink(
         #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
-        property: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SearchProperty")] property: JsValue,
         #[wasm_bindgen(js_name = maxSteps)] max_steps: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         let scenario = read_scenario(&scenario)?;
@@ -256,7 +257,7 @@ impl Search {
     #[wasm_bindgen(unchecked_return_type = "SearchEvaluation")]
     pub fn evaluate(
         #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
-        property: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SearchProperty")] property: JsValue,
     ) -> Result<JsValue, JsValue> {
         let scenario = read_scenario(&scenario)?;
         let property = read_property(&property)?;
