@@ -58,10 +58,16 @@ test("hovering_a_message_in_one_view_lights_it_in_the_others", async () => {
 
   await page.locator(PG).locator(`[data-testid=message][data-msg="${id}"]`).hover({ force: true });
   assert.deepEqual(await litIn(page, id), { cluster: true, diagram: true, log: true, timeline: true }, "hovered in the cluster");
-  await elementShot(page.locator(PG).locator(".timeline-row"), "sync-timeline-and-log");
-  await elementShot(page.locator(PG).locator(".spacetime-panel"), "sync-spacetime");
   await page.mouse.move(0, 0);
   assert.deepEqual(await litIn(page, id), none, "the light goes with the pointer");
+  // Focus lights it too, and (unlike a hover) stays while the screenshots scroll the page.
+  const msg = page.locator(PG).locator(`[data-testid=message][data-msg="${id}"]`);
+  await msg.focus();
+  assert.deepEqual(await litIn(page, id), { cluster: true, diagram: true, log: true, timeline: true }, "focused in the cluster");
+  await elementShot(page.locator(PG).locator(".timeline-row"), "sync-timeline-and-log");
+  await elementShot(page.locator(PG).locator(".spacetime-panel"), "sync-spacetime");
+  await msg.blur();
+  assert.deepEqual(await litIn(page, id), none, "blur clears it");
 
   // The diagram listens on its root for pointerover and finds the arrow the pointer is on.
   await page.locator(PG).locator(`.spacetime [data-msg="${id}"] line`).dispatchEvent("pointerover", { bubbles: true });
