@@ -18,6 +18,7 @@ export const FencedResource = guardConstructor(bindings.FencedResource, isReady)
 export const LeaseCandidate = guardConstructor(bindings.LeaseCandidate, isReady);
 export const LeaseStore = guardConstructor(bindings.LeaseStore, isReady);
 export const RaftNode = guardConstructor(bindings.RaftNode, isReady);
+export const Search = guardConstructor(bindings.Search, isReady);
 export const Simulation = guardConstructor(bindings.Simulation, isReady);
 
 /**

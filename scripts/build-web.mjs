@@ -17,6 +17,8 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
     root: join(root, "web"),
     base: "./",
     logLevel: "warn",
+    // The "Can this break?" worker imports the wasm bindings as an ES module.
+    worker: { format: "es" },
     build: {
       outDir,
       emptyOutDir: true,

@@ -29,11 +29,14 @@ test("every class used before init() throws ERR_NOT_INITIALIZED, then works afte
     "RaftNode.restart": () => tenure.RaftNode.restart({}, { term: 1n, voted_for: null, log: [] }),
     "BullyNode.restart": () => tenure.BullyNode.restart({}, { epoch: 1n }),
     "Simulation.fromJSON": () => tenure.Simulation.fromJSON("{}"),
+    "new Search()": () => new tenure.Search({ algorithm: "bully", property: "split-brain" }),
+    "Search.shrink": () => tenure.Search.shrink({}, "split-brain"),
+    "Search.promises": () => tenure.Search.promises("raft"),
   };
   for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what), what);
   // Every wasm class the entry exports is covered.
   const classes = Object.entries(tenure).filter(([, v]) => typeof v === "function" && typeof v.prototype?.free === "function").map(([k]) => k).sort();
-  assert.deepEqual(classes, ["BullyNode", "FencedResource", "LeaseCandidate", "LeaseStore", "RaftNode", "Simulation"]);
+  assert.deepEqual(classes, ["BullyNode", "FencedResource", "LeaseCandidate", "LeaseStore", "RaftNode", "Search", "Simulation"]);
   for (const name of classes) assert.throws(() => new tenure[name](), notInitialized(name));
 
   await tenure.init(readFileSync(wasm));
@@ -44,6 +47,7 @@ test("every class used before init() throws ERR_NOT_INITIALIZED, then works afte
   const raft = tenure.RaftNode.restart({ id: 1n, peers: [2n] }, { term: 3n, voted_for: null, log: [] });
   assert.ok(raft instanceof tenure.RaftNode);
   assert.equal(raft.term, 3n);
+  assert.deepEqual(tenure.Search.promises("bully"), ["liveness"]);
   class Mine extends tenure.FencedResource {}
   assert.equal(new Mine().write(1n, "x").accepted, true, "subclassing still works");
   assert.equal(await tenure.init(), undefined, "init() again resolves, doing nothing");

@@ -67,7 +67,7 @@ export function networkActions(procs, values, lease, inject) {
   const all = procs.map(procOf);
   return [
     ["Apply loss", () => inject({ type: "link-loss", from: all, to: all, probability: values.loss }), { testid: "action-loss" }],
-    ["Apply latency", () => inject({ type: "link-latency", from: all, to: all, min_ms: values.latencyMin, max_ms: values.latencyMax }), { testid: "action-latency" }],
+    ["Apply latency", () => inject({ type: "link-latency", from: all, to: all, min_ms: Math.min(values.latencyMin, values.latencyMax), max_ms: values.latencyMax }), { testid: "action-latency" }],
     ...(lease ? [[`Store outage ${values.outageMs} ms`, () => inject({ type: "store-outage", duration_ms: values.outageMs }), { testid: "action-outage" }]] : []),
     ["Heal all", () => inject({ type: "heal" }), { testid: "action-heal-all" }],
   ];

@@ -26,7 +26,7 @@ import { loadWasm } from "./model.js";
 import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
-import { PRESETS, presetById } from "./presets.js";
+import { PRESETS, presetById, registerStory } from "./presets.js";
 import { EventLogView } from "./render-events.js";
 import { RaftLogView, ResourceLogView } from "./render-logs.js";
 import { SpaceTimeView } from "./render-spacetime.js";
@@ -64,9 +64,10 @@ export class TenurePlayground extends HTMLElement {
     this.attachShadow({ mode: "open" });
     this.playing = false;
     this.onScreen = true;
-    this.speed = 0.25;
+    /** Free play's default: with its 20-60 ms links a message is on screen for 200-600 ms (setup.js). */
+    this.speed = 0.1;
     this.menuValues = { pauseMs: 3000, offsetMs: 500, driftPct: -30 };
-    this.netValues = { loss: 0.2, latencyMin: 5, latencyMax: 30, outageMs: 3000 };
+    this.netValues = { loss: 0.2, latencyMin: 20, latencyMax: 60, outageMs: 3000 };
     this.frameTimes = [];
     this.lastTimeline = 0;
     this.error = null;
@@ -214,6 +215,18 @@ export class TenurePlayground extends HTMLElement {
     this.inject({ type: "drop-message", id: Number(id) });
   }
 
+  /**
+   * Lights message `id` (hovered or focused in one view) in every view: the cluster, the
+   * space-time diagram, the event log and the timeline; null lights none.
+   */
+  lightMessage(id) {
+    this.litMessage = id ?? null;
+    this.cluster.highlight(this.litMessage);
+    this.spaceTime?.highlight(this.litMessage);
+    this.eventLog?.highlight(this.litMessage);
+    this.timelineView.highlight(this.litMessage == null ? null : this.timeline?.display.msgs.get(this.litMessage) ?? null);
+  }
+
   /** The space-time diagram as a standalone SVG file's text. */
   spaceTimeSVG() {
     this.renderSpaceTime();
@@ -255,6 +268,11 @@ export class TenurePlayground extends HTMLElement {
     this.load(preset.scenario, { preset });
   }
 
+  /** Loads `story` (a preset-shaped object, such as a counterexample's) at time 0. */
+  loadStory(story) {
+    this.loadPreset(registerStory(story).id);
+  }
+
   /** The permalink for the current moment: this page's URL with the scenario in the hash. */
   permalink() {
     const hash = encodeHash({ scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id });
@@ -277,7 +295,7 @@ export class TenurePlayground extends HTMLElement {
       try {
         const link = decodeHash(location.hash);
         if (link) {
-          const preset = link.preset ? presetById(link.preset) : undefined;
+          const preset = link.preset ? presetById(link.preset, link.scenario) : undefined;
           if (preset) this.setSpeed(preset.speed);
           return this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
         }
@@ -569,7 +587,8 @@ export class TenurePlayground extends HTMLElement {
     // Off-screen, the diagram waits (it is redrawn as it scrolls into view).
     if (!always && !this.panelsSeen.has(this.spaceTimePanel)) return;
     const keys = snap.nodes.map((n) => procKey(n.id));
-    const win = this.spaceWindow || Math.max(500, snap.time_ms);
+    // A run shorter than the window (a shrunk counterexample of 51 ms) is drawn whole.
+    const win = Math.min(this.spaceWindow || Math.max(500, snap.time_ms), Math.max(1, this.endMs));
     this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
   }
 
@@ -644,7 +663,7 @@ export class TenurePlayground extends HTMLElement {
       onProcClick: (key, anchor, k) => this.openProcMenu(key, anchor, k),
       onLinkClick: (a, b, at, el, k) => this.menu.open(at, `Link ${a} ↔ ${b}`, () => linkActions(a, b, (f) => this.inject(f)), [], { invoker: el, key: k }),
       onMessageClick: (id, el, k) => this.openMessage(id, el, k),
-      onMessageHover: (id) => this.spaceTime?.highlight(id),
+      onMessageHover: (id) => this.lightMessage(id),
       onDrawLine: (sides) => {
         this.inject(partitionOf(sides));
         if (this.cluster.drawMode) this.setDrawMode(false);
@@ -671,7 +690,7 @@ export class TenurePlayground extends HTMLElement {
     const timelineRow = html("div", { class: "timeline-row" }, this.timelineSvg);
     if (show.has("events")) {
       const box = html("section", { class: "panel event-log", "aria-label": "Event log" });
-      this.eventLog = new EventLogView(box, { onSeek: (ms) => this.seekSoon(ms) });
+      this.eventLog = new EventLogView(box, { onSeek: (ms) => this.seekSoon(ms), onMessageHover: (id) => this.lightMessage(id) });
       timelineRow.append(box);
     }
     const mainParts = [this.noteEl, captionRow, this.stage, under, timelineRow];
@@ -716,7 +735,7 @@ export class TenurePlayground extends HTMLElement {
     const stSvg = svg("svg", { class: "spacetime" });
     this.spaceTime = new SpaceTimeView(stSvg, {
       onSeek: (ms) => this.seekSoon(ms),
-      onHover: (id) => this.cluster.highlight(id),
+      onHover: (id) => this.lightMessage(id),
     });
     const windowSelect = html("select", { "data-testid": "spacetime-window", onchange: (e) => ((this.spaceWindow = Number(e.target.value)), this.renderSpaceTime()) },
       ...SPACETIME_WINDOWS.map(([ms, label]) => html("option", { value: ms, text: label, selected: ms === this.spaceWindow })));

@@ -6,6 +6,7 @@
 // `cites` names the sources in the info panel.
 import { procKey } from "./procs.js";
 import { at, span } from "./narrate.js";
+import { counterexampleStory, propertyOf } from "./counterexample.js";
 
 /** Story links: slower than the simulator's default, so a message is motion, not a flicker. */
 const NET = { latency_ms: [15, 45] };
@@ -302,6 +303,19 @@ export const PRESETS = [
 ];
 
 /** The preset with `id`, or undefined. */
-export function presetById(id) {
-  return PRESETS.find((p) => p.id === id);
+export function presetById(id, scenario) {
+  // A counterexample's story (a permalink from "Can this break?") is rebuilt from its link's
+  // scenario; one loaded on this page was registered.
+  const property = propertyOf(id);
+  if (property && scenario) return registerStory(counterexampleStory(scenario, property));
+  return PRESETS.find((p) => p.id === id) ?? EXTRA.get(id);
+}
+
+/** Stories made on the page (a counterexample), found by `presetById` as the others are. */
+const EXTRA = new Map();
+
+/** Makes `story` (a preset-shaped object) loadable by its id; returns it. */
+export function registerStory(story) {
+  EXTRA.set(story.id, story);
+  return story;
 }

@@ -107,7 +107,7 @@ export class SpaceTimeView {
     const y = (t) => HEAD + ((Math.min(Math.max(t, t0), t1) - t0) / windowMs) * BODY;
     const out = [svg("style", {}, STYLE), svg("rect", { x: 0, y: 0, width: W, height: H, class: "st-bg" })];
     // Time grid, one rule per step.
-    const step = [50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000].find((s) => (s / windowMs) * BODY >= 40) ?? 60000;
+    const step = [1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000].find((s) => (s / windowMs) * BODY >= 40) ?? 60000;
     for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
       out.push(svg("line", { x1: LEFT - 10, x2: W - 8, y1: y(t), y2: y(t), class: "st-grid" }));
       out.push(svg("text", { x: LEFT - 14, y: y(t) + 4, class: "st-tick" }, fmt(t)));

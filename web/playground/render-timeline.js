@@ -117,6 +117,38 @@ export class TimelineView {
     out.push(svg("line", { x1: x(now), x2: x(now), y1: 0, y2: lanesBottom + 2, class: "cursor" }));
     out.push(...axis(x, spanMs, now, lanesBottom + 14, LABEL, W - 6));
     this.root.replaceChildren(...out);
+    this.layout = { x, lanes, laneTop, bottom: lanesBottom };
+    this.drawLit();
+  }
+
+  /**
+   * Marks message `m` (a History message record, hovered in another view) on the timeline:
+   * a band from its send to its arrival or drop, a dot in its sender's and receiver's lanes.
+   * null clears it. Kept across redraws.
+   */
+  highlight(m) {
+    this.litMsg = m;
+    this.drawLit();
+  }
+
+  drawLit() {
+    this.root.querySelector(".msg-lit")?.remove();
+    const m = this.litMsg;
+    if (!m || !this.layout) return;
+    const { x, lanes, laneTop, bottom } = this.layout;
+    const end = m.end ?? m.arrival;
+    const x1 = x(m.send);
+    const x2 = Math.max(x1 + 2, x(end));
+    const lane = (k) => lanes.indexOf(k === "resource" ? "writes" : k);
+    const g = svg("g", { class: "msg-lit", "data-testid": "timeline-message", "data-msg": m.id },
+      svg("title", {}, `${m.kind} ${m.from} → ${m.to}, sent ${fmt(m.send)}, ${m.fate && m.fate !== "delivered" ? `dropped ${fmt(end)}` : `arrives ${fmt(end)}`}`),
+      svg("rect", { x: x1, y: TOP, width: x2 - x1, height: bottom - TOP, class: "msg-band" }));
+    const from = lane(m.from);
+    const to = lane(m.to);
+    if (from >= 0) g.append(svg("circle", { cx: x1, cy: laneTop(from) + LANE / 2, r: 4 }));
+    if (to >= 0) g.append(svg("circle", { cx: x2, cy: laneTop(to) + LANE / 2, r: 4 }));
+    if (from >= 0 && to >= 0) g.append(svg("line", { x1, y1: laneTop(from) + LANE / 2, x2, y2: laneTop(to) + LANE / 2 }));
+    this.root.append(g);
   }
 
   bindSeek() {

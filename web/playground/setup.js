@@ -3,7 +3,12 @@
 
 /** Free-play length: long enough never to end while someone watches. */
 export const FREE_PLAY_MS = 3_600_000;
-export const DEFAULT_NETWORK = { latency_ms: [5, 30] };
+/**
+ * Free play's links: 20-60 ms, played at 0.1x (the element's default speed), puts a message
+ * on screen for 200-600 ms, readable motion rather than a flicker, while a Raft election
+ * (300-600 ms timeouts) still takes seconds, not minutes.
+ */
+export const DEFAULT_NETWORK = { latency_ms: [20, 60] };
 
 /**
  * Timing knobs per algorithm family: [key, label, min, max, step, default, unit]. Fields take

@@ -16,6 +16,8 @@
 //! - `raft_message`: Raft messages, entries and persisted state as JS objects.
 //! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
+//! - `search`: the exported [`Search`] class, the simulator's counterexample search and
+//!   shrinker run in slices (a Web Worker's).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
 //!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
 //!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript shapes).
@@ -39,6 +41,7 @@ mod object;
 mod raft;
 mod raft_message;
 mod read;
+mod search;
 mod seed;
 mod simulation;
 mod simulation_error;
@@ -54,4 +57,5 @@ pub use lab::{MAX_RUNS, failover_measure, failover_plot, false_elections};
 pub use lease_candidate::LeaseCandidate;
 pub use lease_store::LeaseStore;
 pub use raft::RaftNode;
+pub use search::Search;
 pub use simulation::Simulation;

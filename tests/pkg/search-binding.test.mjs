@@ -1,0 +1,119 @@
+// The `Search` binding: the simulator's own search and shrinker from JS, in slices. Each of
+// the playground panel's examples finds its counterexample and shrinks it, in Node, to exactly
+// the scenario the native search committed (tests/pkg/fixtures/search/, checked by
+// crates/tenure-sim/tests/search.rs), with the native trace hash; the promised invariants hold
+// over the budget; bad input gets a coded error.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Search, Simulation } from "tenure";
+import { root } from "../../scripts/lib/run.mjs";
+import { EXAMPLES } from "../../web/playground/break-panel.js";
+
+const dir = join(root, "tests", "pkg", "fixtures", "search");
+const fixtures = new Map(readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(dir, f), "utf8"))]));
+
+/** The panel's example id -> the fixture the native search wrote for it. */
+const FIXTURE_OF = {
+  "bully-partition": "bully-split-brain",
+  "unfenced-stale-write": "lease-unfenced-stale-write",
+  "lease-drift": "lease-drift-split-brain",
+  "raft-no-check-quorum": "raft-deposed-leader",
+};
+
+/** The options the panel sends for example `e` (3 nodes, 10 s of faults, 2 s heal, seed 1). */
+function optionsOf(e) {
+  const o = { algorithm: e.algorithm, property: e.property, nodes: 3, duration_ms: 10_000, heal_ms: 2_000, seed: 1 };
+  if (e.families) o.families = e.families;
+  if (e.check_quorum === false) o.check_quorum = false;
+  if (e.config) o.config = e.config;
+  return o;
+}
+
+for (const [id, name] of Object.entries(FIXTURE_OF)) {
+  test(`${id}: found in slices and shrunk in Node to the native counterexample, same trace hash`, () => {
+    const e = EXAMPLES.find((x) => x.id === id);
+    const f = fixtures.get(name);
+    assert.ok(e && f, `${id} -> ${name}`);
+    const search = new Search(optionsOf(e));
+    // In slices, as the worker runs it: progress grows by at most a slice each time.
+    let found = false;
+    let last = 0;
+    while (!found && search.progress().runs < e.budget) {
+      found = search.runBatch(Math.min(7, e.budget - search.progress().runs));
+      const p = search.progress();
+      assert.ok(p.runs > last && p.runs - last <= 7, `${p.runs} after ${last}`);
+      last = p.runs;
+    }
+    assert.ok(found, `${id}: nothing in ${e.budget} runs`);
+    const hit = search.found();
+    assert.equal(hit.witness.kind, f.witness.kind);
+    assert.equal(search.progress().found, true);
+    const shrunk = Search.shrink(hit.scenario, search.property, 400);
+    assert.deepEqual(shrunk.scenario, f.scenario, `${id}: the shrunk scenario differs from the native one`);
+    assert.equal(shrunk.witness.time_ms * 1000, f.witness.time_us);
+    assert.ok(shrunk.shrunk.faults <= shrunk.original.faults && shrunk.shrunk.faults <= 2);
+    assert.ok(shrunk.steps > 0 && shrunk.steps <= 400);
+    const replay = Search.evaluate(shrunk.scenario, search.property);
+    assert.equal(replay.trace_hash, BigInt(`0x${f.trace_hash}`));
+    assert.equal(replay.witness.kind, f.witness.kind);
+    const sim = new Simulation(shrunk.scenario);
+    sim.runUntil(sim.endMs);
+    assert.equal(sim.traceHash(), replay.trace_hash, "the hash `tenure run` prints");
+    search.free();
+  });
+}
+
+for (const id of ["lease-fencing-promised", "raft-promised"]) {
+  test(`${id}: no violation of what it promises within 30 runs`, () => {
+    const e = EXAMPLES.find((x) => x.id === id);
+    const search = new Search({ ...optionsOf(e), families: undefined });
+    assert.equal(search.runBatch(30), false);
+    const p = search.progress();
+    assert.equal(p.runs, 30);
+    assert.equal(p.found, false);
+    assert.ok(p.events > 1000, `${p.events} events`);
+    assert.equal(search.found(), null);
+  });
+}
+
+test("promises names what any-promised looks for", () => {
+  assert.deepEqual(Search.promises("bully"), ["liveness"]);
+  assert.ok(Search.promises("lease-fencing").includes("stale-write-accepted"));
+  assert.ok(!Search.promises("lease-unfenced").includes("stale-write-accepted"));
+  assert.throws(() => Search.promises("paxos"), { name: "TypeError", code: "ERR_SEARCH_TYPE" });
+});
+
+test("bad search input gets a coded error and changes nothing", () => {
+  const ok = { algorithm: "bully", property: "split-brain" };
+  const cases = [
+    [null, TypeError, "ERR_SEARCH_TYPE"],
+    [[], TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, property: "splitbrain" }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, property: "no-leader-for=0s" }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, algorithm: "paxos" }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, families: ["earthquake"] }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, budget: 10 }, TypeError, "ERR_UNKNOWN_KEY"],
+    [{ ...ok, config: { ttl: 2000 } }, TypeError, "ERR_UNKNOWN_KEY"],
+    [{ ...ok, config: [] }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, config: { ttl_ms: "2 s" } }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, nodes: 1.5 }, TypeError, "ERR_SEARCH_TYPE"],
+    [{ ...ok, nodes: 0 }, RangeError, "ERR_SCENARIO_RANGE"],
+    [{ ...ok, nodes: 65 }, RangeError, "ERR_SCENARIO_RANGE"],
+    [{ ...ok, duration_ms: 600_001 }, RangeError, "ERR_SEARCH_RANGE"],
+    [{ ...ok, families: Array(25).fill("kill") }, RangeError, "ERR_SEARCH_RANGE"],
+  ];
+  for (const [input, cls, code] of cases) {
+    assert.throws(() => new Search(input), (err) => err instanceof cls && err.code === code, JSON.stringify(input));
+  }
+  const s = new Search({ ...ok, seed: 1, families: ["partition-one"] });
+  for (const n of [0, -1, 1.5, NaN, 1e7]) assert.throws(() => s.runBatch(n), { name: "RangeError", code: "ERR_SEARCH_RANGE" });
+  assert.equal(s.progress().runs, 0, "a refused batch ran nothing");
+  const quiet = { version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 2000, faults: [] };
+  assert.throws(() => Search.shrink(quiet, "split-brain", 10), { name: "RangeError", code: "ERR_SEARCH_RANGE" });
+  assert.throws(() => Search.shrink(quiet, 7, 10), { name: "TypeError", code: "ERR_SEARCH_TYPE" });
+  assert.throws(() => Search.shrink(quiet, "split-brain", 0), { name: "RangeError", code: "ERR_SEARCH_RANGE" });
+  assert.throws(() => Search.shrink({ ...quiet, nodes: 0 }, "split-brain"), { code: "ERR_SCENARIO_RANGE" });
+  assert.equal(Search.evaluate(quiet, "split-brain").witness, null);
+});
