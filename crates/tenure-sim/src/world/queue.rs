@@ -191,7 +191,7 @@ mod tests {
             q.push(Instant::from_micros(10 - p as u64), timer(p));
         }
         let removed: Vec<usize> = q
-            .remove_where(|ev| p_of(ev) % 2 == 0)
+            .remove_where(|ev| p_of(ev).is_multiple_of(2))
             .iter()
             .map(p_of)
             .collect();
