@@ -1,6 +1,6 @@
 // `npm run bench` figures for the Simulation binding (figures only):
 // - simulated events per second in wasm under Node next to the native `tenure` CLI on the
-//   same chaos scenarios in the same run, and their ratio;
+//   same chaos scenarios, paired run by run, and their ratio's median and spread;
 // - the cost of snapshot() (the playground calls it every animation frame) and of clone()
 //   (its checkpoints) for 5 and 25 nodes.
 // The gzipped .wasm size is printed by the runner (scripts/bench.mjs).
@@ -12,22 +12,39 @@ import { Simulation } from "tenure";
 import { root } from "../scripts/lib/run.mjs";
 
 const ROUNDS = 3;
+const SEEDS = [1, 2, 3];
 
 export default async function simulationBench() {
   execFileSync("cargo", ["build", "--release", "-q", "-p", "tenure-sim", "--bin", "tenure"], { cwd: root, stdio: "inherit" });
   const cli = join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "release", "tenure");
   const work = mkdtempSync(join(tmpdir(), "tenure-bench-"));
   try {
-    console.log("simulated events per second, 5 nodes, 1200 s of chaos + 10 s heal (tenure chaos --emit-scenario --seed 1):");
+    console.log(`simulated events per second, 5 nodes, 1200 s of chaos + 10 s heal, seeds ${SEEDS.join(", ")} (tenure chaos --emit-scenario), ${ROUNDS} paired wasm/native runs each:`);
     for (const algorithm of ["raft", "lease-fencing"]) {
-      const json = JSON.parse(
-        execFileSync(cli, ["chaos", "--algorithm", algorithm, "--nodes", "5", "--duration", "1200s", "--runs", "1", "--seed", "1", "--emit-scenario"], { encoding: "utf8" }),
-      );
-      const w = wasmRate(json);
-      const n = nativeRate(cli, work, json);
-      if (w.events !== n.events || w.hash !== n.hash) throw new Error(`${algorithm}: wasm and native runs differ (${w.events}/${n.events} events)`);
+      const ratios = [];
+      const rates = { wasm: [], native: [] };
+      let events = 0;
+      for (const seed of SEEDS) {
+        const json = JSON.parse(
+          execFileSync(cli, ["chaos", "--algorithm", algorithm, "--nodes", "5", "--duration", "1200s", "--runs", "1", "--seed", String(seed), "--emit-scenario"], { encoding: "utf8" }),
+        );
+        const empty = nativeEmpty(cli, work, json);
+        for (let r = 0; r < ROUNDS; r++) {
+          // Paired: the same scenario in wasm then natively, back to back, so both see the
+          // same machine load; the ratio is taken per pair.
+          const w = wasmRate(json);
+          const n = nativeRate(cli, work, json, empty);
+          if (w.events !== n.events || w.hash !== n.hash) throw new Error(`${algorithm} seed ${seed}: wasm and native runs differ (${w.events}/${n.events} events)`);
+          ratios.push(w.rate / n.rate);
+          rates.wasm.push(w.rate);
+          rates.native.push(n.rate);
+          events = w.events;
+        }
+      }
+      const med = (xs) => quantile(xs, 0.5);
       console.log(
-        `  ${algorithm.padEnd(14)} ${w.events} events: wasm ${fmtRate(w.rate)} (${w.ms.toFixed(0)} ms), native ${fmtRate(n.rate)} (${n.ms.toFixed(0)} ms), wasm/native ${(w.rate / n.rate).toFixed(2)}`,
+        `  ${algorithm.padEnd(14)} wasm ${fmtRate(med(rates.wasm))}, native ${fmtRate(med(rates.native))} (medians; last run ${events} events); ` +
+          `wasm/native median ${med(ratios).toFixed(2)}, spread ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} over ${ratios.length} pairs`,
       );
     }
 
@@ -75,45 +92,40 @@ export default async function simulationBench() {
   }
 }
 
-/** Best of ROUNDS: events per second running `json` to its end in wasm. */
+/** Events per second running `json` to its end in wasm, once. */
 function wasmRate(json) {
-  let best = Infinity;
-  let sim;
-  for (let r = 0; r < ROUNDS; r++) {
-    sim?.free();
-    sim = new Simulation(json);
-    const start = performance.now();
-    sim.runUntil(sim.endMs);
-    best = Math.min(best, performance.now() - start);
-  }
+  const sim = new Simulation(json);
+  const start = performance.now();
+  sim.runUntil(sim.endMs);
+  const ms = performance.now() - start;
   const events = sim.metrics().events;
   const hash = sim.traceHash();
   sim.free();
-  return { events, hash, ms: best, rate: (events / best) * 1e3 };
+  return { events, hash, ms, rate: (events / ms) * 1e3 };
 }
 
-/**
- * Best of ROUNDS: events per second of the native CLI on the same scenario; the cost of
- * starting the process and reading the file (the same scenario cut to 0 ms) is subtracted.
- */
-function nativeRate(cli, work, json) {
-  const time = (scenario, name) => {
-    const file = join(work, name);
-    writeFileSync(file, JSON.stringify(scenario));
-    let best = Infinity;
-    let out;
-    for (let r = 0; r < ROUNDS; r++) {
-      const start = performance.now();
-      out = JSON.parse(execFileSync(cli, ["run", file, "--json"], { encoding: "utf8" }));
-      best = Math.min(best, performance.now() - start);
-    }
-    return { best, out };
-  };
-  const full = time(json, "full.json");
-  const empty = time({ ...json, duration_ms: 0, faults: [] }, "empty.json");
-  const ms = Math.max(full.best - empty.best, 1e-3);
-  const events = full.out.metrics.events;
-  return { events, hash: BigInt(`0x${full.out.trace_hash}`), ms, rate: (events / ms) * 1e3 };
+/** The native CLI's fixed cost (start, read, print): the same scenario cut to 0 ms, best of 3. */
+function nativeEmpty(cli, work, json) {
+  const file = join(work, "empty.json");
+  writeFileSync(file, JSON.stringify({ ...json, duration_ms: 0, faults: [] }));
+  let best = Infinity;
+  for (let r = 0; r < 3; r++) {
+    const start = performance.now();
+    execFileSync(cli, ["run", file, "--json"], { encoding: "utf8" });
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/** Events per second of the native CLI on `json`, once, less its fixed cost `emptyMs`. */
+function nativeRate(cli, work, json, emptyMs) {
+  const file = join(work, "full.json");
+  writeFileSync(file, JSON.stringify(json));
+  const start = performance.now();
+  const out = JSON.parse(execFileSync(cli, ["run", file, "--json"], { encoding: "utf8" }));
+  const ms = Math.max(performance.now() - start - emptyMs, 1e-3);
+  const events = out.metrics.events;
+  return { events, hash: BigInt(`0x${out.trace_hash}`), ms, rate: (events / ms) * 1e3 };
 }
 
 function quantile(samples, q) {

@@ -1,6 +1,7 @@
 // `npm run build`: Rust -> wasm -> pkg/dist/, incrementally.
 //
-// 1. cargo build --release --target wasm32-unknown-unknown -p tenure-wasm (cargo is incremental);
+// 1. cargo build --profile wasm --target wasm32-unknown-unknown -p tenure-wasm (cargo is
+//    incremental; the `wasm` profile in Cargo.toml is size-tuned, `release` is the native one);
 // 2. wasm-bindgen --target web, with the CLI pinned to Cargo.lock's exact version;
 // 3. wasm-opt -Oz from the npm `binaryen` package;
 // 4. bundles the self-contained <tenure-playground> (scripts/build-element.mjs) beside it;
@@ -39,9 +40,9 @@ export function build() {
   const wasmBindgen = ensureWasmBindgen();
   ensureNodeModules();
 
-  run("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "-p", "tenure-wasm"]);
+  run("cargo", ["build", "--profile", "wasm", "--target", "wasm32-unknown-unknown", "-p", "tenure-wasm"]);
   const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, "target");
-  const raw = join(targetDir, "wasm32-unknown-unknown", "release", "tenure_wasm.wasm");
+  const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "tenure_wasm.wasm");
 
   const stampPath = join(OUT, ".build-stamp");
   const stamp = hash([

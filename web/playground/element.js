@@ -53,6 +53,12 @@ const SPEED_MIN = -200; // 10^(-2) = 0.01x
 const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
 const FRAME_SAMPLES = 4096;
+/**
+ * Script time a frame may spend simulating, ms. Past it the frame draws what it has and the
+ * rest of its simulated time is dropped (the clock shows less than speed x wall time), so a
+ * slow frame cannot make the next one owe more work and spiral.
+ */
+const SIM_BUDGET_MS = 6;
 
 const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: defaultKnobs("raft-pv-cq") };
 
@@ -412,7 +418,7 @@ export class TenurePlayground extends HTMLElement {
     this.lastTs = ts;
     const target = Math.min(this.endMs, this.now + dt * this.speed);
     const beats = this.timeline.history.story.met.length;
-    this.timeline.advance(target);
+    this.timeline.advance(target, t0 + SIM_BUDGET_MS);
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
     if (held) {
@@ -522,7 +528,7 @@ export class TenurePlayground extends HTMLElement {
   renderAll(force) {
     if (!this.timeline) return;
     const snap = this.timeline.model.snapshot();
-    const config = this.timeline.scenario().config ?? {};
+    const config = this.timeline.config ?? {};
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
     this.cluster.render(snap, config, { sticky });
     this.safety.render(snap);
@@ -953,7 +959,7 @@ export class TenurePlayground extends HTMLElement {
     const s = this.setup;
     this.marginBox.hidden = family(s.choice) !== "lease";
     if (this.marginBox.hidden) return;
-    const lat = this.timeline?.scenario().network?.latency_ms ?? [5, 30];
+    const lat = this.timeline?.network?.latency_ms ?? [5, 30];
     renderMargin(this.marginBox, {
       ttl: s.knobs.ttl_ms, margin: s.knobs.safety_margin_ms, renew: s.knobs.renew_interval_ms,
       rtt: 2 * Number(lat[1]), driftPpm: s.knobs.max_drift_ppm,

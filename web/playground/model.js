@@ -50,9 +50,10 @@ export class Model {
 
   /**
    * Runs up to `toMs` in chunks; after each chunk calls `onEvents(events, nowMs)` with the new
-   * trace events, oldest first.
+   * trace events, oldest first. Stops early after a chunk that ends past `deadline` (a
+   * `performance.now()` value). Returns whether it reached `toMs`.
    */
-  advance(toMs, onEvents) {
+  advance(toMs, onEvents, deadline = Infinity) {
     while (this.sim.now < toMs) {
       const before = this.sim.now;
       // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
@@ -60,7 +61,9 @@ export class Model {
       this.sim.runUntil(Math.round(Math.min(toMs, before + CHUNK_MS) * 1000) / 1000);
       onEvents?.(this.drain(), this.sim.now);
       if (this.sim.now <= before) break;
+      if (this.sim.now < toMs && performance.now() > deadline) return false;
     }
+    return this.sim.now >= toMs;
   }
 
   /** Processes every event due at the current instant (none may be left at it). */

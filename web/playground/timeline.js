@@ -22,6 +22,10 @@ export class Timeline {
     this.record = null;
     this.checkpoints = [];
     this.lease = String(scenario.algorithm).startsWith("lease");
+    // The scenario as the simulator read it (defaults filled in), converted once.
+    const read = this.model.scenario();
+    this.configRead = read.config ?? {};
+    this.networkModel = read.network ?? {};
     const timeline = this;
     /** What the history narrates with: the story (set by `tell`), and who changed it when. */
     this.ctx = {
@@ -65,18 +69,38 @@ export class Timeline {
     return this.record && this.record.maxTime > this.history.maxTime ? this.record : this.history;
   }
 
-  /** Runs forward to `ms`. */
-  advance(ms) {
+  /**
+   * The scenario's config (knobs). It never changes during a run (injected faults add faults,
+   * not config), so it is read once: converting the whole scenario, with every fault, to a JS
+   * object each frame cost milliseconds on long runs.
+   */
+  get config() {
+    return this.configRead;
+  }
+
+  /** The scenario's network model, read once for the same reason. */
+  get network() {
+    return this.networkModel;
+  }
+
+  /**
+   * Runs forward to `ms`. With `deadline` (a `performance.now()` value), stops after the first
+   * chunk of simulation that ends past it: the frame loop then drops the rest of its simulated
+   * time instead of owing it to the next frame. Returns whether it reached `ms`.
+   */
+  advance(ms, deadline = Infinity) {
     // Seeking to the current instant still runs the events due at it (time 0 after a
     // restore), so a seek to a beat's time lands after that beat's event.
     if (this.model.now >= ms) this.model.settle(this.onChunk);
     while (this.model.now < ms) {
       const next = this.nextCheckpointTime();
-      this.model.advance(Math.min(ms, next), this.onChunk);
+      this.model.advance(Math.min(ms, next), this.onChunk, deadline);
       if (this.model.now >= next) this.checkpoint();
       else break;
+      if (performance.now() > deadline) break;
     }
     if (this.record && this.history.maxTime >= this.record.maxTime) this.record = null;
+    return this.model.now >= ms;
   }
 
   /** Processes one event. Returns whether there was one. */

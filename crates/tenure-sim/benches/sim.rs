@@ -1,5 +1,8 @@
 //! Simulator throughput: simulated events per second and simulated seconds per wall second,
-//! for 5-node Raft and lease-fencing worlds under chaos. Prints figures; asserts nothing.
+//! for 5-node Raft and lease-fencing worlds under chaos, then the speed goals (simulated time
+//! per CPU second, events per CPU second, 120 s Raft-5 chaos runs per CPU second) measured
+//! after a warm-up, on this thread's CPU time, each next to its goal. Built with the `release`
+//! (speed) profile that `cargo bench` inherits. Prints figures; asserts nothing.
 
 #![allow(missing_docs, clippy::expect_used)]
 
@@ -35,6 +38,7 @@ fn bench(c: &mut Criterion) {
         group.finish();
 
         // Simulated seconds per wall second over 20 different chaos seeds.
+        run(&chaos_scenario(algorithm, 99)); // warm-up: caches, page faults, allocator
         let start = WallInstant::now();
         let mut total_events = 0u64;
         let runs = 20u64;
@@ -54,5 +58,48 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// This thread's CPU time in ns (Linux's schedstat), else wall time since the first call.
+fn cpu_ns() -> (u64, &'static str) {
+    static EPOCH: std::sync::OnceLock<WallInstant> = std::sync::OnceLock::new();
+    let epoch = *EPOCH.get_or_init(WallInstant::now);
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or_else(
+            || (epoch.elapsed().as_nanos() as u64, "wall s"),
+            |ns| (ns, "CPU s"),
+        )
+}
+
+/// The figures for the chaos runner: 120 s of chaos + 10 s of heal per run, as
+/// `tenure chaos --algorithm raft` runs them, 5 warm-up runs then 40 measured.
+fn goals(_: &mut Criterion) {
+    let opts = ChaosOptions::new(Algorithm::Raft);
+    for seed in 1000..1005 {
+        let _ = chaos::run_one(&opts, seed);
+    }
+    let runs = 40u64;
+    let (start, unit) = cpu_ns();
+    let mut events = 0u64;
+    for seed in 0..runs {
+        events += chaos::run_one(&opts, seed).map_or(0, |r| r.events);
+    }
+    let cpu_s = (cpu_ns().0 - start) as f64 / 1e9;
+    let sim_s = (runs * (opts.duration_ms + opts.heal_ms)) as f64 / 1000.0;
+    println!("speed goals, Raft 5 nodes under chaos ({runs} runs x 130 s, {cpu_s:.2} {unit}):");
+    println!(
+        "  simulated time per {unit}: {:>10.0}x   (goal: >= 20,000x)",
+        sim_s / cpu_s
+    );
+    println!(
+        "  trace events per {unit}:   {:>8.2} M   (goal: >= 20 M)",
+        events as f64 / cpu_s / 1e6
+    );
+    println!(
+        "  chaos runs per {unit}:     {:>10.1}   (goal: >= 300 per core)",
+        runs as f64 / cpu_s
+    );
+}
+
+criterion_group!(benches, bench, goals);
 criterion_main!(benches);

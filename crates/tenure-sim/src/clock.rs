@@ -14,7 +14,7 @@ use tenure::Instant;
 /// The largest drift rate magnitude accepted, in parts per million (50%).
 pub const MAX_DRIFT_PPM: i32 = 500_000;
 
-const MICRO: i128 = 1_000_000;
+const MICRO: u64 = 1_000_000;
 
 /// One process's clock as a function of true time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,20 +42,29 @@ impl SimClock {
         }
     }
 
-    fn rate(&self) -> i128 {
-        MICRO.saturating_add(i128::from(
-            self.drift_ppm.clamp(-MAX_DRIFT_PPM, MAX_DRIFT_PPM),
-        ))
+    fn rate(&self) -> u64 {
+        let ppm = self.drift_ppm.clamp(-MAX_DRIFT_PPM, MAX_DRIFT_PPM);
+        // 500_000..=1_500_000 by the clamp: positive.
+        MICRO.saturating_add_signed(i64::from(ppm))
+    }
+
+    /// `floor(elapsed * rate / 10^6)`: exact, in 64-bit arithmetic unless the product
+    /// overflows (more than 140 days elapsed at the fastest rate), with no division at all
+    /// for an undrifted clock.
+    fn scaled(elapsed: u64, rate: u64) -> i128 {
+        if rate == MICRO {
+            return i128::from(elapsed);
+        }
+        match elapsed.checked_mul(rate) {
+            Some(x) => i128::from(x / MICRO),
+            None => i128::from(elapsed) * i128::from(rate) / i128::from(MICRO),
+        }
     }
 
     fn line(&self, true_us: u64) -> i128 {
-        let elapsed = i128::from(true_us.saturating_sub(self.anchor_true));
-        self.anchor_local.saturating_add(
-            elapsed
-                .saturating_mul(self.rate())
-                .checked_div(MICRO)
-                .unwrap_or(0),
-        )
+        let elapsed = true_us.saturating_sub(self.anchor_true);
+        self.anchor_local
+            .saturating_add(Self::scaled(elapsed, self.rate()))
     }
 
     /// The clock's reading at true time `now` (`now` must not precede the last change).
@@ -97,13 +106,18 @@ impl SimClock {
         }
         let need = i128::from(local.as_micros()).saturating_sub(self.anchor_local);
         let rate = self.rate();
-        // ceil(need * 10^6 / rate), rate > 0 by the clamp.
-        let scaled = need.saturating_mul(MICRO);
-        let steps = scaled
-            .saturating_add(rate.saturating_sub(1))
-            .checked_div(rate)
-            .unwrap_or(0)
-            .max(0);
+        // ceil(need * 10^6 / rate), 0 for need <= 0; in 64 bits when it fits.
+        let steps = match u64::try_from(need) {
+            Err(_) | Ok(0) => 0,
+            Ok(need) if rate == MICRO => i128::from(need),
+            Ok(need) => match need.checked_mul(MICRO) {
+                Some(x) => i128::from(x.div_ceil(rate)),
+                None => {
+                    let rate = i128::from(rate);
+                    (i128::from(need) * i128::from(MICRO)).saturating_add(rate - 1) / rate
+                }
+            },
+        };
         let at = i128::from(self.anchor_true).saturating_add(steps);
         let at = u64::try_from(at.clamp(0, i128::from(u64::MAX))).unwrap_or(u64::MAX);
         Instant::from_micros(at.max(now.as_micros()))
@@ -147,6 +161,37 @@ mod tests {
             if t > at(1_000) {
                 assert!(c.read(at(t.as_micros() - 1)) < at(target));
             }
+        }
+    }
+
+    #[test]
+    fn sixty_four_bit_paths_equal_the_wide_formula() {
+        let wide_floor = |e: u64, r: u64| i128::from(e) * i128::from(r) / 1_000_000;
+        for rate in [500_000u64, 999_999, 1_000_000, 1_000_001, 1_500_000] {
+            for e in [
+                0u64,
+                1,
+                999_999,
+                7_777_777_777,
+                u64::MAX / 1_500_000,
+                u64::MAX,
+            ] {
+                assert_eq!(
+                    SimClock::scaled(e, rate),
+                    wide_floor(e, rate),
+                    "{e} at {rate}"
+                );
+            }
+        }
+        let mut c = SimClock::new();
+        c.set_drift(at(3), 333_333);
+        for target in [4u64, 1_000_003, 12_345_678_901, u64::MAX / 2] {
+            let t = c.true_time_of(at(3), at(target));
+            assert!(c.read(t) >= at(target), "{target}");
+            assert!(
+                c.read(at(t.as_micros() - 1)) < at(target),
+                "{target}: earliest"
+            );
         }
     }
 }

@@ -1,9 +1,11 @@
 //! The trace: every event of a run as a serde record, a bounded log of recent ones with a
 //! cursor, and a stable 64-bit hash over all of them.
 //!
-//! The hash is FNV-1a over the events' `Hash` encoding, with every integer fed as
-//! little-endian `u64`/`i64` bytes (including lengths and enum discriminants), so a 32-bit
-//! wasm build and a 64-bit native build of the same source agree on it.
+//! The hash mixes one 64-bit word per step over the events' `Hash` encoding: every integer
+//! (including lengths and enum discriminants) is widened to a `u64`, byte strings are read as
+//! little-endian words, so a 32-bit wasm build and a 64-bit native build agree on it. It is
+//! versioned: the state starts from [`TRACE_HASH_SCHEME`] and the scenario format version, and
+//! a hash is comparable only between builds of the same scheme (older schemes are not kept).
 
 use crate::checker::Violation;
 use crate::fault::Fault;
@@ -141,27 +143,50 @@ pub struct TraceEvent {
     pub kind: TraceKind,
 }
 
-/// FNV-1a, fed integers as fixed-width little-endian bytes on every target.
+/// The trace hash's scheme: 1 was byte-wise FNV-1a; 2 mixes one word per step.
+pub const TRACE_HASH_SCHEME: u64 = 2;
+
+/// A word-at-a-time hasher with the same output on every target.
+///
+/// Each word `w` updates the state `h` to `(rotl(h, 5) ^ w) * K` (the multiply spreads low
+/// bits up, the rotation brings high bits back down for the next word); `finish` applies a
+/// final avalanche so every input bit reaches every output bit.
 #[derive(Clone, Copy, Debug)]
 pub struct TraceHasher(u64);
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl Default for TraceHasher {
     fn default() -> Self {
-        TraceHasher(FNV_OFFSET)
+        let mut h = TraceHasher(0xcbf2_9ce4_8422_2325);
+        h.write_u64(TRACE_HASH_SCHEME << 32 | u64::from(crate::scenario::SCENARIO_VERSION));
+        h
     }
 }
 
 impl Hasher for TraceHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // The 64-bit finaliser of MurmurHash3.
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            // The tail's length in the top byte: "ab" and "ab\0" differ.
+            self.write_u64(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 56));
         }
     }
     fn write_u8(&mut self, i: u8) {
@@ -173,8 +198,9 @@ impl Hasher for TraceHasher {
     fn write_u32(&mut self, i: u32) {
         self.write_u64(u64::from(i));
     }
+    #[inline]
     fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(MIX);
     }
     fn write_usize(&mut self, i: usize) {
         self.write_u64(i as u64);
@@ -189,7 +215,7 @@ impl Hasher for TraceHasher {
         self.write_i64(i64::from(i));
     }
     fn write_i64(&mut self, i: i64) {
-        self.write(&i.to_le_bytes());
+        self.write_u64(i as u64);
     }
     fn write_isize(&mut self, i: isize) {
         self.write_i64(i as i64);

@@ -51,35 +51,75 @@ impl Family {
     }
 }
 
-fn outcomes(opts: &ChaosOptions, jobs: usize) -> Result<Vec<RunOutcome>, CliError> {
-    let seeds: Vec<u64> = (0..opts.runs).map(|i| opts.seed.wrapping_add(i)).collect();
-    let jobs = jobs.clamp(1, 64);
-    let chunks: Vec<Vec<u64>> = (0..jobs)
-        .map(|j| seeds.iter().skip(j).step_by(jobs).copied().collect())
-        .collect();
-    let results = std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .map(|seed| chaos::run_one(opts, seed))
-                        .collect::<Result<Vec<_>, _>>()
+/// Every run of the campaign on a pool of `jobs` threads (rayon's work stealing: a long run
+/// does not hold up the others), in seed order, with the CPU time they took.
+fn outcomes(opts: &ChaosOptions, jobs: usize) -> Result<(Vec<RunOutcome>, Cpu), CliError> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.clamp(1, 256))
+        .build()
+        .map_err(|e| CliError::usage(format!("--jobs: cannot start the threads: {e}")))?;
+    let runs: Vec<(RunOutcome, Cpu)> = pool
+        .install(|| {
+            (0..opts.runs)
+                .into_par_iter()
+                .map(|i| {
+                    let start = Cpu::now();
+                    let r = chaos::run_one(opts, opts.seed.wrapping_add(i))?;
+                    Ok((r, Cpu::now().since(start)))
                 })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())))
-            .collect::<Vec<_>>()
-    });
-    let mut all = Vec::new();
-    for r in results {
-        all.extend(r.map_err(|e| CliError::usage(e.to_string()))?);
+                .collect::<Result<Vec<_>, crate::scenario::ScenarioError>>()
+        })
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let total = runs.iter().fold(Cpu::default(), |t, (_, c)| t.plus(*c));
+    Ok((runs.into_iter().map(|(r, _)| r).collect(), total))
+}
+
+/// Time a thread spent on a CPU: the kernel's count where it has one (Linux's
+/// `/proc/thread-self/schedstat`, ns), else wall time (then "per core" assumes one core per
+/// thread).
+#[derive(Clone, Copy, Debug, Default)]
+struct Cpu {
+    ns: u64,
+    wall: bool,
+}
+
+impl Cpu {
+    fn now() -> Cpu {
+        let kernel = std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok());
+        match kernel {
+            Some(ns) => Cpu { ns, wall: false },
+            None => Cpu {
+                ns: u64::try_from(wall_epoch().elapsed().as_nanos()).unwrap_or(u64::MAX),
+                wall: true,
+            },
+        }
     }
-    all.sort_by_key(|r| r.seed);
-    Ok(all)
+
+    fn since(self, start: Cpu) -> Cpu {
+        Cpu {
+            ns: self.ns.saturating_sub(start.ns),
+            wall: self.wall || start.wall,
+        }
+    }
+
+    fn plus(self, o: Cpu) -> Cpu {
+        Cpu {
+            ns: self.ns.saturating_add(o.ns),
+            wall: self.wall || o.wall,
+        }
+    }
+
+    fn seconds(self) -> f64 {
+        self.ns as f64 / 1e9
+    }
+}
+
+fn wall_epoch() -> std::time::Instant {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(std::time::Instant::now)
 }
 
 pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
@@ -137,19 +177,32 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
         algorithm: opts.algorithm.name().to_string(),
         ..ChaosReport::default()
     };
-    for r in outcomes(&opts, jobs)? {
-        report.add(&opts, &r);
+    let (runs, cpu) = outcomes(&opts, jobs)?;
+    for r in &runs {
+        report.add(&opts, r);
     }
     let wall = start.elapsed();
+    let speed = Speed {
+        jobs: jobs.clamp(1, 256),
+        wall_s: wall.as_secs_f64(),
+        cpu,
+    };
     if a.json {
         println!("{}", serde_json::to_string(&report).unwrap_or_default());
     } else {
-        print(&opts, &report, wall);
+        print(&opts, &report, &speed);
     }
     Ok(report.failed_runs > 0)
 }
 
-fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
+/// How fast a campaign ran.
+struct Speed {
+    jobs: usize,
+    wall_s: f64,
+    cpu: Cpu,
+}
+
+fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     println!(
         "tenure chaos: {}, {} nodes, {} runs x {} of faults + {} heal, seeds {}..={}",
         opts.algorithm,
@@ -194,7 +247,24 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, wall: std::time::Duration) {
     );
     row(
         "events",
-        format!("{} in {:.1} s wall", r.events, wall.as_secs_f64()),
+        format!("{} in {:.1} s wall", r.events, speed.wall_s),
+    );
+    let runs = r.runs as f64;
+    let cpu_s = speed.cpu.seconds();
+    let unit = if speed.cpu.wall {
+        "s of thread wall time"
+    } else {
+        "CPU s"
+    };
+    row(
+        "runs per second",
+        format!(
+            "{:.1} total on {} threads, {:.1} per core ({:.1} {unit})",
+            runs / speed.wall_s.max(1e-9),
+            speed.jobs,
+            runs / cpu_s.max(1e-9),
+            cpu_s,
+        ),
     );
     for (i, f) in r.failures.iter().enumerate() {
         println!("FAIL seed {}: {}", f.seed, f.violation);

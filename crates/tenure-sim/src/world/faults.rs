@@ -78,6 +78,8 @@ impl World {
         self.trace(TraceKind::Fault {
             fault: fault.clone(),
         });
+        // Faults are rare: recount every node's leadership after one.
+        self.touch_all();
         match &fault {
             Fault::Crash { node } => {
                 let p = self.node_index(*node)?;

@@ -42,8 +42,9 @@ mod process;
 mod queue;
 mod transport;
 
+use observe::Leading;
 use process::{ProcState, ProcStatus};
-use queue::{Envelope, Ev, Scheduled};
+use queue::{Envelope, Ev, Queue};
 
 /// Most violation records a world keeps (all are counted).
 pub const MAX_VIOLATIONS: usize = 1000;
@@ -82,8 +83,7 @@ pub struct World {
     scenario: Scenario,
     now: Instant,
     end: Instant,
-    seq: u64,
-    queue: BinaryHeap<Scheduled>,
+    queue: Queue,
     names: Vec<Proc>,
     procs: Vec<ProcState>,
     clocks: Vec<SimClock>,
@@ -103,6 +103,7 @@ pub struct World {
     out_buf: Vec<(usize, usize, Payload)>,
     note_buf: Vec<Note>,
     injected: Vec<TimedFault>,
+    leading: Leading,
 }
 
 impl core::fmt::Debug for World {
@@ -140,8 +141,7 @@ impl World {
             scenario: scenario.clone(),
             now: Instant::ZERO,
             end: scenario.duration_ms.instant(),
-            seq: 0,
-            queue: BinaryHeap::new(),
+            queue: Queue::default(),
             procs: vec![ProcState::default(); count],
             clocks: vec![SimClock::new(); count],
             names,
@@ -160,6 +160,7 @@ impl World {
             out_buf: Vec::new(),
             note_buf: Vec::new(),
             injected: Vec::new(),
+            leading: Leading::default(),
         };
         for tf in &scenario.faults {
             world.schedule(tf.at_ms.instant(), Ev::Fault(tf.fault.clone()));
@@ -208,11 +209,11 @@ impl World {
 
     /// Processes the next event; `false` if none is left.
     pub fn step(&mut self) -> bool {
-        let Some(s) = self.queue.pop() else {
+        let Some((at, ev)) = self.queue.pop() else {
             return false;
         };
-        self.now = self.now.max(s.at);
-        match s.ev {
+        self.now = self.now.max(at);
+        match ev {
             Ev::Deliver(env) => self.deliver(env),
             Ev::Timer { p, generation } => self.fire_timer(p, generation),
             Ev::Resume { p, generation } => self.resume(p, generation),
@@ -222,6 +223,7 @@ impl World {
             Ev::OutageEnd { generation } => {
                 if generation == self.outage_gen {
                     self.adapter.end_store_outage();
+                    self.touch_all();
                     self.trace(TraceKind::Node {
                         proc: Proc::Store,
                         what: "outage-ended",
@@ -237,7 +239,7 @@ impl World {
 
     /// Processes every event up to and including true time `t`, then sets the time to `t`.
     pub fn run_until(&mut self, t: Instant) {
-        while self.queue.peek().is_some_and(|s| s.at <= t) {
+        while self.queue.next_at().is_some_and(|at| at <= t) {
             self.step();
         }
         self.now = self.now.max(t);
@@ -255,7 +257,7 @@ impl World {
             if self.tracker.metrics.leaders_now > 0 {
                 return Some(self.now);
             }
-            if self.queue.peek().is_none_or(|s| s.at > deadline) {
+            if self.queue.next_at().is_none_or(|at| at > deadline) {
                 self.now = self.now.max(deadline);
                 self.account();
                 return None;
@@ -266,7 +268,7 @@ impl World {
 
     /// True time of the next queued event, if any.
     pub fn next_event_at(&self) -> Option<Instant> {
-        self.queue.peek().map(|s| s.at)
+        self.queue.next_at()
     }
 
     /// Records a liveness violation found by a driver (the chaos runner).
@@ -277,14 +279,7 @@ impl World {
     // ----- internals -----
 
     fn schedule(&mut self, at: Instant, ev: Ev) {
-        self.seq = self.seq.saturating_add(1);
-        let rank = u8::from(matches!(ev, Ev::Fault(_)));
-        self.queue.push(Scheduled {
-            at,
-            rank,
-            seq: self.seq,
-            ev,
-        });
+        self.queue.push(at, ev);
     }
 
     fn trace(&mut self, kind: TraceKind) {

@@ -60,7 +60,7 @@ impl World {
         let mut in_flight: Vec<InFlight> = self
             .queue
             .iter()
-            .filter_map(|s| match &s.ev {
+            .filter_map(|(at, ev)| match ev {
                 Ev::Deliver(e) => Some(InFlight {
                     id: e.id,
                     from: self.name(e.from),
@@ -68,7 +68,7 @@ impl World {
                     kind: e.payload.label(),
                     value: e.payload.value(),
                     send_us: e.sent.as_micros(),
-                    arrival_us: s.at.as_micros(),
+                    arrival_us: at.as_micros(),
                 }),
                 _ => None,
             })
@@ -105,7 +105,7 @@ impl World {
     /// Message `id` while it is on the wire: its sender, receiver, times and every field of
     /// its payload. `None` once it was delivered or dropped (or for an id never sent).
     pub fn message(&self, id: u64) -> Option<MessageDetail> {
-        self.queue.iter().find_map(|s| match &s.ev {
+        self.queue.iter().find_map(|(at, ev)| match ev {
             Ev::Deliver(e) if e.id == id => Some(MessageDetail {
                 id,
                 from: self.name(e.from),
@@ -113,7 +113,7 @@ impl World {
                 kind: e.payload.label(),
                 value: e.payload.value(),
                 send_us: e.sent.as_micros(),
-                arrival_us: s.at.as_micros(),
+                arrival_us: at.as_micros(),
                 payload: e.payload.clone(),
             }),
             _ => None,
@@ -148,8 +148,47 @@ impl World {
         }
     }
 
+    /// Notes that process `p`'s leadership may have changed (an adapter call or a status
+    /// change); the next [`World::account`] looks at `p` only.
+    pub(super) fn touch(&mut self, p: usize) {
+        self.leading.touched.push(p);
+    }
+
+    /// Notes that any process's leadership may have changed (a fault).
+    pub(super) fn touch_all(&mut self) {
+        self.leading.all = true;
+    }
+
+    /// The number of acting leaders, updated for the processes touched since the last call:
+    /// O(touched), not O(nodes), per event.
+    fn count_leaders(&mut self) -> u64 {
+        let mut leading = std::mem::take(&mut self.leading);
+        if leading.all || leading.flags.len() != self.nodes {
+            leading.flags = (0..self.nodes).map(|p| self.acting_leader(p)).collect();
+            leading.count = leading.flags.iter().filter(|&&l| l).count() as u64;
+            leading.all = false;
+            leading.touched.clear();
+        }
+        for p in leading.touched.drain(..) {
+            let now = self.acting_leader(p);
+            if let Some(flag) = leading.flags.get_mut(p)
+                && *flag != now
+            {
+                *flag = now;
+                leading.count = if now {
+                    leading.count.saturating_add(1)
+                } else {
+                    leading.count.saturating_sub(1)
+                };
+            }
+        }
+        let count = leading.count;
+        self.leading = leading;
+        count
+    }
+
     pub(super) fn account(&mut self) {
-        let leaders = (0..self.nodes).filter(|&p| self.acting_leader(p)).count() as u64;
+        let leaders = self.count_leaders();
         let before = self.tracker.metrics.leaders_now;
         self.tracker.advance(self.now, leaders);
         if leaders >= 2 && before < 2 && self.promised.contains(&InvariantKind::SplitBrain) {
@@ -176,4 +215,14 @@ impl World {
             self.violations.push(v);
         }
     }
+}
+
+/// Which nodes act as leader, kept up to date incrementally (see [`World::account`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Leading {
+    flags: Vec<bool>,
+    count: u64,
+    touched: Vec<usize>,
+    /// Recount every node (set by faults; a new world starts with no flags, so recounts too).
+    all: bool,
 }

@@ -37,6 +37,7 @@ impl World {
             };
             f(self.adapter.as_mut(), &mut env);
         }
+        self.touch(p);
         for note in notes.drain(..) {
             self.note(note);
         }
@@ -150,6 +151,7 @@ impl World {
         state.status = ProcStatus::Paused(until);
         state.pause_gen = state.pause_gen.saturating_add(1);
         let generation = state.pause_gen;
+        self.touch(p);
         self.schedule(until, Ev::Resume { p, generation });
         let proc = self.name(p);
         self.trace(TraceKind::Node {
@@ -170,6 +172,7 @@ impl World {
         state.status = ProcStatus::Up;
         let held = std::mem::take(&mut state.held);
         let inbox = std::mem::take(&mut state.inbox);
+        self.touch(p);
         let proc = self.name(p);
         self.trace(TraceKind::Node {
             proc,

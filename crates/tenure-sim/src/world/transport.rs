@@ -43,20 +43,13 @@ impl World {
 
     /// Drops every copy of message `id` still on the wire (a `drop-message` fault).
     pub(super) fn drop_in_flight(&mut self, id: u64) {
-        let mut removed = Vec::new();
-        let queue = std::mem::take(&mut self.queue);
-        self.queue = queue
-            .into_iter()
-            .filter(|s| match &s.ev {
-                Ev::Deliver(e) if e.id == id => {
-                    removed.push((e.from, e.to, e.payload.label()));
-                    false
-                }
-                _ => true,
-            })
-            .collect();
-        for (from, to, kind) in removed {
-            self.drop_msg(id, from, to, kind, DropReason::Injected);
+        let removed = self
+            .queue
+            .remove_where(|ev| matches!(ev, Ev::Deliver(e) if e.id == id));
+        for ev in removed {
+            if let Ev::Deliver(e) = ev {
+                self.drop_msg(id, e.from, e.to, e.payload.label(), DropReason::Injected);
+            }
         }
     }
 
