@@ -17,7 +17,8 @@ pub(super) enum Ev {
     Timer { p: usize, generation: u64 },
     Resume { p: usize, generation: u64 },
     Fault(Fault),
-    OutageEnd { generation: u64 },
+    /// A wake-up an adapter asked for (`Env::wake_after`).
+    Wake { p: usize, token: u64 },
 }
 
 #[derive(Clone, Debug)]
