@@ -100,12 +100,15 @@ fn a_pause_voids_the_promise_as_it_does_the_lease() {
 
 #[test]
 fn the_foil_reads_only_its_own_config_keys() {
-    let base = r#""version": 1, "algorithm": "lease-no-margin", "nodes": 3, "seed": 1, "duration_ms": 10"#;
+    let base =
+        r#""version": 1, "algorithm": "lease-no-margin", "nodes": 3, "seed": 1, "duration_ms": 10"#;
     for key in ["safety_margin_ms", "max_drift_ppm", "heartbeat_ms"] {
         let text = format!("{{{base}, \"config\": {{\"{key}\": 1}}}}");
         let e = Scenario::from_json(&text).unwrap_err().to_string();
         assert!(
-            e.contains(&format!("`{key}` does not apply to algorithm lease-no-margin")),
+            e.contains(&format!(
+                "`{key}` does not apply to algorithm lease-no-margin"
+            )),
             "{e}"
         );
     }
@@ -191,7 +194,10 @@ fn chaos_with_clock_drift_finds_the_foil_out_and_the_lease_holds() {
     let (failed, kinds) = drift_chaos(Algorithm::LeaseNoMargin, 60);
     eprintln!("foil: {failed} of 60 runs broke a promise");
     assert!(failed > 0, "no run of the foil broke a promise");
-    assert!(kinds.iter().all(|k| *k == InvariantKind::SplitBrain), "{kinds:?}");
+    assert!(
+        kinds.iter().all(|k| *k == InvariantKind::SplitBrain),
+        "{kinds:?}"
+    );
     let (failed, kinds) = drift_chaos(Algorithm::LeaseUnfenced, 60);
     assert_eq!(failed, 0, "{kinds:?}");
 }

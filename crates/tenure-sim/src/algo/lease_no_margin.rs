@@ -50,8 +50,6 @@ pub(crate) const SPEC: AlgorithmSpec = AlgorithmSpec {
     },
     // Judged by the real lease's premise, with the core's default drift bound: the foil's
     // own bound of 0 would excuse every drift.
-    keeps_premise: |_, fault| {
-        keeps_lease_premise(fault, LeaseConfig::default().max_drift_ppm)
-    },
+    keeps_premise: |_, fault| keeps_lease_premise(fault, LeaseConfig::default().max_drift_ppm),
     ..lease::UNFENCED
 };

@@ -59,12 +59,10 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
         return Ok(s);
     }
     let Some(algorithm) = a.algorithm else {
-        return Err(CliError::usage(
-            format!(
-                "give a scenario file or --algorithm ({})",
-                Algorithm::NAMES.join(", ")
-            ),
-        ));
+        return Err(CliError::usage(format!(
+            "give a scenario file or --algorithm ({})",
+            Algorithm::NAMES.join(", ")
+        )));
     };
     a.raft.check(algorithm).map_err(CliError::usage)?;
     let mut s = Scenario::new(

@@ -101,6 +101,7 @@ impl World {
             resource: self.adapter.resource_view(),
             metrics: self.metrics(),
             violations: self.violations.clone(),
+            promised: self.promised.clone(),
         }
     }
 

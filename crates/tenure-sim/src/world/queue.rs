@@ -14,11 +14,20 @@ pub(super) struct Envelope {
 #[derive(Clone, Debug)]
 pub(super) enum Ev {
     Deliver(Envelope),
-    Timer { p: usize, generation: u64 },
-    Resume { p: usize, generation: u64 },
+    Timer {
+        p: usize,
+        generation: u64,
+    },
+    Resume {
+        p: usize,
+        generation: u64,
+    },
     Fault(Fault),
     /// A wake-up an adapter asked for (`Env::wake_after`).
-    Wake { p: usize, token: u64 },
+    Wake {
+        p: usize,
+        token: u64,
+    },
 }
 
 #[derive(Clone, Debug)]
