@@ -15,6 +15,7 @@
 //! - `process.rs`: process status, timers, pauses, and the calls into the adapter.
 //! - `transport.rs`: sending through the network model, drops and delivery.
 //! - `faults.rs`: `inject` and the fault interpreter.
+//! - `manual.rs`: manual delivery, for scripted tests.
 //! - `observe.rs`: metrics, violations, the trace hash, leaders and snapshots.
 //!
 //! Every random choice derives from the scenario's seed, and ties in time are broken by the
@@ -37,11 +38,13 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use tenure::{Duration, Instant, NodeId};
 
 mod faults;
+mod manual;
 mod observe;
 mod process;
 mod queue;
 mod transport;
 
+pub use manual::HeldMessage;
 use process::{ProcState, ProcStatus};
 use queue::{Envelope, Ev, Scheduled};
 
@@ -101,6 +104,9 @@ pub struct World {
     next_msg: u64,
     out_buf: Vec<(usize, usize, Payload)>,
     wake_buf: Vec<(Duration, u64)>,
+    /// Manual delivery (`manual.rs`): messages wait in `held_msgs` for the driver.
+    manual: bool,
+    held_msgs: Vec<Envelope>,
     note_buf: Vec<Note>,
     injected: Vec<TimedFault>,
 }
@@ -150,6 +156,8 @@ impl World {
             next_msg: 0,
             out_buf: Vec::new(),
             wake_buf: Vec::new(),
+            manual: false,
+            held_msgs: Vec::new(),
             note_buf: Vec::new(),
             injected: Vec::new(),
         };
