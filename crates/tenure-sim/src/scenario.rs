@@ -33,8 +33,8 @@ pub const SCENARIO_VERSION: u32 = 1;
 pub const MAX_NODES: u64 = 64;
 
 /// Which election algorithm a world runs: an entry of the simulator's registry, written as
-/// its kebab-case name in JSON and on the command line (`lease-fencing`, `lease-unfenced`,
-/// `raft`, `bully`, `lease-no-margin`). [`Algorithm::spec`] says everything else about it.
+/// its kebab-case name in JSON and on the command line ([`Algorithm::NAMES`]).
+/// [`Algorithm::spec`] says everything else about it (docs/algorithms.md).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Algorithm(pub(crate) u8);
 
