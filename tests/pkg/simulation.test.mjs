@@ -7,9 +7,28 @@ import { Simulation } from "tenure";
 import { ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
 const NODE_KEYS = ["id", "role", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];
-const SNAPSHOT_KEYS = ["time_ms", "algorithm", "nodes", "in_flight", "dropped", "blocked", "store", "resource", "metrics", "violations"];
+const SNAPSHOT_KEYS = ["time_ms", "algorithm", "nodes", "in_flight", "dropped", "blocked", "store", "resource", "metrics", "violations", "promised"];
 const isTime = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const isIdOrNull = (v) => v === null || typeof v === "bigint";
+
+// What each algorithm promises at the start of a run (the simulator's registry).
+const PROMISED = {
+  raft: ["election-safety", "term-monotonic", "log-matching", "leader-completeness", "liveness"],
+  bully: ["liveness"],
+  "lease-fencing": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "stale-write-accepted", "split-brain", "liveness"],
+  "lease-unfenced": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "split-brain", "liveness"],
+  "lease-no-margin": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "split-brain", "liveness"],
+};
+
+for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced", "lease-no-margin"]) {
+  test(`snapshot_says_what_${algorithm}_promises_and_a_pause_voids_split_brain`, () => {
+    const sim = new Simulation(scenario(algorithm, { nodes: 3, duration_ms: 5_000 }));
+    assert.deepEqual(sim.snapshot().promised, PROMISED[algorithm]);
+    sim.runUntil(1_000);
+    sim.inject({ type: "pause", target: 1, duration_ms: 100 });
+    assert.deepEqual(sim.snapshot().promised, PROMISED[algorithm].filter((k) => k !== "split-brain"));
+  });
+}
 
 for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
   test(`snapshot_has_bigint_ids_and_ms_times_${algorithm}`, () => {

@@ -413,3 +413,23 @@ test("links_follow_the_run_shown_and_play_at_the_end_replays", async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the_no_margin_foil_is_in_the_picker_with_its_own_knobs_and_its_promises_from_the_simulator", async () => {
+  const page = await browser.open();
+  await page.getByTestId("algorithm").selectOption("lease-no-margin");
+  const config = () => page.evaluate(() => document.querySelector("tenure-playground").scenario().config);
+  await page.waitForFunction(() => document.querySelector("tenure-playground").scenario().algorithm === "lease-no-margin");
+  // No margin and no drift bound: the simulator refuses those keys for the foil.
+  assert.equal(await page.getByTestId("knob-safety_margin_ms").count(), 0);
+  assert.equal(await page.getByTestId("knob-max_drift_ppm").count(), 0);
+  assert.equal(await page.getByTestId("knob-ttl_ms").count(), 1);
+  assert.deepEqual(Object.keys(await config()).sort(), ["renew_interval_ms", "ttl_ms"]);
+  await runTo(page, 3000);
+  // The safety panel lists what the simulator says it promises, split brain included.
+  const rows = await page.getByTestId("safety").locator("li[data-testid^=inv-]").evaluateAll((els) => els.map((e) => e.dataset.testid));
+  assert.deepEqual(rows, ["inv-single-valid-holder", "inv-token-monotonic", "inv-resource-token-monotonic", "inv-token-per-session", "inv-split-brain", "inv-liveness"]);
+  await screenshot(page, "playground-lease-no-margin");
+  assert.equal((await nodesWithRole(page, "leader")).length, 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -34,7 +34,7 @@ import { ClusterView, fmtMs, roleClass } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
-import { KNOBS, buildScenario, defaultKnobs, family, newSeed, setupOf } from "./setup.js";
+import { buildScenario, defaultKnobs, family, knobsFor, newSeed, setupOf } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
@@ -915,7 +915,7 @@ export class TenurePlayground extends HTMLElement {
     this.seedInput.value = String(s.seed);
     setFieldError(this.seedInput, null);
     // Same knobs as shown: update the values in place (focus and the caret stay where they are).
-    const fam = family(s.choice);
+    const fam = knobsFor(s.choice) === knobsFor(family(s.choice)) ? family(s.choice) : s.choice;
     if (this.knobBox.dataset.family === fam) {
       for (const input of this.knobBox.querySelectorAll("input[data-knob]")) {
         input.value = String(s.knobs[input.dataset.knob]);
@@ -923,7 +923,7 @@ export class TenurePlayground extends HTMLElement {
       }
     } else {
       this.knobBox.dataset.family = fam;
-      this.knobBox.replaceChildren(...KNOBS[fam].map(([k, label, , , , , unit]) =>
+      this.knobBox.replaceChildren(...knobsFor(s.choice).map(([k, label, , , , , unit]) =>
         fieldLabel(label, html("input", {
           type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
           "data-unit": unit, onchange: (e) => { this.lastKnob = e.target; this.applySetup(); },
@@ -948,7 +948,7 @@ export class TenurePlayground extends HTMLElement {
     const seed = read(this.seedInput, { unit: "count", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
     const knobs = {};
     if (withKnobs) {
-      const spec = Object.fromEntries(KNOBS[family(this.setup.choice)].map(([k, , min, max, , , unit]) => [k, { min, max, unit }]));
+      const spec = Object.fromEntries(knobsFor(this.setup.choice).map(([k, , min, max, , , unit]) => [k, { min, max, unit }]));
       for (const input of this.knobBox.querySelectorAll("input[data-knob]")) knobs[input.dataset.knob] = read(input, spec[input.dataset.knob]);
     }
     if (!ok) return null;
@@ -957,7 +957,7 @@ export class TenurePlayground extends HTMLElement {
 
   renderMarginDiagram() {
     const s = this.setup;
-    this.marginBox.hidden = family(s.choice) !== "lease";
+    this.marginBox.hidden = family(s.choice) !== "lease" || s.knobs.safety_margin_ms == null;
     if (this.marginBox.hidden) return;
     const lat = this.timeline?.network?.latency_ms ?? [5, 30];
     renderMargin(this.marginBox, {

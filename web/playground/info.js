@@ -7,6 +7,7 @@ export const ALGORITHMS = [
   ["raft", "Raft"],
   ["raft-pv-cq", "Raft + PreVote + CheckQuorum"],
   ["bully", "Bully"],
+  ["lease-no-margin", "Lease without a safety margin (foil)"],
 ];
 
 export const INFO = {
@@ -34,5 +35,10 @@ export const INFO = {
     promises: "Eventually, among nodes that can reach each other, the one with the highest id coordinates.",
     not: "No safety under partitions: each side elects its own coordinator. There is no quorum to stop it.",
     choose: "For small, trusted networks where brief double leadership is harmless, or as a teaching example.",
+  },
+  "lease-no-margin": {
+    promises: "It claims what the unfenced lease claims: one valid holder on the store's clock and never two leaders at once. The holder trusts its lease until exactly its send time plus the TTL, on its own clock.",
+    not: "A clock that runs a little slow (well within the drift a real lease allows for) keeps the holder leading after the store gave the lease away. Drift a node's clock, then cut it off from the store, and watch the split brain.",
+    choose: "Never: it is a teaching foil. It shows why a lease needs a safety margin that covers clock drift (Lease with fencing or without have one).",
   },
 };

@@ -1,16 +1,9 @@
 // The safety panel: each invariant the chosen algorithm promises, green while it holds and
 // red from the first violation (with its time), then the run's metrics. The simulator does
-// every check; this panel only names the invariants and shows its verdicts.
+// every check and says what is promised (`snapshot.promised`, less "split-brain" once a
+// fault broke the lease premise); this panel only names the invariants and shows verdicts.
 import { fmtMs } from "./render-cluster.js";
 import { html, setAttrs, setText } from "./svg.js";
-
-/** What each algorithm promises, in the simulator's invariant names (checker::promises). */
-export const PROMISES = {
-  raft: ["election-safety", "term-monotonic", "log-matching", "leader-completeness", "liveness"],
-  "lease-fencing": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "stale-write-accepted", "liveness"],
-  "lease-unfenced": ["single-valid-holder", "token-monotonic", "resource-token-monotonic", "token-per-session", "liveness"],
-  bully: ["liveness"],
-};
 
 export const NAMES = {
   "election-safety": "At most one leader per term",
@@ -38,11 +31,13 @@ export class SafetyView {
     this.root = root;
     setAttrs(root, { "data-testid": "safety" });
     this.algorithm = null;
+    this.promised = null;
   }
 
-  build(algorithm) {
+  build(algorithm, promised) {
     this.algorithm = algorithm;
-    const rows = (PROMISES[algorithm] ?? []).map((k) => this.row(k));
+    this.promised = promised.join(",");
+    const rows = promised.map((k) => this.row(k));
     this.extra = html("li", { class: "extra", "data-testid": "not-promised", hidden: true });
     this.list = html("ul", { class: "invariants" }, ...rows, this.extra);
     const metric = (id, label) => {
@@ -75,7 +70,8 @@ export class SafetyView {
   }
 
   render(snap) {
-    if (snap.algorithm !== this.algorithm) this.build(snap.algorithm);
+    const promised = snap.promised ?? [];
+    if (snap.algorithm !== this.algorithm || promised.join(",") !== this.promised) this.build(snap.algorithm, promised);
     const first = new Map();
     const unpromised = new Map();
     for (const v of snap.violations ?? []) {

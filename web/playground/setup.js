@@ -29,7 +29,17 @@ export const KNOBS = {
     ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50, "ms"],
     ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200, "ms"],
   ],
+  // The foil has no margin and no drift bound: the simulator refuses those keys for it.
+  "lease-no-margin": [
+    ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000, "ms"],
+    ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667, "ms"],
+  ],
 };
+
+/** The knobs of a choice: its own set, else its family's. */
+export function knobsFor(choice) {
+  return KNOBS[choice] ?? KNOBS[family(choice)];
+}
 
 /** The knob family of a playground algorithm choice. */
 export function family(choice) {
@@ -38,7 +48,7 @@ export function family(choice) {
 
 /** Default knob values for a choice. */
 export function defaultKnobs(choice) {
-  return Object.fromEntries(KNOBS[family(choice)].map(([k, , , , , d]) => [k, d]));
+  return Object.fromEntries(knobsFor(choice).map(([k, , , , , d]) => [k, d]));
 }
 
 /**
@@ -48,7 +58,7 @@ export function defaultKnobs(choice) {
 export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PLAY_MS, network = DEFAULT_NETWORK }) {
   const fam = family(choice);
   const config = {};
-  for (const [k] of KNOBS[fam]) if (knobs[k] != null) config[k] = knobs[k];
+  for (const [k] of knobsFor(choice)) if (knobs[k] != null) config[k] = knobs[k];
   if (choice === "raft") Object.assign(config, { pre_vote: false, check_quorum: false });
   if (choice === "raft-pv-cq") Object.assign(config, { pre_vote: true, check_quorum: true });
   return {

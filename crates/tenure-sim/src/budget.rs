@@ -13,12 +13,10 @@
 //! - **Lease**: each contender sends at most one request per renew, retry or write interval
 //!   and gets one answer per delivered copy.
 
-use crate::scenario::{Algorithm, Scenario};
+use crate::scenario::Scenario;
 use crate::units::Ms;
 use crate::world::World;
 use tenure::Instant;
-use tenure::bully::BullyConfig;
-use tenure::raft::RaftConfig;
 
 /// A run's budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,54 +28,18 @@ pub struct Budget {
 }
 
 /// Events per second of something that happens every `ms` (at least once per ms).
-fn rate(ms: u64) -> u64 {
+pub(crate) fn rate(ms: u64) -> u64 {
     1_000 / ms.max(1)
 }
 
-fn ms_or(v: Option<Ms>, default: u64) -> u64 {
+pub(crate) fn ms_or(v: Option<Ms>, default: u64) -> u64 {
     v.map_or(default, |m| m.duration().as_millis())
 }
 
 /// The budget of a run of `s`.
 pub fn budget(s: &Scenario) -> Budget {
     let n = s.nodes.max(1);
-    let peers = n.saturating_sub(1);
-    let c = &s.config;
-    let per_second = match s.algorithm {
-        Algorithm::Raft => {
-            let d = RaftConfig::default();
-            let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
-            let t = ms_or(c.election_timeout_ms, d.election_timeout.as_millis());
-            let propose = ms_or(c.propose_interval_ms, crate::algo::DEFAULT_PROPOSE_MS);
-            let replication = peers
-                .saturating_mul(2)
-                .saturating_mul(rate(hb) + rate(propose));
-            let elections = n
-                .saturating_mul(peers)
-                .saturating_mul(2)
-                .saturating_mul(rate(t));
-            replication.saturating_add(elections)
-        }
-        Algorithm::Bully => {
-            let d = BullyConfig::default();
-            let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
-            let answer = ms_or(c.answer_timeout_ms, d.answer_timeout.as_millis());
-            let heartbeats = peers.saturating_mul(rate(hb));
-            let rounds = n
-                .saturating_mul(peers)
-                .saturating_mul(2)
-                .saturating_mul(rate(answer));
-            heartbeats.saturating_add(rounds)
-        }
-        Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
-            let ttl = ms_or(c.ttl_ms, crate::algo::DEFAULT_TTL_MS);
-            let renew = ms_or(c.renew_interval_ms, ttl / 3);
-            let retry = ms_or(c.retry_interval_ms, crate::algo::DEFAULT_RETRY_MS);
-            let write = ms_or(c.write_interval_ms, crate::algo::DEFAULT_WRITE_MS);
-            n.saturating_mul(2)
-                .saturating_mul(rate(renew) + rate(retry) + rate(write))
-        }
-    };
+    let per_second = (s.algorithm.spec().messages_per_second)(s);
     let messages_per_second = per_second.saturating_mul(4).saturating_add(1_000);
     // At most a second's worth of messages in flight (latencies stay far below a second),
     // plus each process's timers and the scheduled faults.
@@ -130,6 +92,7 @@ pub fn run_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Algorithm;
 
     #[test]
     fn a_healthy_raft_cluster_fits_its_budget_by_a_wide_margin() {

@@ -90,7 +90,7 @@ impl Family {
     pub fn defaults(algorithm: Algorithm) -> Vec<Family> {
         Family::ALL
             .into_iter()
-            .filter(|f| algorithm.is_lease() || *f != Family::StoreOutage)
+            .filter(|f| algorithm.has_store() || *f != Family::StoreOutage)
             .collect()
     }
 }
@@ -223,26 +223,22 @@ fn cut(a: &[Proc], b: &[Proc]) -> Vec<Fault> {
 pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
     let total = opts.duration_ms.saturating_add(opts.heal_ms);
     let mut s = Scenario::new(opts.algorithm, opts.nodes, seed, total);
-    s.config.pre_vote = opts.pre_vote.filter(|_| opts.algorithm == Algorithm::Raft);
-    s.config.check_quorum = opts
-        .check_quorum
-        .filter(|_| opts.algorithm == Algorithm::Raft);
+    let reads = |key: &str| opts.algorithm.spec().config_keys.contains(&key);
+    s.config.pre_vote = opts.pre_vote.filter(|_| reads("pre_vote"));
+    s.config.check_quorum = opts.check_quorum.filter(|_| reads("check_quorum"));
     s.config.propose_interval_ms = opts
         .propose_interval_ms
-        .filter(|_| opts.algorithm == Algorithm::Raft)
+        .filter(|_| reads("propose_interval_ms"))
         .map(Ms::from_millis);
     let mut rng = Rng::from_seed(seed ^ 0xC4A0_5C4A_05C4_A05C);
     let nodes: Vec<Proc> = (1..=opts.nodes).map(|i| Proc::Node(NodeId(i))).collect();
     let mut all = nodes.clone();
-    if opts.algorithm.is_lease() {
-        all.push(Proc::Store);
-        all.push(Proc::Resource);
-    }
+    all.extend_from_slice(opts.algorithm.spec().extra_procs);
     let families: Vec<Family> = opts
         .families
         .iter()
         .copied()
-        .filter(|f| opts.algorithm.is_lease() || *f != Family::StoreOutage)
+        .filter(|f| opts.algorithm.has_store() || *f != Family::StoreOutage)
         .collect();
     let n = nodes.len();
     let mut t = ms(&mut rng, 500, 2_000);
@@ -274,7 +270,7 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
                 }
             }
             Family::PartitionOne => {
-                let candidates = if opts.algorithm.is_lease() {
+                let candidates = if opts.algorithm.has_store() {
                     all.clone()
                 } else {
                     nodes.clone()
@@ -385,22 +381,7 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
     s
 }
 
-/// How long after the heal a leader must exist, ms.
+/// How long after the heal a leader must exist, ms (the algorithm's registration says).
 pub fn liveness_bound_ms(s: &Scenario) -> u64 {
-    let c = &s.config;
-    match s.algorithm {
-        Algorithm::Raft => {
-            let t = c
-                .election_timeout_ms
-                .map_or(150, |m| m.duration().as_millis());
-            t.saturating_mul(20).max(3_000)
-        }
-        Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
-            let ttl = c
-                .ttl_ms
-                .map_or(crate::algo::DEFAULT_TTL_MS, |m| m.duration().as_millis());
-            ttl.saturating_mul(3).saturating_add(2_000)
-        }
-        Algorithm::Bully => 3_000,
-    }
+    (s.algorithm.spec().liveness_bound_ms)(s)
 }

@@ -35,27 +35,7 @@ pub struct FailoverReport {
 /// The leader's heartbeat interval in `s` (a lease's renew interval): the crash lands at a
 /// uniformly random point of it, not right after a heartbeat.
 fn heartbeat_interval(s: &Scenario) -> Duration {
-    use crate::scenario::Algorithm;
-    let c = &s.config;
-    let ms = match s.algorithm {
-        Algorithm::Raft => c.heartbeat_ms.map_or(
-            tenure::raft::RaftConfig::default().heartbeat_interval,
-            |m| m.duration(),
-        ),
-        Algorithm::Bully => c.heartbeat_ms.map_or(
-            tenure::bully::BullyConfig::default().heartbeat_interval,
-            |m| m.duration(),
-        ),
-        Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
-            let ttl = c
-                .ttl_ms
-                .map_or(Duration::from_millis(crate::algo::DEFAULT_TTL_MS), |m| {
-                    m.duration()
-                });
-            c.renew_interval_ms
-                .map_or(Duration::from_micros(ttl.as_micros() / 3), |m| m.duration())
-        }
-    };
+    let ms = (s.algorithm.spec().heartbeat)(s);
     ms.max(Duration::from_micros(1))
 }
 

@@ -87,7 +87,7 @@ impl Setting {
                 "raft",
             );
         }
-        if (self.ttl_ms.is_some() || self.safety_margin_ms.is_some()) && !a.is_lease() {
+        if (self.ttl_ms.is_some() || self.safety_margin_ms.is_some()) && !a.has_store() {
             return wrong("ttl and safety margin", "lease worlds");
         }
         let bully_knobs = self.failure_timeout_ms.is_some()

@@ -38,6 +38,7 @@ pub mod trace;
 pub mod units;
 pub mod world;
 
+pub use algo::AlgorithmSpec;
 pub use checker::{InvariantKind, Violation};
 pub use fault::{Fault, TimedFault};
 pub use metrics::Metrics;

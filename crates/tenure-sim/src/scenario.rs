@@ -32,42 +32,57 @@ pub const SCENARIO_VERSION: u32 = 1;
 /// Most nodes a scenario may have (the playground draws them all).
 pub const MAX_NODES: u64 = 64;
 
-/// Which election algorithm a world runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Algorithm {
-    /// Lease-based election; the leader presents its fencing token to the resource.
-    LeaseFencing,
-    /// The same leases, but writes carry no token and the resource accepts everything.
-    LeaseUnfenced,
-    /// Raft-style election (options `pre_vote`, `check_quorum`).
-    Raft,
-    /// The Bully algorithm.
-    Bully,
-}
+/// Which election algorithm a world runs: an entry of the simulator's registry, written as
+/// its kebab-case name in JSON and on the command line ([`Algorithm::NAMES`]).
+/// [`Algorithm::spec`] says everything else about it (docs/algorithms.md).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Algorithm(pub(crate) u8);
 
 impl Algorithm {
     /// Every algorithm, in CLI order.
-    pub const ALL: [Algorithm; 4] = [
-        Algorithm::LeaseFencing,
-        Algorithm::LeaseUnfenced,
-        Algorithm::Raft,
-        Algorithm::Bully,
-    ];
+    pub const ALL: [Algorithm; crate::algo::REGISTRY.len()] = {
+        let mut all = [Algorithm(0); crate::algo::REGISTRY.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Algorithm(i as u8);
+            i += 1;
+        }
+        all
+    };
+
+    /// Every algorithm's name, in CLI order.
+    pub const NAMES: [&'static str; crate::algo::REGISTRY.len()] = {
+        let mut names = [""; crate::algo::REGISTRY.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = crate::algo::REGISTRY[i].name;
+            i += 1;
+        }
+        names
+    };
+
+    /// Its registration: name, config keys, promises, extra processes, own faults.
+    pub fn spec(self) -> &'static crate::algo::AlgorithmSpec {
+        crate::algo::REGISTRY
+            .get(usize::from(self.0))
+            .copied()
+            .unwrap_or(crate::algo::REGISTRY[0])
+    }
 
     /// The kebab-case name used in JSON and on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::LeaseFencing => "lease-fencing",
-            Algorithm::LeaseUnfenced => "lease-unfenced",
-            Algorithm::Raft => "raft",
-            Algorithm::Bully => "bully",
-        }
+        self.spec().name
     }
 
-    /// Whether the world contains the lease store and the fenced resource.
-    pub fn is_lease(self) -> bool {
-        matches!(self, Algorithm::LeaseFencing | Algorithm::LeaseUnfenced)
+    /// Whether the world contains a lease store (store faults and store metrics apply).
+    pub fn has_store(self) -> bool {
+        self.spec().has_store()
+    }
+}
+
+impl fmt::Debug for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Algorithm({})", self.name())
     }
 }
 
@@ -84,8 +99,36 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name() == s)
             .ok_or_else(|| {
-                format!("unknown algorithm `{s}` (expected lease-fencing, lease-unfenced, raft or bully)")
+                format!(
+                    "unknown algorithm `{s}` (expected one of {})",
+                    Algorithm::NAMES.join(", ")
+                )
             })
+    }
+}
+
+impl Serialize for Algorithm {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Algorithm {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Algorithm;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an algorithm name")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Algorithm, E> {
+                Algorithm::ALL
+                    .into_iter()
+                    .find(|a| a.name() == v)
+                    .ok_or_else(|| E::unknown_variant(v, &Algorithm::NAMES))
+            }
+        }
+        de.deserialize_str(Name)
     }
 }
 
@@ -171,63 +214,12 @@ pub struct AlgoConfig {
 }
 
 impl AlgoConfig {
-    fn keys_set(&self) -> Vec<(&'static str, &'static [Algorithm])> {
-        use Algorithm::*;
-        const RAFT: &[Algorithm] = &[Raft];
-        const LEASE: &[Algorithm] = &[LeaseFencing, LeaseUnfenced];
-        const BULLY: &[Algorithm] = &[Bully];
-        const HEARTBEAT: &[Algorithm] = &[Raft, Bully];
-        let mut v = Vec::new();
-        let mut add = |set: bool, k, a| {
-            if set {
-                v.push((k, a));
-            }
-        };
-        add(
-            self.election_timeout_ms.is_some(),
-            "election_timeout_ms",
-            RAFT,
-        );
-        add(
-            self.election_timeout_max_ms.is_some(),
-            "election_timeout_max_ms",
-            RAFT,
-        );
-        add(self.leader_lease.is_some(), "leader_lease", RAFT);
-        add(
-            self.leader_lease_drift_ppm.is_some(),
-            "leader_lease_drift_ppm",
-            RAFT,
-        );
-        add(self.heartbeat_ms.is_some(), "heartbeat_ms", HEARTBEAT);
-        add(self.pre_vote.is_some(), "pre_vote", RAFT);
-        add(self.check_quorum.is_some(), "check_quorum", RAFT);
-        add(
-            self.propose_interval_ms.is_some(),
-            "propose_interval_ms",
-            RAFT,
-        );
-        add(self.ttl_ms.is_some(), "ttl_ms", LEASE);
-        add(self.safety_margin_ms.is_some(), "safety_margin_ms", LEASE);
-        add(self.renew_interval_ms.is_some(), "renew_interval_ms", LEASE);
-        add(self.retry_interval_ms.is_some(), "retry_interval_ms", LEASE);
-        add(self.write_interval_ms.is_some(), "write_interval_ms", LEASE);
-        add(self.max_drift_ppm.is_some(), "max_drift_ppm", LEASE);
-        add(self.max_round_trip_ms.is_some(), "max_round_trip_ms", LEASE);
-        add(self.holder_id.is_some(), "holder_id", LEASE);
-        add(self.first_token.is_some(), "first_token", LEASE);
-        add(
-            self.failure_timeout_ms.is_some(),
-            "failure_timeout_ms",
-            BULLY,
-        );
-        add(self.answer_timeout_ms.is_some(), "answer_timeout_ms", BULLY);
-        add(
-            self.coordinator_timeout_ms.is_some(),
-            "coordinator_timeout_ms",
-            BULLY,
-        );
-        v
+    /// The keys set, in JSON (each field is written only when set).
+    fn keys_set(&self) -> Vec<String> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(map)) => map.into_iter().map(|(k, _)| k).collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -319,7 +311,7 @@ impl Scenario {
     pub fn has_proc(&self, p: Proc) -> bool {
         match p {
             Proc::Node(NodeId(id)) => id >= 1 && id <= self.nodes,
-            Proc::Store | Proc::Resource => self.algorithm.is_lease(),
+            other => self.algorithm.spec().extra_procs.contains(&other),
         }
     }
 
@@ -336,8 +328,9 @@ impl Scenario {
                 self.nodes
             )));
         }
-        for (key, algos) in self.config.keys_set() {
-            if !algos.contains(&self.algorithm) {
+        let spec = self.algorithm.spec();
+        for key in self.config.keys_set() {
+            if !spec.config_keys.contains(&key.as_str()) {
                 return Err(ScenarioError::Invalid(format!(
                     "config key `{key}` does not apply to algorithm {}",
                     self.algorithm
@@ -361,7 +354,7 @@ pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> 
     // keeps a huge one from costing quadratic time when the cuts are applied.
     let limit = scenario
         .nodes
-        .saturating_add(if scenario.algorithm.is_lease() { 2 } else { 0 })
+        .saturating_add(scenario.algorithm.spec().extra_procs.len() as u64)
         .saturating_mul(2);
     if procs.len() as u64 > limit {
         return Err(format!(
@@ -381,20 +374,17 @@ pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> 
             ));
         }
     }
-    if matches!(fault, Fault::Propose { .. }) && scenario.algorithm != Algorithm::Raft {
+    let label = fault.label();
+    if !scenario.algorithm.spec().allows_fault(label) {
+        let mut owners: Vec<&str> = Algorithm::ALL
+            .into_iter()
+            .filter(|a| a.spec().own_faults.contains(&label))
+            .map(|a| a.spec().family)
+            .collect();
+        owners.dedup();
         return Err(format!(
-            "propose applies only to raft worlds, not {}",
-            scenario.algorithm
-        ));
-    }
-    let lease_only = matches!(
-        fault,
-        Fault::PauseAfterCheck { .. } | Fault::StoreOutage { .. }
-    );
-    if lease_only && !scenario.algorithm.is_lease() {
-        return Err(format!(
-            "{} applies only to lease worlds, not {}",
-            fault.label(),
+            "{label} applies only to {} worlds, not {}",
+            owners.join(", "),
             scenario.algorithm
         ));
     }

@@ -1,6 +1,6 @@
 //! A serde picture of the world at one instant, cheap to build, for the playground.
 
-use crate::checker::Violation;
+use crate::checker::{InvariantKind, Violation};
 use crate::message::Payload;
 use crate::metrics::Metrics;
 use crate::process::Proc;
@@ -180,4 +180,7 @@ pub struct Snapshot {
     pub metrics: Metrics,
     /// Violations so far (the first ones, up to a cap).
     pub violations: Vec<Violation>,
+    /// The invariants the algorithm promises now: its registration's list, less
+    /// [`InvariantKind::SplitBrain`] once a fault broke the premise it rests on.
+    pub promised: Vec<InvariantKind>,
 }

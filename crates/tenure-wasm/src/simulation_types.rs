@@ -10,8 +10,11 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SIMULATION: &'static str = r#"
-/** An election algorithm the simulator runs. */
-export type Algorithm = "lease-fencing" | "lease-unfenced" | "raft" | "bully";
+/**
+ * An election algorithm the simulator runs (the simulator's registry; "lease-no-margin" is
+ * a teaching foil: leases without a safety margin, which break under clock drift).
+ */
+export type Algorithm = "lease-fencing" | "lease-unfenced" | "raft" | "bully" | "lease-no-margin";
 
 /**
  * A process as scenario and fault JSON name it: a node number (1..=nodes), or the lease
@@ -446,6 +449,12 @@ export interface Snapshot {
   metrics: Metrics;
   /** Violations so far (the first 1000). */
   violations: Violation[];
+  /**
+   * The invariants the algorithm promises now (only these fail a run): its registered list,
+   * less "split-brain" once a fault broke the lease premise (a pause, a clock step, drift
+   * beyond the bound).
+   */
+  promised: InvariantKind[];
 }
 
 /** Every trace event has its position and true time. */

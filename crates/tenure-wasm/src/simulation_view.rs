@@ -71,6 +71,7 @@ pub(crate) struct SnapshotView<'a> {
     resource: Option<ResourceSnap<'a>>,
     metrics: MetricsView<'a>,
     violations: Vec<ViolationView<'a>>,
+    promised: &'a [tenure_sim::InvariantKind],
 }
 
 impl<'a> SnapshotView<'a> {
@@ -90,6 +91,7 @@ impl<'a> SnapshotView<'a> {
             resource: s.resource.as_ref().map(ResourceSnap::new),
             metrics: MetricsView(&s.metrics),
             violations: s.violations.iter().map(ViolationView).collect(),
+            promised: &s.promised,
         }
     }
 }

@@ -205,3 +205,44 @@ impl Adapter for BullyAdapter {
         }
     }
 }
+
+/// Bully's registration. It promises only liveness: under a partition each side may elect
+/// a coordinator (rule 7), which shows as a split-brain window, not a violation.
+pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
+    name: "bully",
+    family: "bully",
+    title: "Bully",
+    help: "the Bully algorithm (Garcia-Molina 1982): the highest live id coordinates; \
+           promises only liveness",
+    config_keys: &[
+        "heartbeat_ms",
+        "failure_timeout_ms",
+        "answer_timeout_ms",
+        "coordinator_timeout_ms",
+    ],
+    promises: &[crate::checker::InvariantKind::Liveness],
+    extra_procs: &[],
+    own_faults: &[],
+    build: |s| Ok(Box::new(BullyAdapter::new(s)?)),
+    liveness_bound_ms: |_| 3_000,
+    keeps_premise: super::no_premise,
+    messages_per_second: |s| {
+        use crate::budget::{ms_or, rate};
+        let (c, d) = (&s.config, BullyConfig::default());
+        let n = s.nodes.max(1);
+        let peers = n.saturating_sub(1);
+        let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
+        let answer = ms_or(c.answer_timeout_ms, d.answer_timeout.as_millis());
+        let heartbeats = peers.saturating_mul(rate(hb));
+        let rounds = n
+            .saturating_mul(peers)
+            .saturating_mul(2)
+            .saturating_mul(rate(answer));
+        heartbeats.saturating_add(rounds)
+    },
+    heartbeat: |s| {
+        s.config
+            .heartbeat_ms
+            .map_or(BullyConfig::default().heartbeat_interval, |m| m.duration())
+    },
+};

@@ -35,6 +35,9 @@ pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
 mod labels;
 mod resource;
+mod spec;
+
+pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
 use labels::{reason_label, timer_label};
 
@@ -67,6 +70,8 @@ pub(crate) struct LeaseAdapter {
     writes: VecDeque<WriteRecord>,
     checker: LeaseChecker,
     found: Vec<Finding>,
+    /// The current store outage's number: only its wake-up ends it.
+    outage_gen: u64,
 }
 
 /// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
@@ -120,6 +125,7 @@ impl LeaseAdapter {
             writes: VecDeque::new(),
             checker: LeaseChecker::new(),
             found: Vec::new(),
+            outage_gen: 0,
         })
     }
 
@@ -358,17 +364,31 @@ impl Adapter for LeaseAdapter {
                     None => false,
                 }
             }
-            Fault::StoreOutage { .. } => {
+            Fault::StoreOutage { duration_ms } => {
                 self.store.set_available(false);
                 env.node(self.store_idx(), "outage-started", None, None);
+                // A later outage supersedes this one's end.
+                self.outage_gen = self.outage_gen.saturating_add(1);
+                env.wake_after(duration_ms.duration(), self.outage_gen);
                 true
             }
             _ => false,
         }
     }
 
-    fn end_store_outage(&mut self) {
-        self.store.set_available(true);
+    fn fault_proc(&self, fault: &Fault) -> Option<usize> {
+        match fault {
+            Fault::StoreOutage { .. } => Some(self.store_idx()),
+            Fault::PauseAfterCheck { node, .. } => Some(super::index_of(*node)),
+            _ => None,
+        }
+    }
+
+    fn wake(&mut self, env: &mut Env<'_>, token: u64) {
+        if token == self.outage_gen {
+            self.store.set_available(true);
+            env.node(self.store_idx(), "outage-ended", None, None);
+        }
     }
 
     fn is_leader(&self, p: usize) -> bool {

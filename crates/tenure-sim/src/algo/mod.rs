@@ -9,12 +9,40 @@
 
 mod bully;
 mod lease;
+mod lease_no_margin;
 mod raft;
 mod seed;
+mod spec;
 
-pub(crate) use self::bully::BullyAdapter;
-pub(crate) use self::lease::{DEFAULT_RETRY_MS, DEFAULT_TTL_MS, DEFAULT_WRITE_MS, LeaseAdapter};
-pub(crate) use self::raft::{DEFAULT_PROPOSE_MS, RaftAdapter};
+pub(crate) use self::lease::DEFAULT_TTL_MS;
+pub use self::spec::AlgorithmSpec;
+pub(crate) use self::spec::no_premise;
+
+use crate::scenario::Algorithm;
+
+/// Every algorithm the simulator runs, in CLI order: the only list (docs/algorithms.md).
+/// An [`Algorithm`] is an index into it.
+pub(crate) const REGISTRY: &[&AlgorithmSpec] = &[
+    &lease::FENCING,
+    &lease::UNFENCED,
+    &raft::SPEC,
+    &bully::SPEC,
+    &lease_no_margin::SPEC,
+];
+
+#[allow(non_upper_case_globals)] // named like the variants of the enum they replace
+impl Algorithm {
+    /// Lease-based election; the leader presents its fencing token to the resource.
+    pub const LeaseFencing: Algorithm = Algorithm(0);
+    /// The same leases, but writes carry no token and the resource accepts everything.
+    pub const LeaseUnfenced: Algorithm = Algorithm(1);
+    /// Raft-style election (options `pre_vote`, `check_quorum`, `leader_lease`).
+    pub const Raft: Algorithm = Algorithm(2);
+    /// The Bully algorithm.
+    pub const Bully: Algorithm = Algorithm(3);
+    /// A teaching foil: unfenced leases with no safety margin, which trust clocks to agree.
+    pub const LeaseNoMargin: Algorithm = Algorithm(4);
+}
 
 use crate::checker::Finding;
 use crate::clock::SimClock;
@@ -53,6 +81,8 @@ pub(crate) struct Env<'a> {
     pub notes: &'a mut Vec<Note>,
     /// Set by a process that pauses itself (pause after check): `(p, duration)`.
     pub pause: &'a mut Option<(usize, Duration)>,
+    /// Wake-ups asked for: `(after, token)`, in true time (see [`Adapter::wake`]).
+    pub wakes: &'a mut Vec<(Duration, u64)>,
 }
 
 impl Env<'_> {
@@ -80,6 +110,12 @@ impl Env<'_> {
             value,
             reason,
         });
+    }
+
+    /// Asks the world to call [`Adapter::wake`] for this process with `token` after `after`
+    /// of true time (a store outage's end).
+    pub(crate) fn wake_after(&mut self, after: Duration, token: u64) {
+        self.wakes.push((after, token));
     }
 
     /// Reports checker findings.
@@ -128,12 +164,21 @@ pub(crate) trait Adapter {
         _payload: &mut Payload,
     ) {
     }
-    /// A store outage started by [`Fault::StoreOutage`] ends.
-    fn end_store_outage(&mut self) {}
+    /// The process an algorithm-specific fault (one of the spec's `own_faults`) applies to.
+    fn fault_proc(&self, fault: &Fault) -> Option<usize> {
+        match fault {
+            Fault::PauseAfterCheck { node, .. } | Fault::Propose { node, .. } => {
+                Some(index_of(*node))
+            }
+            _ => None,
+        }
+    }
     /// Applies an algorithm-specific fault; `false` if it does not apply here.
     fn fault(&mut self, _env: &mut Env<'_>, _fault: &Fault) -> bool {
         false
     }
+    /// A wake-up the adapter asked for with [`Env::wake_after`] is due.
+    fn wake(&mut self, _env: &mut Env<'_>, _token: u64) {}
     /// Whether `p` believes it leads.
     fn is_leader(&self, p: usize) -> bool;
     /// `p`'s view for a snapshot.

@@ -68,41 +68,15 @@ impl InvariantKind {
     }
 }
 
-/// The invariants `algorithm` promises; a violation of one of these fails a run.
+/// The invariants `algorithm` promises (its registration's `promises`); a violation of one
+/// of these fails a run.
 ///
 /// Bully promises only liveness: under a partition each side may elect a coordinator
 /// (rule 7), which shows up as a split-brain window, not a violation. Without fencing the
 /// lease world promises everything the store guarantees, but not that stale writes are
 /// refused.
 pub fn promises(algorithm: Algorithm) -> &'static [InvariantKind] {
-    use InvariantKind::*;
-    match algorithm {
-        Algorithm::Raft => &[
-            ElectionSafety,
-            TermMonotonic,
-            LogMatching,
-            LeaderCompleteness,
-            Liveness,
-        ],
-        Algorithm::LeaseFencing => &[
-            SingleValidHolder,
-            TokenMonotonic,
-            ResourceTokenMonotonic,
-            TokenPerSession,
-            StaleWriteAccepted,
-            SplitBrain,
-            Liveness,
-        ],
-        Algorithm::LeaseUnfenced => &[
-            SingleValidHolder,
-            TokenMonotonic,
-            ResourceTokenMonotonic,
-            TokenPerSession,
-            SplitBrain,
-            Liveness,
-        ],
-        Algorithm::Bully => &[Liveness],
-    }
+    algorithm.spec().promises
 }
 
 /// Whether a lease world still promises [`InvariantKind::SplitBrain`] after `fault`.

@@ -8,8 +8,8 @@ use clap::Args;
 
 #[derive(Debug, Args)]
 pub(crate) struct ChaosArgs {
-    /// lease-fencing, lease-unfenced, raft or bully.
-    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Algorithm,
     /// Number of nodes.
     #[arg(long, default_value_t = 5)]
@@ -127,7 +127,7 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     if a.runs == 0 {
         return Err(CliError::usage("--runs must be at least 1"));
     }
-    if a.families.contains(&Family::StoreOutage) && !a.algorithm.is_lease() {
+    if a.families.contains(&Family::StoreOutage) && !a.algorithm.has_store() {
         return Err(CliError::usage(format!(
             "fault family store-outage applies to lease worlds, not {}",
             a.algorithm
@@ -230,7 +230,7 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
             ms(r.worst_split_brain_us)
         ),
     );
-    if opts.algorithm.is_lease() {
+    if opts.algorithm.has_store() {
         row("stale writes accepted", r.stale_writes_accepted.to_string());
     }
     let budget = crate::budget::budget(&chaos::scenario(opts, opts.seed));

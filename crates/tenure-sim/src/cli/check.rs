@@ -18,8 +18,8 @@ use std::time::Instant;
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// lease-fencing, lease-unfenced, raft or bully.
-    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Algorithm,
     /// any-promised, split-brain, stale-write, no-leader-for=DURATION, or an invariant name.
     #[arg(long, value_parser = parse_property)]

@@ -15,8 +15,8 @@ use serde::Serialize;
 
 #[derive(Debug, Args)]
 pub(crate) struct FailoverArgs {
-    /// lease-fencing, lease-unfenced, raft or bully.
-    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Algorithm,
     /// Number of nodes.
     #[arg(long, default_value_t = 5)]

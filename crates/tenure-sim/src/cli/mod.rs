@@ -141,3 +141,17 @@ fn violation_count(
     };
     format!("{}: {n} ({note})", kind.name())
 }
+
+/// The `--algorithm` help line: every registered name.
+pub(crate) fn algorithm_help() -> String {
+    format!("The algorithm: {}", crate::Algorithm::NAMES.join(", "))
+}
+
+/// The `--algorithm` long help (`--help`): each registered algorithm with its help line.
+pub(crate) fn algorithm_long_help() -> String {
+    let mut s = String::from("The algorithm every node runs:");
+    for a in crate::Algorithm::ALL {
+        s.push_str(&format!("\n  {:<16} {}", a.name(), a.spec().help));
+    }
+    s
+}

@@ -15,8 +15,8 @@ pub(crate) struct RunArgs {
     /// A scenario JSON file (instead of --algorithm and friends).
     #[arg(conflicts_with_all = ["algorithm", "nodes", "seed", "duration"])]
     scenario: Option<PathBuf>,
-    /// lease-fencing, lease-unfenced, raft or bully.
-    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Option<Algorithm>,
     /// Number of nodes.
     #[arg(long)]
@@ -59,9 +59,10 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
         return Ok(s);
     }
     let Some(algorithm) = a.algorithm else {
-        return Err(CliError::usage(
-            "give a scenario file or --algorithm (lease-fencing, lease-unfenced, raft, bully)",
-        ));
+        return Err(CliError::usage(format!(
+            "give a scenario file or --algorithm ({})",
+            Algorithm::NAMES.join(", ")
+        )));
     };
     a.raft.check(algorithm).map_err(CliError::usage)?;
     let mut s = Scenario::new(
@@ -164,7 +165,7 @@ fn print_summary(world: &World, json: bool) {
         let v: Vec<String> = m.failover_us.iter().map(|u| ms(*u)).collect();
         row("failover after crash", v.join(", "));
     }
-    if s.algorithm.is_lease() {
+    if s.algorithm.has_store() {
         row(
             "writes",
             format!(

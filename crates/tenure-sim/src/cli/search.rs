@@ -51,8 +51,8 @@ pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
 
 #[derive(Debug, Args)]
 pub(crate) struct SearchArgs {
-    /// lease-fencing, lease-unfenced, raft or bully.
-    #[arg(long, value_parser = Algorithm::from_str_arg)]
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Algorithm,
     /// any-promised, split-brain, stale-write, no-leader-for=DURATION, or an invariant name.
     #[arg(long, value_parser = parse_property)]
@@ -121,7 +121,7 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    if a.families.contains(&Family::StoreOutage) && !a.algorithm.is_lease() {
+    if a.families.contains(&Family::StoreOutage) && !a.algorithm.has_store() {
         return Err(CliError::usage(format!(
             "fault family store-outage applies to lease worlds, not {}",
             a.algorithm

@@ -76,7 +76,7 @@ pub fn default_actions(s: &Scenario) -> Vec<Fault> {
             nodes: vec![Proc::Node(node)],
         });
     }
-    if s.algorithm.is_lease() {
+    if s.algorithm.has_store() {
         v.push(Fault::Isolate {
             nodes: vec![Proc::Store],
         });

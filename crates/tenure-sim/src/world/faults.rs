@@ -67,12 +67,7 @@ impl World {
     }
 
     pub(super) fn apply(&mut self, fault: Fault) -> Result<(), FaultError> {
-        let drift_bound = self
-            .scenario
-            .config
-            .max_drift_ppm
-            .unwrap_or(tenure::LeaseConfig::default().max_drift_ppm);
-        if !keeps_lease_premise(&fault, drift_bound) {
+        if !(self.scenario.algorithm.spec().keeps_premise)(&self.scenario, &fault) {
             self.promised.retain(|k| *k != InvariantKind::SplitBrain);
         }
         self.trace(TraceKind::Fault {
@@ -208,27 +203,16 @@ impl World {
                 let by = i64::try_from(by_ms.micros()).unwrap_or(i64::MAX);
                 self.clock_change(*target, |c, now| c.step(now, by));
             }
-            Fault::StoreOutage { duration_ms } => {
-                let mut handled = false;
-                let f = fault.clone();
-                let store = self.index_of(Proc::Store).unwrap_or(0);
-                self.call(store, |a, e| handled = a.fault(e, &f));
-                if handled {
-                    self.outage_gen = self.outage_gen.saturating_add(1);
-                    let generation = self.outage_gen;
-                    self.schedule(
-                        self.now.saturating_add(duration_ms.duration()),
-                        Ev::OutageEnd { generation },
-                    );
-                }
-            }
             Fault::DropMessage { id } => self.drop_in_flight(*id),
-            Fault::PauseAfterCheck { node, .. } | Fault::Propose { node, .. } => {
-                let p = self.node_index(*node)?;
-                let f = fault.clone();
-                self.call(p, |a, e| {
-                    a.fault(e, &f);
-                });
+            // The algorithm's own faults (its spec's `own_faults`): the adapter names the
+            // process they apply to.
+            Fault::PauseAfterCheck { .. } | Fault::Propose { .. } | Fault::StoreOutage { .. } => {
+                if let Some(p) = self.adapter.fault_proc(&fault) {
+                    let f = fault.clone();
+                    self.call(p, |a, e| {
+                        a.fault(e, &f);
+                    });
+                }
             }
         }
         Ok(())

@@ -15,20 +15,21 @@
 //! - `process.rs`: process status, timers, pauses, and the calls into the adapter.
 //! - `transport.rs`: sending through the network model, drops and delivery.
 //! - `faults.rs`: `inject` and the fault interpreter.
+//! - `manual.rs`: manual delivery, for scripted tests.
 //! - `observe.rs`: metrics, violations, the trace hash, leaders and snapshots.
 //!
 //! Every random choice derives from the scenario's seed, and ties in time are broken by the
 //! order events were scheduled, so a scenario replays identically.
 
-use crate::algo::{Adapter, BullyAdapter, Env, LeaseAdapter, Note, RaftAdapter};
-use crate::checker::{InvariantKind, Violation, keeps_lease_premise, promises};
+use crate::algo::{Adapter, Env, Note};
+use crate::checker::{InvariantKind, Violation};
 use crate::clock::SimClock;
 use crate::fault::{Fault, TimedFault};
 use crate::message::Payload;
 use crate::metrics::{Metrics, Tracker};
 use crate::network::{LinkParams, Network, SendFate};
 use crate::process::Proc;
-use crate::scenario::{Algorithm, Scenario, ScenarioError, validate_fault};
+use crate::scenario::{Scenario, ScenarioError, validate_fault};
 use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
 use crate::units::{Ms, ms_to_us};
@@ -37,11 +38,13 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use tenure::{Duration, Instant, NodeId};
 
 mod faults;
+mod manual;
 mod observe;
 mod process;
 mod queue;
 mod transport;
 
+pub use manual::HeldMessage;
 use observe::Leading;
 use process::{ProcState, ProcStatus};
 use queue::{Envelope, Ev, Queue};
@@ -93,14 +96,17 @@ pub struct World {
     log: EventLog,
     sink: SinkSlot,
     tracker: Tracker,
-    /// What the algorithm promises; `SplitBrain` leaves once a fault breaks the lease premise.
+    /// What the algorithm promises; `SplitBrain` leaves once a fault breaks its premise.
     promised: Vec<InvariantKind>,
     violations: Vec<Violation>,
     violation_counts: BTreeMap<InvariantKind, u64>,
     dropped: VecDeque<Dropped>,
     next_msg: u64,
-    outage_gen: u64,
     out_buf: Vec<(usize, usize, Payload)>,
+    wake_buf: Vec<(Duration, u64)>,
+    /// Manual delivery (`manual.rs`): messages wait in `held_msgs` for the driver.
+    manual: bool,
+    held_msgs: Vec<Envelope>,
     note_buf: Vec<Note>,
     injected: Vec<TimedFault>,
     leading: Leading,
@@ -122,20 +128,12 @@ impl World {
         scenario.validate()?;
         let params: LinkParams = scenario.network.params().map_err(ScenarioError::Invalid)?;
         let nodes = usize::try_from(scenario.nodes).unwrap_or(0);
-        let adapter: Box<dyn Adapter> = match scenario.algorithm {
-            Algorithm::Raft => Box::new(RaftAdapter::new(scenario)?),
-            Algorithm::Bully => Box::new(BullyAdapter::new(scenario)?),
-            Algorithm::LeaseFencing | Algorithm::LeaseUnfenced => {
-                Box::new(LeaseAdapter::new(scenario)?)
-            }
-        };
+        let spec = scenario.algorithm.spec();
+        let adapter = (spec.build)(scenario)?;
         let mut names: Vec<Proc> = (1..=scenario.nodes)
             .map(|i| Proc::Node(NodeId(i)))
             .collect();
-        if scenario.algorithm.is_lease() {
-            names.push(Proc::Store);
-            names.push(Proc::Resource);
-        }
+        names.extend_from_slice(spec.extra_procs);
         let count = names.len();
         let mut world = World {
             scenario: scenario.clone(),
@@ -151,13 +149,15 @@ impl World {
             log: EventLog::new(DEFAULT_LOG_CAPACITY),
             sink: SinkSlot::default(),
             tracker: Tracker::default(),
-            promised: promises(scenario.algorithm).to_vec(),
+            promised: spec.promises.to_vec(),
             violations: Vec::new(),
             violation_counts: BTreeMap::new(),
             dropped: VecDeque::new(),
             next_msg: 0,
-            outage_gen: 0,
             out_buf: Vec::new(),
+            wake_buf: Vec::new(),
+            manual: false,
+            held_msgs: Vec::new(),
             note_buf: Vec::new(),
             injected: Vec::new(),
             leading: Leading::default(),
@@ -199,7 +199,10 @@ impl World {
     }
 
     fn name(&self, p: usize) -> Proc {
-        self.names.get(p).copied().unwrap_or(Proc::Store)
+        self.names
+            .get(p)
+            .copied()
+            .unwrap_or(Proc::Node(crate::algo::id_of(p)))
     }
 
     /// Events waiting in the queue: messages in flight, armed timers, pending faults.
@@ -220,17 +223,10 @@ impl World {
             Ev::Fault(f) => {
                 let _ = self.apply(f);
             }
-            Ev::OutageEnd { generation } => {
-                if generation == self.outage_gen {
-                    self.adapter.end_store_outage();
-                    self.touch_all();
-                    self.trace(TraceKind::Node {
-                        proc: Proc::Store,
-                        what: "outage-ended",
-                        value: None,
-                        reason: None,
-                    });
-                }
+            Ev::Wake { p, token } => {
+                self.call(p, |a, e| a.wake(e, token));
+                // A wake-up (a store outage ending) can change what every node may do.
+                self.touch_all();
             }
         }
         self.account();

@@ -77,12 +77,14 @@ impl World {
         let env_out = &mut Vec::new();
         let env_notes = &mut Vec::new();
         let env_pause = &mut None;
+        let env_wakes = &mut Vec::new();
         let env = Env {
             now: self.now,
             clocks: &self.clocks,
             out: env_out,
             notes: env_notes,
             pause: env_pause,
+            wakes: env_wakes,
         };
         Snapshot {
             time_us: self.now.as_micros(),
@@ -99,6 +101,7 @@ impl World {
             resource: self.adapter.resource_view(),
             metrics: self.metrics(),
             violations: self.violations.clone(),
+            promised: self.promised.clone(),
         }
     }
 

@@ -26,6 +26,7 @@ impl World {
     pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut dyn Adapter, &mut Env<'_>)) {
         let mut out = std::mem::take(&mut self.out_buf);
         let mut notes = std::mem::take(&mut self.note_buf);
+        let mut wakes = std::mem::take(&mut self.wake_buf);
         let mut pause = None;
         {
             let mut env = Env {
@@ -34,6 +35,7 @@ impl World {
                 out: &mut out,
                 notes: &mut notes,
                 pause: &mut pause,
+                wakes: &mut wakes,
             };
             f(self.adapter.as_mut(), &mut env);
         }
@@ -53,6 +55,10 @@ impl World {
         self.out_buf = out;
         self.note_buf = notes;
         self.reschedule(p, false);
+        for (after, token) in wakes.drain(..) {
+            self.schedule(self.now.saturating_add(after), Ev::Wake { p, token });
+        }
+        self.wake_buf = wakes;
     }
 
     pub(super) fn note(&mut self, note: Note) {

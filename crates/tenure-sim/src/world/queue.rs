@@ -19,10 +19,20 @@ pub(super) struct Envelope {
 #[derive(Clone, Debug)]
 pub(super) enum Ev {
     Deliver(Envelope),
-    Timer { p: usize, generation: u64 },
-    Resume { p: usize, generation: u64 },
+    Timer {
+        p: usize,
+        generation: u64,
+    },
+    Resume {
+        p: usize,
+        generation: u64,
+    },
     Fault(Fault),
-    OutageEnd { generation: u64 },
+    /// A wake-up an adapter asked for (`Env::wake_after`).
+    Wake {
+        p: usize,
+        token: u64,
+    },
 }
 
 /// The top bit of [`Key::order`]: 0 for ordinary events, 1 for faults. A fault applies after

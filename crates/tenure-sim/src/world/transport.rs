@@ -29,6 +29,9 @@ impl World {
                     sent: self.now,
                     payload,
                 };
+                if self.hold(&env) {
+                    return;
+                }
                 if let Some(d) = dup {
                     self.schedule(d, Ev::Deliver(env.clone()));
                 }
