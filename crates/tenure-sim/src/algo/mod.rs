@@ -14,6 +14,7 @@ mod raft;
 mod seed;
 mod spec;
 
+#[cfg(feature = "cli")] // only the exhaustive explorer (search/explore.rs) reads it
 pub(crate) use self::lease::DEFAULT_TTL_MS;
 pub use self::spec::AlgorithmSpec;
 pub(crate) use self::spec::no_premise;
