@@ -134,7 +134,7 @@ test("testing_subpath_runs_the_contract_kit_from_the_installed_package", () => {
     script,
     `import { LeaderElection, MemoryStore } from "tenure";
 import { checkStoreContract, contractCases } from "tenure/testing";
-const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 150, only: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"] });
+const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 1000, only: ["first_grant_issues_a_token", "renew_keeps_token_and_extends"] });
 const election = new LeaderElection({ store: new MemoryStore(), key: "k", nodeId: "n1", ttlMs: 500 });
 const elected = await election.campaign();
 await election.close();
