@@ -51,6 +51,9 @@ test("bad settings are typed errors in the caller's words", () => {
   // NaN is not JSON (it arrives as null): a shape error; a negative time is out of range.
   assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [Number.NaN] }]))[1], "ERR_SCENARIO_TYPE");
   assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [-1] }]))[1], "ERR_SCENARIO_RANGE");
+  // A title that is not a string is refused before it reaches wasm memory (it used to trap).
+  for (const title of [5, {}, null, undefined]) assert.equal(code(() => failoverPlot(title, []))[1], "ERR_STRING_TYPE", String(title));
+  assert.match(failoverPlot("still fine", []), /^<svg/);
 });
 
 test("the plot is standalone SVG with one line per series", () => {

@@ -275,7 +275,9 @@ test("keyboard_only_compare_mode: preset, play, seek, a pane's algorithm, a faul
   await page.keyboard.press("ArrowDown");
   assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").compare.spec.preset), "gc-pause");
   await pg.getByTestId("compare-seek").focus();
-  for (let i = 0; i < 5; i++) await page.keyboard.press("PageUp");
+  // Two pages (1.4 s): before the preset's pause at 1.5 s, so each pane has an acting leader
+  // to crash (later, the paused leader no longer acts and the others may not hold it yet).
+  for (let i = 0; i < 2; i++) await page.keyboard.press("PageUp");
   const t = await page.evaluate(() => document.querySelector("tenure-playground").compare.times());
   assert.ok(t[0] > 0 && new Set(t).size === 1, String(t));
   await pg.getByTestId("compare-crash-leader").focus();

@@ -3,6 +3,7 @@
 // permalink round trip and the embed.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { encodeCompareHash } from "../../web/playground/compare-link.js";
 import { launch, screenshot } from "./browser.mjs";
 
 let browser;
@@ -147,6 +148,16 @@ test("a corrupt comparison link says so and leaves a working default comparison"
   assert.match(await error.textContent(), /the comparison link cannot be read.*Showing the default comparison instead/);
   assert.equal(await mode(page, (m) => m.panes.length), 3);
   assert.equal(await seek(page, 1000), 1000);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("a comparison link with more than four panes is refused, not drawn", async () => {
+  const panes = Array.from({ length: 10 }, () => ({ choice: "raft" }));
+  const page = await browser.open(`compare.html${encodeCompareHash({ panes }, 0)}`);
+  const error = page.locator("tenure-playground").getByTestId("error");
+  assert.match(await error.textContent(), /2 to 4 panes; this link has 10/);
+  assert.equal(await mode(page, (m) => m.panes.length), 3);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

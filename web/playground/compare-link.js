@@ -25,9 +25,12 @@ export function decodeCompareHash(hash) {
     const bin = atob(packed.replace(/-/g, "+").replace(/_/g, "/"));
     spec = JSON.parse(strFromU8(inflateSync(Uint8Array.from(bin, (c) => c.charCodeAt(0)))));
   } catch (err) {
-    throw Object.assign(new TypeError(`the comparison link cannot be read: ${err.message}`), { code: "PAGE_BAD_PERMALINK" });
+    throw Object.assign(new TypeError(`the comparison link cannot be read (it may be cut short): ${String(err.message).replace(/\.+$/, "")}`), { code: "PAGE_BAD_PERMALINK" });
   }
   if (!spec || !Array.isArray(spec.panes)) throw Object.assign(new TypeError("the comparison link names no panes"), { code: "PAGE_BAD_PERMALINK" });
+  if (spec.panes.length < 2 || spec.panes.length > 4) {
+    throw Object.assign(new RangeError(`a comparison takes 2 to 4 panes; this link has ${spec.panes.length}`), { code: "PAGE_BAD_PERMALINK" });
+  }
   const t = Number(params.get("t") ?? 0);
   return { spec, timeMs: Number.isFinite(t) && t >= 0 ? t : 0 };
 }

@@ -194,10 +194,13 @@ struct SeriesIn {
 /// same drawing as `tenure failover --svg`.
 #[wasm_bindgen(js_name = failoverPlot)]
 pub fn failover_plot(
-    title: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] title: JsValue,
     #[wasm_bindgen(unchecked_param_type = "{ label: string, samples_ms: number[] }[]")]
     series: JsValue,
 ) -> Result<String, JsValue> {
+    // A `&str` parameter would let a non-string reach wasm memory as garbage: checked here.
+    let title = crate::read::bounded(&title, "title".into())
+        .map_err(|e| JsValue::from(SimulationError::Boundary(e)))?;
     let list: Vec<SeriesIn> = read(&series, "plot series")?;
     if list.len() > MAX_SERIES {
         return Err(invalid(format!(
@@ -228,5 +231,5 @@ pub fn failover_plot(
             samples_us: us,
         });
     }
-    Ok(cdf_svg(title, &out))
+    Ok(cdf_svg(&title, &out))
 }
