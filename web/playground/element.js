@@ -593,7 +593,7 @@ export class TenurePlayground extends HTMLElement {
     // Off-screen, the diagram waits (it is redrawn as it scrolls into view).
     if (!always && !this.panelsSeen.has(this.spaceTimePanel)) return;
     const keys = snap.nodes.map((n) => procKey(n.id));
-    // A run shorter than the window (a shrunk counterexample of 51 ms) is drawn whole.
+    // A run shorter than the window (a shrunk counterexample of a few hundred ms) is drawn whole.
     const win = Math.min(this.spaceWindow || Math.max(500, snap.time_ms), Math.max(1, this.endMs));
     this.spaceTime.render(this.timeline.history, keys, snap.time_ms, win, { all: this.spaceAll });
   }
