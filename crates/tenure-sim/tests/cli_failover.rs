@@ -128,6 +128,8 @@ fn knobs_of_another_algorithm_and_mixed_knobs_are_one_line_errors() {
         ][..],
         &["failover", "--algorithm", "raft", "--latency", "30-5"][..],
         &["failover", "--algorithm", "raft", "--runs", "0"][..],
+        &["failover", "--algorithm", "raft", "--runs", "100001"][..],
+        &["chaos", "--algorithm", "raft", "--runs", "99999999999999"][..],
     ] {
         let out = tenure(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

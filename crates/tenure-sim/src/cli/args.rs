@@ -62,6 +62,30 @@ pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
     Ok((lo, hi))
 }
 
+/// Most runs `chaos` takes in one campaign (about a day of CPU at 120 s per run; split larger
+/// campaigns over seeds).
+pub(crate) const MAX_CHAOS_RUNS: u64 = 10_000_000;
+/// Most crashes `failover` measures per setting (the same cap as the JS `failoverMeasure`).
+pub(crate) const MAX_FAILOVER_RUNS: u64 = 100_000;
+
+/// A run count from 1 to `max`, refused in words otherwise.
+fn parse_runs(s: &str, max: u64) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}` is not a number of runs from 1 to {max}")),
+    }
+}
+
+/// `--runs` of `chaos`: 1 to [`MAX_CHAOS_RUNS`].
+pub(crate) fn parse_chaos_runs(s: &str) -> Result<u64, String> {
+    parse_runs(s, MAX_CHAOS_RUNS)
+}
+
+/// `--runs` of `failover`: 1 to [`MAX_FAILOVER_RUNS`].
+pub(crate) fn parse_failover_runs(s: &str) -> Result<u64, String> {
+    parse_runs(s, MAX_FAILOVER_RUNS)
+}
+
 /// Raft options shared by subcommands.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub(crate) struct RaftFlags {
@@ -135,6 +159,20 @@ mod tests {
         assert!(parse_duration_ms("0.0001ms").is_err());
         assert!(parse_duration_ms("1.5ms").is_err());
         assert_eq!(parse_duration_ms("0.1s"), Ok(100));
+    }
+
+    #[test]
+    fn run_counts_are_bounded_in_words() {
+        assert_eq!(parse_failover_runs("100000"), Ok(100_000));
+        assert_eq!(parse_chaos_runs("1"), Ok(1));
+        for bad in ["0", "-1", "x", "100001"] {
+            let e = parse_failover_runs(bad).unwrap_err();
+            assert_eq!(
+                e,
+                format!("`{bad}` is not a number of runs from 1 to 100000")
+            );
+        }
+        assert!(parse_chaos_runs("99999999999999").is_err());
     }
 
     #[test]

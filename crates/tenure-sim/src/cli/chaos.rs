@@ -14,8 +14,8 @@ pub(crate) struct ChaosArgs {
     /// Number of nodes.
     #[arg(long, default_value_t = 5)]
     nodes: u64,
-    /// Number of runs.
-    #[arg(long, default_value_t = 100)]
+    /// Number of runs (1 to 10,000,000).
+    #[arg(long, default_value_t = 100, value_parser = super::args::parse_chaos_runs)]
     runs: u64,
     /// Faulty period of each run: 120s, 2m, ...
     #[arg(long, default_value = "120s", value_parser = parse_duration_ms)]
@@ -124,9 +124,6 @@ fn wall_epoch() -> std::time::Instant {
 
 pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    if a.runs == 0 {
-        return Err(CliError::usage("--runs must be at least 1"));
-    }
     if a.families.contains(&Family::StoreOutage) && !a.algorithm.has_store() {
         return Err(CliError::usage(format!(
             "fault family store-outage applies to lease worlds, not {}",

@@ -43,8 +43,8 @@ pub(crate) struct FailoverArgs {
     /// One-way message latency range in ms (`5-30`), drawn uniformly.
     #[arg(long, value_parser = parse_latency)]
     latency: Option<(u64, u64)>,
-    /// Number of crashes to measure per setting.
-    #[arg(long, default_value_t = 100)]
+    /// Number of crashes to measure per setting (1 to 100,000).
+    #[arg(long, default_value_t = 100, value_parser = super::args::parse_failover_runs)]
     runs: u64,
     /// Seed of the first run; run i uses seed + i.
     #[arg(long, default_value_t = 0)]
@@ -161,9 +161,6 @@ impl FailoverArgs {
 
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    if a.runs == 0 {
-        return Err(CliError::usage("--runs must be at least 1"));
-    }
     let settings = a.settings()?;
     let disturbance = a.cost_run.map(|run_ms| Disturbance {
         run_ms,
