@@ -103,6 +103,10 @@ test("bad search input gets a coded error and changes nothing", () => {
     [{ ...ok, nodes: 65 }, RangeError, "ERR_SCENARIO_RANGE"],
     [{ ...ok, duration_ms: 600_001 }, RangeError, "ERR_SEARCH_RANGE"],
     [{ ...ok, families: Array(25).fill("kill") }, RangeError, "ERR_SEARCH_RANGE"],
+    // What the CLI refuses, the binding refuses too (one check, ChaosOptions::validate).
+    [{ ...ok, pre_vote: true }, RangeError, "ERR_SCENARIO_RANGE"],
+    [{ algorithm: "raft", property: "split-brain", families: ["store-outage"] }, RangeError, "ERR_SCENARIO_RANGE"],
+    [{ algorithm: "raft", property: "stale-write" }, RangeError, "ERR_SCENARIO_RANGE"],
   ];
   for (const [input, cls, code] of cases) {
     assert.throws(() => new Search(input), (err) => err instanceof cls && err.code === code, JSON.stringify(input));

@@ -160,6 +160,27 @@ impl ChaosOptions {
         }
     }
 
+    /// Refuses options that mean nothing for the algorithm, in the CLI's words: PreVote or
+    /// CheckQuorum outside Raft, the store-outage family outside lease worlds. The CLI's
+    /// `chaos` and `search` and the JS `Search` all ask this one check.
+    pub fn validate(&self) -> Result<(), String> {
+        if (self.pre_vote.is_some() || self.check_quorum.is_some())
+            && self.algorithm != Algorithm::Raft
+        {
+            return Err(format!(
+                "--pre-vote/--check-quorum apply to raft, not {}",
+                self.algorithm
+            ));
+        }
+        if self.families.contains(&Family::StoreOutage) && !self.algorithm.has_store() {
+            return Err(format!(
+                "fault family store-outage applies to lease worlds, not {}",
+                self.algorithm
+            ));
+        }
+        Ok(())
+    }
+
     /// The one command that replays run seed `seed`.
     pub fn replay_command(&self, seed: u64) -> String {
         let mut cmd = format!(

@@ -244,3 +244,26 @@ fn a_search_is_deterministic_for_its_seed() {
     };
     assert_eq!(find(&e), find(&e));
 }
+
+#[test]
+fn options_that_mean_nothing_for_the_algorithm_are_refused() {
+    let mut bully = ChaosOptions::new(Algorithm::Bully);
+    bully.pre_vote = Some(true);
+    let e = Search::new(SearchOptions::new(bully, Property::SplitBrain)).unwrap_err();
+    assert!(e.to_string().contains("apply to raft, not bully"), "{e}");
+    let mut raft = ChaosOptions::new(Algorithm::Raft);
+    raft.families = vec![Family::StoreOutage];
+    let e = Search::new(SearchOptions::new(raft, Property::SplitBrain)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("store-outage applies to lease worlds, not raft"),
+        "{e}"
+    );
+    let raft = ChaosOptions::new(Algorithm::Raft);
+    let e = Search::new(SearchOptions::new(raft, Property::StaleWrite)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("stale-write needs a fenced resource"),
+        "{e}"
+    );
+}

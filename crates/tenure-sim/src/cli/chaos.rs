@@ -124,12 +124,6 @@ fn wall_epoch() -> std::time::Instant {
 
 pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    if a.families.contains(&Family::StoreOutage) && !a.algorithm.has_store() {
-        return Err(CliError::usage(format!(
-            "fault family store-outage applies to lease worlds, not {}",
-            a.algorithm
-        )));
-    }
     let mut opts = ChaosOptions::new(a.algorithm);
     opts.nodes = a.nodes;
     opts.runs = a.runs;
@@ -153,6 +147,7 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     if !a.families.is_empty() {
         opts.families = a.families.clone();
     }
+    opts.validate().map_err(CliError::usage)?;
     let probe = chaos::scenario(&opts, opts.seed);
     probe
         .validate()

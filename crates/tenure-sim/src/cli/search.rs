@@ -121,12 +121,6 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    if a.families.contains(&Family::StoreOutage) && !a.algorithm.has_store() {
-        return Err(CliError::usage(format!(
-            "fault family store-outage applies to lease worlds, not {}",
-            a.algorithm
-        )));
-    }
     let mut chaos = ChaosOptions::new(a.algorithm);
     chaos.nodes = a.nodes;
     chaos.duration_ms = a.duration;
@@ -139,6 +133,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     }
     let mut opts = SearchOptions::new(chaos, a.property);
     opts.config = a.config.clone().unwrap_or_default();
+    opts.chaos.validate().map_err(CliError::usage)?;
     let mut search = Search::new(opts).map_err(|e| CliError::usage(e.to_string()))?;
     println!(
         "tenure search: {} for {}, {} nodes, {} ms of faults + {} ms heal, seed {}",
