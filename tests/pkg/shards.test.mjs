@@ -8,7 +8,9 @@ import { Broker } from "./helpers/broker.mjs";
 import { until, wait } from "./helpers/election.mjs";
 
 const KEYS = Array.from({ length: 12 }, (_, i) => `shard-${i}`);
-const OPTIONS = { ttlMs: 500, safetyMarginMs: 80, maxRoundTripMs: 60, requestTimeoutMs: 60, retryIntervalMs: 40, retryJitterMs: 30 };
+// A 1.5 s lease: long enough that a loaded two-core CI box (renewals late by a few hundred ms)
+// does not make leadership flap during the "stable" checks, short enough for a quick takeover.
+const OPTIONS = { ttlMs: 1500, safetyMarginMs: 200, maxRoundTripMs: 150, requestTimeoutMs: 150, retryIntervalMs: 100, retryJitterMs: 60 };
 
 /** How many keys each holder leads now, by the store's clock: { "p1": 4, ... }. */
 function spread(store) {
