@@ -53,6 +53,17 @@ test("GC pause: stale writes accepted only without fencing", async () => {
   await page.close();
 });
 
+test("compare.html?compare=...&preset=...: the query picks the panes and the comparison", async () => {
+  const page = await browser.open("compare.html?compare=lease-unfenced,lease-fencing&preset=gc-pause");
+  const heads = await page.evaluate(() => [...document.querySelector("tenure-playground").shadowRoot.querySelectorAll("thead th")].map((th) => th.textContent));
+  assert.deepEqual(heads, ["Outcome", "Lease without fencing", "Lease with fencing"]);
+  await seek(page, 7000);
+  const o = await outcomes(page);
+  assert.deepEqual(o["stale-accepted"].map((c) => c.value), [1, 0], "the GC-pause comparison, not the default partition");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("lock-step: the panes' simulated times are equal after play, seek and step", async () => {
   const page = await browser.open("compare.html");
   await mode(page, (m) => { m.speed = 5; m.play(); });
