@@ -199,7 +199,8 @@ export class FailoverLab {
     this.settingsEmpty = html("p", { class: "hint", text: "No setting yet: add one, or pick a set." });
     this.nodes = numberField("lab-nodes", "Nodes", 5, { min: 3, max: 9 });
     this.runs = numberField("lab-runs", "Crashes per setting", 100, { min: 1, max: 5000 });
-    this.seed = numberField("lab-seed", "First seed (run i uses seed + i)", 0, { min: 0, max: 2 ** 32 });
+    // Any safe integer whose last run (seed + runs - 1, runs at most 100,000) stays safe.
+    this.seed = numberField("lab-seed", "First seed (run i uses seed + i)", 0, { min: 0, max: Number.MAX_SAFE_INTEGER - 100_000 });
     this.latMin = numberField("lab-lat-min", "Latency min (ms)", 5, { min: 0, max: 10000 });
     this.latMax = numberField("lab-lat-max", "Latency max (ms)", 30, { min: 0, max: 10000 });
     this.costOn = html("input", { type: "checkbox", "data-testid": "lab-cost", checked: true });
