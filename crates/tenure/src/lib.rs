@@ -40,6 +40,7 @@ pub mod fencing;
 pub mod id;
 pub mod lease;
 pub mod machine;
+mod not_leader;
 pub mod raft;
 pub mod rng;
 pub mod time;
@@ -50,10 +51,11 @@ pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
 pub use lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer,
-    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
+    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore,
     RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
 pub use machine::{Durable, Machine, Output, OutputQueue};
+pub use not_leader::NotLeader;
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::{Rng, node_seed};
 pub use time::{Clock, Duration, Instant};

@@ -1,7 +1,7 @@
 //! [`LeaseCandidate`]: a contender for a lease, and its leader side (rules 4-5).
 
 use super::config::{ConfigError, LeaseConfig};
-use super::error::NotLeader;
+use crate::not_leader::NotLeader;
 use super::event::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason, StorePeer,
 };
@@ -257,7 +257,10 @@ impl LeaseCandidate {
                 deadline: lost.deadline,
                 now,
             }),
-            (None, None) => Err(NotLeader::NotLeading { state: self.state }),
+            (None, None) => Err(NotLeader::NotLeading {
+                term: None,
+                leader: None,
+            }),
         }
     }
 

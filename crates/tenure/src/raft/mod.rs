@@ -46,5 +46,6 @@ mod replication;
 pub use config::{ConfigError, RaftConfig};
 pub use event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason, SteppedDownReason};
 pub use message::{Entry, EntryData, Message};
-pub use node::{CampaignError, NotLeader, RaftNode};
+pub use crate::not_leader::NotLeader;
+pub use node::{CampaignError, RaftNode};
 pub use persist::{PersistOp, PersistentState};
