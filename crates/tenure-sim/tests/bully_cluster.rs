@@ -130,7 +130,12 @@ fn converge(w: &mut World, expected: u64, what: &str, lose: Option<(u64, usize)>
         convergence_bound(),
         status(w)
     );
-    assert_eq!(converged(w), Some(NodeId(expected)), "{what}\n{}", status(w));
+    assert_eq!(
+        converged(w),
+        Some(NodeId(expected)),
+        "{what}\n{}",
+        status(w)
+    );
     at.unwrap().saturating_since(start)
 }
 
@@ -247,7 +252,12 @@ fn s14_partition_allows_two_coordinators_documented_limitation() {
     })
     .unwrap();
     w.run_until(w.now() + Duration::from_secs(1));
-    assert_eq!(coordinators(&w), vec![NodeId(2), NodeId(3)], "{}", status(&w));
+    assert_eq!(
+        coordinators(&w),
+        vec![NodeId(2), NodeId(3)],
+        "{}",
+        status(&w)
+    );
     assert_eq!(live(&w)[0].3, Some(2), "n1 follows n2");
     assert!(w.metrics().split_brain_us > 0);
 
@@ -292,7 +302,11 @@ fn start_up_is_one_announcement_then_one_heartbeat_per_peer() {
         let sends = Sends::attach(&mut w);
         w.run_until(Instant::from_millis(49));
         assert_eq!(converged(&w), Some(NodeId(n)), "{n} nodes\n{}", status(&w));
-        assert_eq!(sends.election(), n - 1, "{n} nodes: the top id's announcement");
+        assert_eq!(
+            sends.election(),
+            n - 1,
+            "{n} nodes: the top id's announcement"
+        );
         w.run_until(Instant::from_millis(5_000));
         let bound = (n - 1) * (1 + 5_000 / 50);
         assert_eq!(sends.all(), bound, "{n} nodes: 5 s, bound {bound}");
@@ -351,7 +365,10 @@ fn campaign_is_refused_where_it_means_nothing() {
     assert!(w.campaign(NodeId(9)).is_err(), "no such node");
     let lease = Scenario::new(Algorithm::LeaseFencing, 2, 1, 10_000);
     let mut w = World::new(&lease).unwrap();
-    assert!(w.campaign(NodeId(1)).is_err(), "a lease contender campaigns from the start");
+    assert!(
+        w.campaign(NodeId(1)).is_err(),
+        "a lease contender campaigns from the start"
+    );
 }
 
 /// A crash of `node` (an index into the ids) at `at_ms`, and maybe a restart later.

@@ -32,10 +32,10 @@
 //! prints `ok`; a refused one prints `error: ...`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use tenure::{Duration, Instant, NodeId};
 use std::collections::BTreeMap;
 use tenure::bully::BullyMessage;
 use tenure::raft::{Entry, EntryData, Message as RaftMessage};
+use tenure::{Duration, Instant, NodeId};
 use tenure_sim::message::Payload;
 use tenure_sim::{Fault, Proc, Scenario, TraceEvent, TraceKind, World};
 
@@ -100,7 +100,9 @@ fn detail(p: &Payload) -> Option<String> {
             entries: es,
             leader_commit,
             ..
-        }) if es.is_empty() => format!("prev={prev_log_index}@{prev_log_term} commit={leader_commit}"),
+        }) if es.is_empty() => {
+            format!("prev={prev_log_index}@{prev_log_term} commit={leader_commit}")
+        }
         Payload::Raft(RaftMessage::AppendEntries {
             prev_log_index,
             prev_log_term,

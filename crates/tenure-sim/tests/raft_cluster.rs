@@ -30,11 +30,12 @@ fn scenario(nodes: u64, seed: u64, pre_vote: bool, check_quorum: bool) -> Scenar
 /// (itself included) follows it in that term.
 fn stable_leader(w: &World) -> Option<NodeId> {
     let nodes = w.snapshot().nodes;
-    let n = nodes.iter().filter(|v| matches!(v.id, Proc::Node(_))).count();
+    let n = nodes
+        .iter()
+        .filter(|v| matches!(v.id, Proc::Node(_)))
+        .count();
     let up = || nodes.iter().filter(|v| v.status == Status::Up);
-    let leader = up()
-        .filter(|v| v.role == "Leader")
-        .max_by_key(|v| v.term)?;
+    let leader = up().filter(|v| v.role == "Leader").max_by_key(|v| v.term)?;
     let Proc::Node(id) = leader.id else {
         return None;
     };
@@ -300,11 +301,9 @@ fn s10_prevote_and_checkquorum_never_wedge_after_three_way_split() {
             w.run_until(w.now() + Duration::from_millis(500 + rng.below(2_000)));
             w.inject(Fault::Heal {}).unwrap();
             let healed = w.now();
-            let at = run_until(
-                &mut w,
-                healed + Duration::from_millis(40 * T_MS),
-                |w| stable_leader(w).is_some(),
-            )
+            let at = run_until(&mut w, healed + Duration::from_millis(40 * T_MS), |w| {
+                stable_leader(w).is_some()
+            })
             .expect("a stable leader after healing");
             let took = at.saturating_since(healed);
             worst = worst.max(took);

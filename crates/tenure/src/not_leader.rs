@@ -61,12 +61,18 @@ mod tests {
             term: Some(3),
             leader: Some(NodeId(2)),
         };
-        assert_eq!(raft.to_string(), "not the leader of term 3; the leader is n2");
+        assert_eq!(
+            raft.to_string(),
+            "not the leader of term 3; the leader is n2"
+        );
         let alone = NotLeader::NotLeading {
             term: Some(3),
             leader: None,
         };
-        assert_eq!(alone.to_string(), "not the leader of term 3; no leader is known");
+        assert_eq!(
+            alone.to_string(),
+            "not the leader of term 3; no leader is known"
+        );
         let lease = NotLeader::NotLeading {
             term: None,
             leader: None,

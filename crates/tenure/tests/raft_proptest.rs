@@ -4,9 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
-use tenure::raft::{
-    Entry, EntryData, Message, PersistentState, RaftConfig, RaftNode, RaftOutput,
-};
+use tenure::raft::{Entry, EntryData, Message, PersistentState, RaftConfig, RaftNode, RaftOutput};
 use tenure::{Duration, Instant, NodeId};
 
 #[derive(Clone, Debug)]
@@ -136,7 +134,9 @@ fn send_is_durable(
     if ok {
         Ok(())
     } else {
-        Err(format!("{msg:?} to {to} depends on state not yet durable: {d:?}"))
+        Err(format!(
+            "{msg:?} to {to} depends on state not yet durable: {d:?}"
+        ))
     }
 }
 

@@ -9,7 +9,7 @@ use raft_node_support::*;
 use tenure::raft::{
     CampaignError, Message, PersistOp, PersistentState, RaftEvent, RaftOutput, Role,
 };
-use tenure::{Duration, Instant, NodeId};
+use tenure::{Instant, NodeId};
 
 #[test]
 fn s11_vote_is_persisted_before_the_reply_and_survives_restart() {

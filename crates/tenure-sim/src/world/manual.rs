@@ -118,7 +118,9 @@ impl World {
         self.call(p, |a, e| refused = a.campaign(e, p).err());
         self.account();
         match refused {
-            Some(why) => Err(FaultError::NotApplicable(format!("campaign: {node}: {why}"))),
+            Some(why) => Err(FaultError::NotApplicable(format!(
+                "campaign: {node}: {why}"
+            ))),
             None => Ok(()),
         }
     }

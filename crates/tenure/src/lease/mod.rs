@@ -56,9 +56,9 @@ mod message;
 mod pending;
 mod store;
 
+pub use crate::not_leader::NotLeader;
 pub use candidate::LeaseCandidate;
 pub use config::{ConfigError, LeaseConfig};
-pub use crate::not_leader::NotLeader;
 pub use event::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, Role, StepDownReason,
     StorePeer,

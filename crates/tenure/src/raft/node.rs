@@ -2,7 +2,6 @@
 //! live in `election.rs` (RequestVote, PreVote) and `replication.rs` (AppendEntries).
 
 use super::config::{ConfigError, RaftConfig};
-use crate::not_leader::NotLeader;
 use super::event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason};
 use super::log::RaftLog;
 use super::message::{Entry, EntryData, Message};
@@ -10,6 +9,7 @@ use super::persist::{PersistOp, PersistentState};
 use super::progress::Progress;
 use crate::id::NodeId;
 use crate::machine::{Machine, OutputQueue};
+use crate::not_leader::NotLeader;
 use crate::rng::Rng;
 use crate::time::{Clock, Instant};
 use crate::timer::TimerTable;
