@@ -13,7 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use tenure::{Duration, Instant, NodeId, Rng};
 use tenure_sim::snapshot::Status;
 use tenure_sim::units::Ms;
-use tenure_sim::{Algorithm, Fault, Proc, Scenario, TraceKind, World};
+use tenure_sim::{Algorithm, Fault, Proc, Scenario, World};
 
 const T_MS: u64 = 100;
 
@@ -78,12 +78,8 @@ fn run_until(w: &mut World, end: Instant, stop: impl Fn(&World) -> bool) -> Opti
 }
 
 /// How many times some node became leader so far.
-fn elections(w: &World) -> usize {
-    w.events_since(0)
-        .0
-        .iter()
-        .filter(|e| matches!(&e.kind, TraceKind::Node { what, .. } if *what == "became-leader"))
-        .count()
+fn elections(w: &World) -> u64 {
+    w.metrics().elections_total
 }
 
 fn assert_safe(w: &World) {
