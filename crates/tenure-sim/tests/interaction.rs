@@ -46,7 +46,8 @@ struct Harness {
 
 impl Harness {
     /// Appends the events recorded since the last flush, a send with what its message says
-    /// (looked up among the held messages, where every message that left waits).
+    /// (looked up among the held messages, or on the wire during `run`; a message the
+    /// network dropped at once shows its kind only).
     fn flush(&mut self, out: &mut String) {
         let held: BTreeMap<u64, Payload> = self
             .world

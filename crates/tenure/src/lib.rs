@@ -11,7 +11,8 @@
 //!   `handle_timeout` early or spuriously is harmless.
 //! - **Randomness** comes from a [`Rng`] seeded through config: same inputs, same outputs,
 //!   natively and in wasm.
-//! - **Caller misuse** is a typed error. **Peer behaviour** (stale terms, duplicates,
+//! - **Caller misuse** is a typed error; a leader-only command on a machine that does not
+//!   lead is refused with the one [`NotLeader`] every machine shares. **Peer behaviour** (stale terms, duplicates,
 //!   unknown senders, late responses) changes state or is ignored; it never panics.
 //!
 //! The crate does no I/O, reads no clock, and has no global state.
