@@ -247,6 +247,9 @@ fn chaos_run(seed: u64, n: u64, duration_ms: u64) -> Option<Duration> {
     let healed = w.now();
     let bound = healed + Duration::from_millis(40 * T_MS);
     let at = run_until(&mut w, bound, |w| stable_leader(w).is_some());
+    // The run did what it is for: faults happened, and leaders came and went.
+    assert!(w.injected().len() > 10, "{} faults", w.injected().len());
+    assert!(elections(&w) >= 2, "{} elections", elections(&w));
     assert_safe(&w);
     at.map(|at| at.saturating_since(healed))
 }
