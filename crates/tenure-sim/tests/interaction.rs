@@ -6,28 +6,127 @@
 //! The world runs in manual-delivery mode: a message that leaves its sender waits until the
 //! script delivers or drops it; timers, clocks, faults and the checker run as in a free run.
 //!
-//! Commands (`<proc>` is a node number, `store` or `resource`):
-//! - `world algorithm=raft nodes=3 seed=1`, with an optional JSON `config` object as input:
-//!   a fresh world; prints `status`.
+//! Commands (`<proc>` is a node number, `store` or `resource`; docs/testing.md explains how
+//! to write a script):
+//! - `world algorithm=raft nodes=3 seed=1`, with an optional JSON `config` object as input
+//!   (the scenario's `config`, read strictly): a fresh world; prints `status`.
 //! - `advance ms=150`: move true time forward, firing every timer due.
+//! - `run ms=200`: let the world run freely for a while (the network model delivers every
+//!   message, with the scenario's latency), then hold messages again.
+//! - `tick 3`: move true time to node 3's next timer and fire it (and every timer due before).
+//! - `campaign 3`: node 3 starts an election now, as its application may (Raft's
+//!   `campaign`, Bully's `start_election`).
 //! - `deliver [from=<proc>] [to=<proc>]`: deliver each held message (of that sender, to that
 //!   receiver) once; what the receivers send stays held. `stabilize`: deliver until nothing
 //!   is held (at most 100 rounds). `drop [from=] [to=]`: drop held messages.
-//! - `crash 1`, `restart 1`, `isolate 1`, `partition a=(1,2) b=(3,store)`, `heal`, and
-//!   `fault` with any fault as JSON input (`{"type": "clock-drift", "target": 1, ...}`).
-//! - `status`: every process's role, term or token, leader belief and next timer.
+//! - `crash 1`, `restart 1`, `isolate 1`, `partition a=(1,2) b=(3,store)`, `heal`,
+//!   `propose 1 cmd=7` (Raft), and `fault` with any fault as JSON input
+//!   (`{"type": "clock-drift", "target": 1, ...}`).
+//! - `status`: every process's role, term or token, leader belief, Raft commit index and
+//!   log, and next timer.
 //!
-//! Output lines: `send n1->n2 RequestVote 1` (kind and the term, epoch or token it carries),
-//! `recv n1->n2 RequestVote`, `drop n1->n2 RequestVote partition`, `timeout n1`,
-//! `n1 became-leader 1`, `fault {...}`, `write n1 token=2 accepted`, `violation kind: ...`.
+//! Output lines: `send n1->n2 RequestVote 1 last=0@0` (kind, the term, epoch or token it
+//! carries, and what else the message says), `recv n1->n2 RequestVote`,
+//! `drop n1->n2 RequestVote partition`, `timeout n1`, `n1 became-leader 1`, `fault {...}`,
+//! `write n1 token=2 accepted`, `violation kind: ...`. A command with nothing to show
+//! prints `ok`; a refused one prints `error: ...`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::collections::BTreeMap;
+use tenure::bully::BullyMessage;
+use tenure::raft::{Entry, EntryData, Message as RaftMessage};
 use tenure::{Duration, Instant, NodeId};
+use tenure_sim::message::Payload;
 use tenure_sim::{Fault, Proc, Scenario, TraceEvent, TraceKind, World};
 
 struct Harness {
     world: World,
     cursor: u64,
+}
+
+impl Harness {
+    /// Appends the events recorded since the last flush, a send with what its message says
+    /// (looked up among the held messages, or on the wire during `run`; a message the
+    /// network dropped at once shows its kind only).
+    fn flush(&mut self, out: &mut String) {
+        let held: BTreeMap<u64, Payload> = self
+            .world
+            .held()
+            .into_iter()
+            .map(|m| (m.id, m.payload))
+            .collect();
+        let (events, cursor) = self.world.events_since(self.cursor);
+        self.cursor = cursor;
+        for e in &events {
+            out.push_str(&line(e));
+            let payload = |id: &u64| {
+                held.get(id)
+                    .cloned()
+                    .or_else(|| self.world.message(*id).map(|m| m.payload))
+            };
+            if let TraceKind::Send { id, .. } = &e.kind
+                && let Some(d) = payload(id).as_ref().and_then(detail)
+            {
+                out.push(' ');
+                out.push_str(&d);
+            }
+            out.push('\n');
+        }
+    }
+}
+
+fn entries(es: &[Entry]) -> String {
+    let one = |e: &Entry| match e.data {
+        EntryData::Noop => format!("{}/noop", e.term),
+        EntryData::Command(c) => format!("{}/c{c}", e.term),
+    };
+    format!("[{}]", es.iter().map(one).collect::<Vec<_>>().join(" "))
+}
+
+/// What a message says beyond its kind and the term, epoch or token the trace shows.
+fn detail(p: &Payload) -> Option<String> {
+    let yes_no = |ok: bool, yes: &str, no: &str| if ok { yes } else { no }.to_string();
+    Some(match p {
+        Payload::Raft(RaftMessage::RequestVote {
+            last_log_index,
+            last_log_term,
+            ..
+        }) => format!("last={last_log_index}@{last_log_term}"),
+        Payload::Raft(RaftMessage::RequestVoteResponse { granted, .. }) => {
+            yes_no(*granted, "granted", "rejected")
+        }
+        Payload::Raft(RaftMessage::AppendEntries {
+            prev_log_index,
+            prev_log_term,
+            entries: es,
+            leader_commit,
+            ..
+        }) if es.is_empty() => {
+            format!("prev={prev_log_index}@{prev_log_term} commit={leader_commit}")
+        }
+        Payload::Raft(RaftMessage::AppendEntries {
+            prev_log_index,
+            prev_log_term,
+            entries: es,
+            leader_commit,
+            ..
+        }) => format!(
+            "prev={prev_log_index}@{prev_log_term} entries={} commit={leader_commit}",
+            entries(es)
+        ),
+        Payload::Raft(RaftMessage::AppendEntriesResponse {
+            success,
+            match_index,
+            ..
+        }) => format!("{} match={match_index}", yes_no(*success, "ok", "rejected")),
+        Payload::Bully(BullyMessage::Coordinator { coordinator, .. }) => {
+            format!("coordinator={coordinator}")
+        }
+        Payload::Established { accepted, .. } | Payload::WriteResult { accepted, .. } => {
+            yes_no(*accepted, "accepted", "rejected")
+        }
+        _ => return None,
+    })
 }
 
 fn ms(us: u64) -> String {
@@ -123,6 +222,17 @@ fn status(w: &World) -> String {
         if let Some(l) = n.leader {
             s.push_str(&format!(" leader=n{l}"));
         }
+        if let Some(c) = n.commit {
+            s.push_str(&format!(" commit={c}"));
+        }
+        if let Some(log) = &n.log {
+            let one = |e: &tenure_sim::snapshot::LogEntryView| match e.command {
+                None => format!("{}/noop", e.term),
+                Some(c) => format!("{}/c{c}", e.term),
+            };
+            let all: Vec<String> = log.iter().map(one).collect();
+            s.push_str(&format!(" log=[{}]", all.join(" ")));
+        }
         if let Some(t) = n.next_timer {
             s.push_str(&format!(" next={}@{}", t.kind, ms(t.deadline_us)));
         }
@@ -165,28 +275,57 @@ fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String,
         return Ok(out);
     }
     let h = h.as_mut().ok_or("no world yet")?;
-    let w = &mut h.world;
-    let before = w.now();
+    let before = h.world.now();
+    let mut out = String::new();
     let inject = |w: &mut World, f: Fault| w.inject(f).map_err(|e| e.to_string());
     match tc.directive.as_str() {
         "advance" => {
             let by: u64 = tc.take_arg("ms").map_err(|e| e.to_string())?;
-            let t = w.now().saturating_add(Duration::from_millis(by));
-            w.run_until(t);
+            let t = h.world.now().saturating_add(Duration::from_millis(by));
+            h.world.run_until(t);
+        }
+        "run" => {
+            // Free delivery for a while: the network model carries every message, then the
+            // script holds them again (what is still in flight at the end stays held).
+            let by: u64 = tc.take_arg("ms").map_err(|e| e.to_string())?;
+            let t = h.world.now().saturating_add(Duration::from_millis(by));
+            h.world.set_manual_delivery(false);
+            // Event by event, so each send is shown while its message is on the wire.
+            while h.world.next_event_at().is_some_and(|at| at <= t) {
+                h.world.step();
+                h.flush(&mut out);
+            }
+            h.world.run_until(t);
+            h.world.set_manual_delivery(true);
+        }
+        "tick" => {
+            let id = node_arg(tc)?;
+            let view = h.world.snapshot().nodes;
+            let timer = view
+                .iter()
+                .find(|n| n.id == Proc::Node(id))
+                .ok_or_else(|| format!("tick: no node {id}"))?
+                .next_timer
+                .as_ref()
+                .map(|t| t.deadline_us)
+                .ok_or_else(|| format!("tick: {id} has no timer armed"))?;
+            h.world.run_until(Instant::from_micros(timer));
         }
         "deliver" | "drop" | "stabilize" => {
             let (from, to) = pick(tc)?;
             let ok = |f: Proc, t: Proc| from.is_none_or(|x| x == f) && to.is_none_or(|x| x == t);
             match tc.directive.as_str() {
                 "deliver" => {
-                    w.deliver_held(ok);
+                    h.world.deliver_held(ok);
                 }
                 "drop" => {
-                    w.drop_held(ok);
+                    h.world.drop_held(ok);
                 }
                 _ => {
+                    // One round at a time, so each send is shown while its message is held.
                     let mut rounds = 0;
-                    while w.deliver_held(ok) > 0 {
+                    while h.world.deliver_held(ok) > 0 {
+                        h.flush(&mut out);
                         rounds += 1;
                         if rounds == 100 {
                             return Err("stabilize: still sending after 100 rounds".into());
@@ -195,25 +334,26 @@ fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String,
                 }
             }
         }
-        "crash" => inject(
-            w,
-            Fault::Crash {
-                node: node_arg(tc)?,
-            },
-        )?,
-        "restart" => inject(
-            w,
-            Fault::Restart {
-                node: node_arg(tc)?,
-            },
-        )?,
-        "isolate" => inject(
-            w,
-            Fault::Isolate {
-                nodes: vec![Proc::Node(node_arg(tc)?)],
-            },
-        )?,
-        "heal" => inject(w, Fault::Heal {})?,
+        "crash" | "restart" | "isolate" | "propose" => {
+            let node = node_arg(tc)?;
+            let f = match tc.directive.as_str() {
+                "crash" => Fault::Crash { node },
+                "restart" => Fault::Restart { node },
+                "isolate" => Fault::Isolate {
+                    nodes: vec![Proc::Node(node)],
+                },
+                _ => Fault::Propose {
+                    node,
+                    command: tc.take_arg("cmd").map_err(|e| e.to_string())?,
+                },
+            };
+            inject(&mut h.world, f)?;
+        }
+        "campaign" => {
+            let id = node_arg(tc)?;
+            h.world.campaign(id).map_err(|e| e.to_string())?;
+        }
+        "heal" => inject(&mut h.world, Fault::Heal {})?,
         "partition" => {
             // Groups in name order (`a=`, `b=`, ...): the arguments come unordered.
             let mut named: Vec<_> = tc.args.iter().collect();
@@ -222,25 +362,19 @@ fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String,
                 .into_iter()
                 .map(|(_, vs)| vs.iter().map(|v| proc_arg(v)).collect())
                 .collect::<Result<Vec<Vec<Proc>>, String>>()?;
-            inject(w, Fault::Partition { groups })?;
+            inject(&mut h.world, Fault::Partition { groups })?;
         }
         "fault" => {
             let f: Fault = serde_json::from_str(tc.input.trim()).map_err(|e| e.to_string())?;
-            inject(w, f)?;
+            inject(&mut h.world, f)?;
         }
-        "status" => return Ok(status(w)),
+        "status" => return Ok(status(&h.world)),
         other => return Err(format!("unknown command {other}")),
     }
-    let mut out = String::new();
-    if w.now() != before {
-        out.push_str(&format!("t={}\n", ms(w.now().as_micros())));
+    if h.world.now() != before {
+        out.insert_str(0, &format!("t={}\n", ms(h.world.now().as_micros())));
     }
-    let (events, cursor) = w.events_since(h.cursor);
-    h.cursor = cursor;
-    for e in &events {
-        out.push_str(&line(e));
-        out.push('\n');
-    }
+    h.flush(&mut out);
     if out.is_empty() {
         out.push_str("ok\n");
     }
@@ -251,7 +385,7 @@ fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String,
 fn interaction_scripts() {
     datadriven::walk("tests/testdata/interaction", |f| {
         let mut h = None;
-        f.run(|tc| run(&mut h, tc));
+        f.run(|tc| run(&mut h, tc).unwrap_or_else(|e| format!("error: {e}\n")));
     });
 }
 

@@ -322,7 +322,7 @@ pub(crate) enum BindingError {
     },
     /// Raft `propose` on a node that is not the leader (forward to `leaderId` instead).
     #[error("{0}")]
-    NotLeader(tenure::raft::NotLeader),
+    NotLeader(tenure::NotLeader),
     /// Raft `campaign` refused by the core (already leader, or term exhausted).
     #[error("{message}")]
     Campaign {
@@ -440,8 +440,8 @@ impl From<tenure::bully::ConfigError> for BindingError {
     }
 }
 
-impl From<tenure::raft::NotLeader> for BindingError {
-    fn from(err: tenure::raft::NotLeader) -> Self {
+impl From<tenure::NotLeader> for BindingError {
+    fn from(err: tenure::NotLeader) -> Self {
         BindingError::NotLeader(err)
     }
 }

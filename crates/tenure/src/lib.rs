@@ -11,7 +11,8 @@
 //!   `handle_timeout` early or spuriously is harmless.
 //! - **Randomness** comes from a [`Rng`] seeded through config: same inputs, same outputs,
 //!   natively and in wasm.
-//! - **Caller misuse** is a typed error. **Peer behaviour** (stale terms, duplicates,
+//! - **Caller misuse** is a typed error; a leader-only command on a machine that does not
+//!   lead is refused with the one [`NotLeader`] every machine shares. **Peer behaviour** (stale terms, duplicates,
 //!   unknown senders, late responses) changes state or is ignored; it never panics.
 //!
 //! The crate does no I/O, reads no clock, and has no global state.
@@ -40,6 +41,7 @@ pub mod fencing;
 pub mod id;
 pub mod lease;
 pub mod machine;
+mod not_leader;
 pub mod raft;
 pub mod rng;
 pub mod time;
@@ -50,10 +52,11 @@ pub use fencing::{FencedResource, FencingToken, StaleToken};
 pub use id::NodeId;
 pub use lease::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer,
-    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore, NotLeader,
+    ConfigError as LeaseConfigError, LeaseCandidate, LeaseConfig, LeaseKey, LeaseStore,
     RejectReason, RequestId, StepDownReason, StoreOp, StoreRequest, StoreResponse, StoreResult,
 };
 pub use machine::{Durable, Machine, Output, OutputQueue};
+pub use not_leader::NotLeader;
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::{Rng, node_seed};
 pub use time::{Clock, Duration, Instant};

@@ -385,7 +385,8 @@ fn commands_that_do_not_apply_are_documented_no_ops() {
     assert_eq!(
         c.assert_leadership(t(0)),
         Err(NotLeader::NotLeading {
-            state: CandidateState::Follower
+            term: None,
+            leader: None
         })
     );
     c.campaign(t(0));

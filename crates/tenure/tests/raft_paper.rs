@@ -1,6 +1,7 @@
 //! Properties from the Raft paper (Ongaro and Ousterhout, 2014), each test citing its
 //! section, checked on single nodes driven by hand. Cluster-wide properties (election safety,
-//! leader completeness) are also checked on every event of the sweeps in `raft_sweep.rs`.
+//! leader completeness) are checked by the simulator's checker on every event of the sweeps in
+//! `crates/tenure-sim/tests/raft_cluster.rs`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod raft_node_support;

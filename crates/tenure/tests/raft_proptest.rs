@@ -1,9 +1,10 @@
 //! Property tests: no input sequence makes a RaftNode panic, and what it buffers stays
-//! bounded (docs/design.md, "No input sequence may panic or grow memory without bound").
+//! bounded (docs/design.md, "No input sequence may panic or grow memory without bound"),
+//! and every message it sends depends only on what it persisted before (design rule 6, S11).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
-use tenure::raft::{Entry, EntryData, Message, RaftConfig, RaftNode, RaftOutput};
+use tenure::raft::{Entry, EntryData, Message, PersistentState, RaftConfig, RaftNode, RaftOutput};
 use tenure::{Duration, Instant, NodeId};
 
 #[derive(Clone, Debug)]
@@ -95,6 +96,50 @@ fn input() -> impl Strategy<Value = Input> {
 
 const MAX_ENTRIES: usize = 4;
 
+/// Design rule 6 (S11): whatever a message depends on is durable before it leaves: the term
+/// it carries, a granted vote, the self-vote a RequestVote asks for, the entries an ack
+/// claims. `d` is what the node had persisted when it emitted the send.
+fn send_is_durable(
+    d: &PersistentState,
+    id: NodeId,
+    to: NodeId,
+    msg: &Message,
+) -> Result<(), String> {
+    let pre_vote = matches!(
+        msg,
+        Message::RequestVote { pre_vote: true, .. }
+            | Message::RequestVoteResponse { pre_vote: true, .. }
+    );
+    if !pre_vote && d.term < msg.term() {
+        return Err(format!("sent term {} before persisting it", msg.term()));
+    }
+    let ok = match msg {
+        Message::RequestVoteResponse {
+            granted: true,
+            pre_vote: false,
+            term,
+        } => (d.term, d.voted_for) == (*term, Some(to)),
+        Message::RequestVote {
+            pre_vote: false,
+            term,
+            ..
+        } => (d.term, d.voted_for) == (*term, Some(id)),
+        Message::AppendEntriesResponse {
+            success: true,
+            match_index,
+            ..
+        } => d.log.len() as u64 >= *match_index,
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{msg:?} to {to} depends on state not yet durable: {d:?}"
+        ))
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -121,6 +166,7 @@ proptest! {
         let mut now = Instant::ZERO;
         let mut last_term = 0;
         let mut log_budget = 0usize;
+        let mut durable = PersistentState::default();
         for input in inputs {
             let log_before = node.log().len();
             match input {
@@ -136,10 +182,20 @@ proptest! {
             // a few events.
             prop_assert!(outs.len() <= 2 * peers + 8, "{} outputs from one input", outs.len());
             for out in &outs {
-                if let RaftOutput::Send { msg: Message::AppendEntries { entries, .. }, .. } = out {
-                    prop_assert!(entries.len() <= MAX_ENTRIES);
+                match out {
+                    RaftOutput::Persist(op) => durable.apply(op),
+                    RaftOutput::Send { to, msg } => {
+                        if let Message::AppendEntries { entries, .. } = msg {
+                            prop_assert!(entries.len() <= MAX_ENTRIES);
+                        }
+                        let checked = send_is_durable(&durable, NodeId(1), *to, msg);
+                        prop_assert!(checked.is_ok(), "rule 6: {}", checked.unwrap_err());
+                    }
+                    RaftOutput::Event(_) => {}
                 }
             }
+            // Applying every Persist in order reproduces the node's state once drained.
+            prop_assert_eq!(&durable, &node.persistent_state());
             // The log grows by at most one message's worth (or one entry) per input.
             log_budget += MAX_ENTRIES + 1;
             prop_assert!(node.log().len() <= log_before + MAX_ENTRIES + 1);

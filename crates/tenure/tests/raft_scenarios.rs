@@ -1,85 +1,15 @@
-//! Raft scenarios S09, S11, S12 and S13 from `docs/scenarios.md` (S10 is a sweep in
-//! `raft_sweep.rs`), plus robustness against peers: unknown ids and terms at `u64::MAX`.
+//! Raft scenarios S11, S12 and S13 from `docs/scenarios.md` on single nodes driven by hand,
+//! plus robustness against peers: unknown ids and terms at `u64::MAX`. S09 and S10 need a
+//! cluster: they run in the simulator's world (`crates/tenure-sim/tests/raft_cluster.rs`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod raft_node_support;
-mod raft_support;
 
 use raft_node_support::*;
-use raft_support::Cluster;
 use tenure::raft::{
     CampaignError, Message, PersistOp, PersistentState, RaftEvent, RaftOutput, Role,
 };
-use tenure::{Duration, Instant, NodeId};
-
-/// Five nodes on a timed network (1-10 ms latency): run until a stable leader, cut off a
-/// follower for 1 s (ten election timeouts) while the majority keeps committing, heal, and
-/// run one more second. Returns the cluster, the first leader and its term.
-fn disruptive_rejoin(pre_vote: bool) -> (Cluster, NodeId, u64) {
-    let mut c = Cluster::new(5, |cfg| cfg.pre_vote = pre_vote).with_net(5, 1, 10, 0);
-    c.run_until(Instant::from_millis(2_000), |c| c.stable_leader().is_some())
-        .expect("a first leader");
-    let leader = c.stable_leader().unwrap();
-    let term = c.node(leader).unwrap().term();
-    let outsider = c.ids().into_iter().find(|id| *id != leader).unwrap();
-    let rest: Vec<NodeId> = c.ids().into_iter().filter(|id| *id != outsider).collect();
-    c.partition(&[rest, vec![outsider]]);
-    let heal_at = c.now + Duration::from_millis(1_000);
-    while c.now < heal_at {
-        let step = c.now + Duration::from_millis(100);
-        c.run_until(step, |_| false);
-        if let Some(l) = c.leader() {
-            let _ = c.with_node(l, |n, now| n.propose(now, 7));
-        }
-    }
-    c.heal();
-    (c, leader, term)
-}
-
-#[test]
-fn s09_disruptive_rejoin_with_prevote_keeps_the_leader() {
-    // S09 (etcd-io/etcd#9333, hashicorp/raft#476): a node cut off long enough to campaign
-    // rejoins. With PreVote (dissertation §9.6) it never raises its term while isolated, and
-    // the nodes hearing from the leader refuse its pre-votes: the leader stays, terms stay.
-    let (mut c, leader, term) = disruptive_rejoin(true);
-    let end = c.now + Duration::from_millis(1_000);
-    c.run_until(end, |_| false);
-    assert_eq!(c.stable_leader(), Some(leader));
-    for id in c.ids() {
-        let n = c.node(id).unwrap();
-        assert_eq!(n.term(), term, "{id}'s term inflated");
-        assert_eq!(
-            n.leader_id(),
-            Some(leader),
-            "{id} does not follow the leader"
-        );
-    }
-    assert_eq!(c.leaders.len(), 1, "only one election ever happened");
-}
-
-#[test]
-fn s09_disruptive_rejoin_without_prevote_disrupts_then_converges() {
-    // S09 with PreVote off: the documented disruption happens (the outsider's term rose
-    // while it was isolated, and its RequestVote deposes the leader), and the cluster still
-    // converges to one leader. The outsider's log is behind, so it cannot win (§5.4.1).
-    let (mut c, leader, term) = disruptive_rejoin(false);
-    let outsider = c
-        .ids()
-        .into_iter()
-        .find(|id| c.node(*id).unwrap().term() > term + 5);
-    let outsider = outsider.expect("the isolated node inflated its term");
-    let end = c.now + Duration::from_millis(2_000);
-    let at = c.run_until(end, |c| {
-        c.stable_leader().is_some() && c.node(leader).unwrap().term() > term
-    });
-    assert!(at.is_some(), "no new stable leader after the disruption");
-    assert!(c.leaders.len() >= 2, "the disruption forced a new election");
-    assert_ne!(
-        c.stable_leader(),
-        Some(outsider),
-        "a stale log cannot win (§5.4.1)"
-    );
-}
+use tenure::{Instant, NodeId};
 
 #[test]
 fn s11_vote_is_persisted_before_the_reply_and_survives_restart() {

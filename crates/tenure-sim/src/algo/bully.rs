@@ -148,6 +148,15 @@ impl Adapter for BullyAdapter {
         self.drain(env, p, was);
     }
 
+    fn campaign(&mut self, env: &mut Env<'_>, p: usize) -> Result<(), String> {
+        let now = env.local(p);
+        let was = self.is_leader(p);
+        let node = self.slots.get_mut(p).and_then(|s| s.node.as_mut());
+        node.ok_or("crashed")?.start_election(now);
+        self.drain(env, p, was);
+        Ok(())
+    }
+
     fn deadline(&self, p: usize) -> Option<Instant> {
         self.slots.get(p)?.node.as_ref()?.poll_timeout()
     }

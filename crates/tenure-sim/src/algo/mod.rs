@@ -178,6 +178,11 @@ pub(crate) trait Adapter {
     fn fault(&mut self, _env: &mut Env<'_>, _fault: &Fault) -> bool {
         false
     }
+    /// Asks node `p` to start an election now, as its application may (Raft's `campaign`,
+    /// Bully's `start_election`); `Err` with the refusal, or where the algorithm has none.
+    fn campaign(&mut self, _env: &mut Env<'_>, _p: usize) -> Result<(), String> {
+        Err("this algorithm has no campaign call".into())
+    }
     /// A wake-up the adapter asked for with [`Env::wake_after`] is due.
     fn wake(&mut self, _env: &mut Env<'_>, _token: u64) {}
     /// Whether `p` believes it leads.

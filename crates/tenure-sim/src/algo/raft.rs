@@ -260,6 +260,14 @@ impl Adapter for RaftAdapter {
         self.drain(env, p);
     }
 
+    fn campaign(&mut self, env: &mut Env<'_>, p: usize) -> Result<(), String> {
+        let now = env.local(p);
+        let node = self.slots.get_mut(p).and_then(|s| s.node.as_mut());
+        let refused = node.ok_or("crashed")?.campaign(now).err();
+        self.drain(env, p);
+        refused.map_or(Ok(()), |e| Err(e.to_string()))
+    }
+
     fn deadline(&self, p: usize) -> Option<Instant> {
         let slot = self.slots.get(p)?;
         let node = slot.node.as_ref()?;

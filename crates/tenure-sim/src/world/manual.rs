@@ -17,6 +17,8 @@ pub struct HeldMessage {
     pub kind: &'static str,
     /// Term, epoch or token it carries.
     pub value: Option<u64>,
+    /// Every field, as the algorithm sent it.
+    pub payload: Payload,
 }
 
 impl World {
@@ -61,6 +63,7 @@ impl World {
                 to: self.name(e.to),
                 kind: e.payload.label(),
                 value: e.payload.value(),
+                payload: e.payload.clone(),
             })
             .collect()
     }
@@ -93,6 +96,33 @@ impl World {
         }
         self.account();
         n
+    }
+
+    /// Asks `node` to start an election now, as its application may (Raft's `campaign`,
+    /// Bully's `start_election`); what it sends is held or sent as any message is. Refused
+    /// for a node that is not up, for a refusal of the machine's own (a Raft leader), and
+    /// for algorithms without such a call (a lease contender campaigns from the start).
+    pub fn campaign(&mut self, node: NodeId) -> Result<(), FaultError> {
+        let p = self
+            .names
+            .iter()
+            .position(|n| *n == Proc::Node(node))
+            .filter(|p| *p < self.nodes)
+            .ok_or_else(|| FaultError::NotApplicable(format!("campaign: no node {node}")))?;
+        if self.procs.get(p).map(|s| s.status) != Some(ProcStatus::Up) {
+            return Err(FaultError::NotApplicable(format!(
+                "campaign: {node} is not up"
+            )));
+        }
+        let mut refused = None;
+        self.call(p, |a, e| refused = a.campaign(e, p).err());
+        self.account();
+        match refused {
+            Some(why) => Err(FaultError::NotApplicable(format!(
+                "campaign: {node}: {why}"
+            ))),
+            None => Ok(()),
+        }
     }
 
     fn take_held(&mut self, pick: &mut impl FnMut(Proc, Proc) -> bool) -> Vec<Envelope> {

@@ -37,8 +37,6 @@ mod node;
 mod output;
 mod rank;
 mod role;
-#[cfg(test)]
-mod tests;
 
 pub use config::{BullyConfig, ConfigError};
 pub use event::{BullyEvent, StepDownReason};

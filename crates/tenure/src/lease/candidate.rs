@@ -1,7 +1,6 @@
 //! [`LeaseCandidate`]: a contender for a lease, and its leader side (rules 4-5).
 
 use super::config::{ConfigError, LeaseConfig};
-use super::error::NotLeader;
 use super::event::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, StepDownReason, StorePeer,
 };
@@ -10,6 +9,7 @@ use super::pending::{Asked, Outstanding, Pending};
 use crate::fencing::{FencingToken, StaleToken};
 use crate::id::NodeId;
 use crate::machine::{Machine, Output, OutputQueue};
+use crate::not_leader::NotLeader;
 use crate::rng::Rng;
 use crate::time::{Clock, Duration, Instant};
 use crate::timer::TimerTable;
@@ -257,7 +257,10 @@ impl LeaseCandidate {
                 deadline: lost.deadline,
                 now,
             }),
-            (None, None) => Err(NotLeader::NotLeading { state: self.state }),
+            (None, None) => Err(NotLeader::NotLeading {
+                term: None,
+                leader: None,
+            }),
         }
     }
 

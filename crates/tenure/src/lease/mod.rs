@@ -38,26 +38,27 @@
 //! `ttl * max_drift_ppm / 1e6` (rule 5). A paused or skewed process can still outlive it,
 //! which is why writes carry the token (S01, S08).
 //!
-//! # Modules
-//! - [`message`][]: [`StoreRequest`], [`StoreResponse`] and their parts.
-//! - [`store`][]: [`LeaseStore`].
-//! - [`config`][]: [`LeaseConfig`] and [`ConfigError`] (rule 5).
-//! - [`candidate`][]: [`LeaseCandidate`].
-//! - [`event`][]: [`CandidateOutput`], [`CandidateEvent`], [`StepDownReason`],
-//!   [`CandidateState`], [`CandidateTimer`].
-//! - [`error`][]: [`NotLeader`].
+//! # Where each part lives
+//! The submodules are private, as Raft's and Bully's are; every type is re-exported here.
+//! - `message`: [`StoreRequest`], [`StoreResponse`] and their parts.
+//! - `store`: [`LeaseStore`].
+//! - `config`: [`LeaseConfig`] and [`ConfigError`] (rule 5).
+//! - `candidate`: [`LeaseCandidate`].
+//! - `event`: [`CandidateOutput`], [`CandidateEvent`], [`StepDownReason`], [`Role`],
+//!   [`CandidateTimer`].
+//! - [`NotLeader`] (shared with Raft, `crate::NotLeader`): what `assert_leadership` refuses
+//!   with.
 
-pub mod candidate;
-pub mod config;
-pub mod error;
-pub mod event;
-pub mod message;
+mod candidate;
+mod config;
+mod event;
+mod message;
 mod pending;
-pub mod store;
+mod store;
 
+pub use crate::not_leader::NotLeader;
 pub use candidate::LeaseCandidate;
 pub use config::{ConfigError, LeaseConfig};
-pub use error::NotLeader;
 pub use event::{
     CandidateEvent, CandidateOutput, CandidateState, CandidateTimer, Role, StepDownReason,
     StorePeer,

@@ -43,8 +43,9 @@ mod persist;
 mod progress;
 mod replication;
 
+pub use crate::not_leader::NotLeader;
 pub use config::{ConfigError, RaftConfig};
 pub use event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason, SteppedDownReason};
 pub use message::{Entry, EntryData, Message};
-pub use node::{CampaignError, NotLeader, RaftNode};
+pub use node::{CampaignError, RaftNode};
 pub use persist::{PersistOp, PersistentState};

@@ -9,24 +9,13 @@ use super::persist::{PersistOp, PersistentState};
 use super::progress::Progress;
 use crate::id::NodeId;
 use crate::machine::{Machine, OutputQueue};
+use crate::not_leader::NotLeader;
 use crate::rng::Rng;
 use crate::time::{Clock, Instant};
 use crate::timer::TimerTable;
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::vec;
 use alloc::vec::Vec;
-
-/// A proposal was made to a node that is not the leader (caller misuse: propose on the
-/// leader, or forward to `leader`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[error("not the leader of term {term}; leader is {leader:?}")]
-pub struct NotLeader {
-    /// The node's current term.
-    pub term: u64,
-    /// The leader it follows in `term`, if it knows one.
-    pub leader: Option<NodeId>,
-}
 
 /// Why [`RaftNode::campaign`] did not start an election.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -273,8 +262,8 @@ impl RaftNode {
     pub fn propose(&mut self, now: Instant, command: u64) -> Result<u64, NotLeader> {
         let now = self.begin(now);
         if self.role != Role::Leader {
-            return Err(NotLeader {
-                term: self.term,
+            return Err(NotLeader::NotLeading {
+                term: Some(self.term),
                 leader: self.leader_id,
             });
         }

@@ -1,10 +1,10 @@
-//! Unit tests of one Bully node, message by message (design rule 7, scenario S14).
+//! One Bully node, message by message (design rule 7, scenario S14), through its public
+//! API as the Raft and lease machines' tests are. Clusters of Bully nodes run in the
+//! simulator's world (`crates/tenure-sim/tests/bully_cluster.rs`, and the golden scripts).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use super::*;
-use crate::id::NodeId;
-use crate::time::{Duration, Instant};
-use alloc::vec;
-use alloc::vec::Vec;
+use tenure::bully::*;
+use tenure::{Duration, Instant, NodeId};
 
 const N1: NodeId = NodeId(1);
 const N2: NodeId = NodeId(2);
