@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { root } from "../scripts/lib/run.mjs";
 
 const ROUNDS = 3;

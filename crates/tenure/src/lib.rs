@@ -56,5 +56,5 @@ pub use lease::{
 pub use machine::{Durable, Machine, Output, OutputQueue};
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::{Rng, node_seed};
-pub use time::{Clock, Duration, Instant};
+pub use time::{Clock, Duration, Instant, MillisError, ms_to_us};
 pub use timer::TimerTable;
