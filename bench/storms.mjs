@@ -7,7 +7,7 @@
 //   staggered by rank): the start-up election, bound n - 1 (the highest id's announcement);
 //   the election after the coordinator crashes, bound 2 (n - 1); and the first 5 s of a
 //   fault-free run, bound n - 1 plus n - 1 per 50 ms heartbeat.
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 
 function run(scenario) {
   const sim = new Simulation({ version: 1, seed: 1, ...scenario });

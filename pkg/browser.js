@@ -1,4 +1,6 @@
-// Browser (and default) entry of `tenure`: call `await init()` once before using any export.
+// Browser (and default) entry of `tenure`: the state machines and the LeaderElection layer.
+// Call `await init()` once before using any export: it fetches `dist/tenure_bg.wasm` only (the
+// simulator is `tenure/sim`, with its own module).
 // Until then every class throws a coded ERR_NOT_INITIALIZED error that says so, and a call
 // on a freed object throws ERR_FREED (pkg/guard.js).
 import wasmInit, * as bindings from "./dist/tenure.js";
@@ -18,8 +20,6 @@ export const FencedResource = guardConstructor(bindings.FencedResource, isReady)
 export const LeaseCandidate = guardConstructor(bindings.LeaseCandidate, isReady);
 export const LeaseStore = guardConstructor(bindings.LeaseStore, isReady);
 export const RaftNode = guardConstructor(bindings.RaftNode, isReady);
-export const Search = guardConstructor(bindings.Search, isReady);
-export const Simulation = guardConstructor(bindings.Simulation, isReady);
 
 /**
  * Fetches and instantiates the wasm module (once; later calls return the same promise).

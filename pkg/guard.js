@@ -19,11 +19,11 @@ export function freedError(className, member) {
   );
 }
 
-/** The error for a use of the browser entry before `await init()`. */
-export function notInitializedError(what) {
+/** The error for a use of the browser entry `entry` ("tenure" or "tenure/sim") before `await init()`. */
+export function notInitializedError(what, entry = "tenure") {
   return coded(
     "ERR_NOT_INITIALIZED",
-    `tenure: ${what} was used before the wasm module was loaded; call \`await init()\` (exported by "tenure") once first`,
+    `tenure: ${what} was used before the wasm module was loaded; call \`await init()\` (exported by "${entry}") once first`,
   );
 }
 
@@ -36,9 +36,9 @@ const SKIP_STATIC = new Set(["length", "name", "prototype"]);
  * does nothing), and, when
  * `isReady` is given, any use while it returns false throws `ERR_NOT_INITIALIZED`.
  * Patches the classes in place (the package's own exports are these classes). Returns the
- * names of the classes guarded.
+ * names of the classes guarded. `entry` names the package entry whose `init()` loads them.
  */
-export function guardClasses(exports, isReady) {
+export function guardClasses(exports, isReady, entry = "tenure") {
   const guarded = [];
   for (const [name, cls] of Object.entries(exports)) {
     if (typeof cls !== "function" || typeof cls.prototype?.free !== "function") continue;
@@ -52,7 +52,7 @@ export function guardClasses(exports, isReady) {
       const d = Object.getOwnPropertyDescriptor(proto, key);
       const wrap = (fn) =>
         function guardedMember(...args) {
-          if (isReady && !isReady()) throw notInitializedError(`${name}.${key}`);
+          if (isReady && !isReady()) throw notInitializedError(`${name}.${key}`, entry);
           if (this?.__wbg_ptr === 0) throw freedError(name, key);
           return fn.apply(this, args);
         };
@@ -77,7 +77,7 @@ export function guardClasses(exports, isReady) {
         if (typeof d.value !== "function") continue;
         const fn = d.value;
         d.value = function guardedStatic(...args) {
-          if (!isReady()) throw notInitializedError(`${name}.${key}`);
+          if (!isReady()) throw notInitializedError(`${name}.${key}`, entry);
           return fn.apply(this, args);
         };
         Object.defineProperty(cls, key, d);
@@ -93,10 +93,10 @@ export function guardClasses(exports, isReady) {
  * `cls` behind a construct check: `new` while `isReady()` is false throws
  * `ERR_NOT_INITIALIZED`. `instanceof`, statics and subclassing behave as with `cls`.
  */
-export function guardConstructor(cls, isReady) {
+export function guardConstructor(cls, isReady, entry = "tenure") {
   return new Proxy(cls, {
     construct(target, args, newTarget) {
-      if (!isReady()) throw notInitializedError(`new ${target.name}()`);
+      if (!isReady()) throw notInitializedError(`new ${target.name}()`, entry);
       return Reflect.construct(target, args, newTarget);
     },
   });

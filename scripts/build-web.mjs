@@ -3,8 +3,10 @@
 // Every page is an entry: index.html (the full playground), embed.html (for iframes) and
 // examples.html (two embedded playgrounds). Paths are relative, so the folder can live anywhere.
 // Beside them, the self-contained element for docs pages: tenure-playground.js and its wasm.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { checkBudget, gzipped } from "./lib/budgets.mjs";
 import { root } from "./lib/run.mjs";
 
 export const PAGES = ["index.html", "embed.html", "examples.html", "compare.html", "failover.html"];
@@ -22,12 +24,49 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
     build: {
       outDir,
       emptyOutDir: true,
+      // .vite/manifest.json: what each page loads, for its size budget.
+      manifest: true,
       rollupOptions: { input: PAGES.map((f) => join(root, "web", f)) },
     },
   });
   const { buildElement } = await import("./build-element.mjs");
   await buildElement(outDir);
+  const error = checkPageBudget(outDir, "index.html", "playground page (web/index.html, everything it loads)");
+  if (error) throw new Error(error);
   return outDir;
+}
+
+/**
+ * The files `page` loads as built: the HTML, then from Vite's manifest its entry chunk and
+ * every chunk, stylesheet and asset (the .wasm files included) reachable through static and
+ * dynamic imports. Web Workers started on demand (the search worker, emitted as a .js asset)
+ * are not counted. Returns their gzipped sizes, keyed by file.
+ */
+export function pageFiles(outDir, page) {
+  const manifest = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8"));
+  const files = new Map([[page, gzipped(readFileSync(join(outDir, page)))]]);
+  const seen = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    const assets = (chunk.assets ?? []).filter((f) => !f.endsWith(".js"));
+    for (const file of [chunk.file, ...(chunk.css ?? []), ...assets]) {
+      if (!files.has(file)) files.set(file, gzipped(readFileSync(join(outDir, file))));
+    }
+    for (const next of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(next);
+  };
+  visit(page);
+  return files;
+}
+
+/** Prints the page's gzipped total next to its budget; returns an error message when over. */
+function checkPageBudget(outDir, page, budget) {
+  const files = pageFiles(outDir, page);
+  const total = [...files.values()].reduce((a, b) => a + b, 0);
+  const wasm = [...files].filter(([f]) => f.endsWith(".wasm"));
+  const detail = `: ${files.size} files, of which wasm ${wasm.map(([f, n]) => `${f} ${(n / 1000).toFixed(1)} KB`).join(" + ")}`;
+  return checkBudget(budget, total, detail);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

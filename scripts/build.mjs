@@ -1,22 +1,25 @@
-// `npm run build`: Rust -> wasm -> pkg/dist/, incrementally.
+// `npm run build`: Rust -> two wasm modules -> pkg/dist/, incrementally.
 //
-// 1. cargo build --profile wasm --target wasm32-unknown-unknown -p tenure-wasm (cargo is
-//    incremental; the `wasm` profile in Cargo.toml is size-tuned, `release` is the native one);
+// The bindings crate is built twice, once per Cargo feature, into two wasm-bindgen outputs:
+//   machines -> pkg/dist/tenure.js + tenure_bg.wasm         (the main entry `tenure`)
+//   sim      -> pkg/dist/tenure_sim.js + tenure_sim_bg.wasm (the `tenure/sim` entry)
+// so a service that imports FencedResource never downloads the simulator. For each module:
+// 1. cargo build --profile wasm --target wasm32-unknown-unknown -p tenure-wasm --features <f>
+//    (cargo is incremental; the `wasm` profile in Cargo.toml is size-tuned);
 // 2. wasm-bindgen --target web, with the CLI pinned to Cargo.lock's exact version;
-// 3. wasm-opt -Oz from the npm `binaryen` package;
-// 4. bundles the self-contained <tenure-playground> (scripts/build-element.mjs) beside it;
-// 5. prints the gzipped size of the shipped .wasm.
+// 3. wasm-opt -Oz from the npm `binaryen` package.
 // Steps 2-3 are skipped when the cargo output, the tool versions and this script are unchanged
-// (a stamp in pkg/dist/), so a no-change rebuild takes seconds.
+// (a stamp per module in pkg/dist/), so a no-change rebuild takes seconds. Then it bundles the
+// self-contained <tenure-playground> (scripts/build-element.mjs) and prints each module's
+// gzipped size next to its budget (scripts/budgets.json), failing when one is over.
 //
-// One wasm-bindgen output (`--target web`) serves both package entries: pkg/browser.js calls its
-// async init, pkg/node.js its initSync with the bytes read from disk. So the package ships one
-// .wasm, not one per environment.
+// Each wasm-bindgen output (`--target web`) serves both environments: the browser entries call
+// its async init, the Node entries its initSync with the bytes read from disk.
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
+import { checkBudget, gzipped } from "./lib/budgets.mjs";
 import { ensureNodeModules, ensureRustTools, ensureWasmBindgen } from "./lib/ensure.mjs";
 import { capture, root, run } from "./lib/run.mjs";
 
@@ -33,18 +36,54 @@ const WASM_FEATURES = [
 ];
 
 const OUT = join(root, "pkg", "dist");
-const SHIPPED = ["tenure.js", "tenure.d.ts", "tenure_bg.wasm"];
+
+/** The two modules: Cargo feature, wasm-bindgen out-name, budget name in scripts/budgets.json. */
+export const MODULES = [
+  { feature: "machines", name: "tenure", budget: "machines wasm (tenure)" },
+  { feature: "sim", name: "tenure_sim", budget: "sim wasm (tenure/sim)" },
+];
 
 export function build() {
   ensureRustTools();
   const wasmBindgen = ensureWasmBindgen();
   ensureNodeModules();
-
-  run("cargo", ["build", "--profile", "wasm", "--target", "wasm32-unknown-unknown", "-p", "tenure-wasm"]);
   const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, "target");
-  const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "tenure_wasm.wasm");
+  for (const module of MODULES) buildModule(module, wasmBindgen, targetDir);
 
-  const stampPath = join(OUT, ".build-stamp");
+  // `tenure/playground`: the self-contained <tenure-playground> beside the simulator's wasm (a
+  // child process, because Vite's build is async and this function is not).
+  run(process.execPath, [join(root, "scripts", "build-element.mjs")]);
+
+  const sizes = {};
+  const over = [];
+  for (const { name, budget } of MODULES) {
+    const wasm = readFileSync(join(OUT, `${name}_bg.wasm`));
+    const gz = gzipped(wasm);
+    sizes[name] = { raw: wasm.length, gzipped: gz };
+    const error = checkBudget(budget, gz, ` (pkg/dist/${name}_bg.wasm, ${kib(wasm.length)} raw)`);
+    if (error) over.push(error);
+  }
+  if (over.length) throw new Error(over.join("; "));
+  return sizes;
+}
+
+/** Builds one feature of the bindings crate into pkg/dist/<name>.js, .d.ts and _bg.wasm. */
+function buildModule({ feature, name }, wasmBindgen, targetDir) {
+  run("cargo", [
+    "build",
+    "--profile",
+    "wasm",
+    "--target",
+    "wasm32-unknown-unknown",
+    "-p",
+    "tenure-wasm",
+    "--no-default-features",
+    "--features",
+    feature,
+  ]);
+  const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "tenure_wasm.wasm");
+  const shipped = [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`];
+  const stampPath = join(OUT, `.build-stamp-${feature}`);
   const stamp = hash([
     readFileSync(raw),
     capture(wasmBindgen, ["--version"]),
@@ -54,39 +93,38 @@ export function build() {
   const fresh =
     existsSync(stampPath) &&
     readFileSync(stampPath, "utf8") === stamp &&
-    SHIPPED.every((f) => existsSync(join(OUT, f)));
+    shipped.every((f) => existsSync(join(OUT, f)));
   if (fresh) {
-    console.log("pkg/dist is up to date with the cargo output: skipping wasm-bindgen and wasm-opt");
-  } else {
-    const staging = join(targetDir, "wasm-bindgen");
-    rmSync(staging, { recursive: true, force: true });
-    run(wasmBindgen, ["--target", "web", "--out-dir", staging, "--out-name", "tenure", raw]);
-    mkdirSync(OUT, { recursive: true });
-    run(join(root, "node_modules", ".bin", "wasm-opt"), [
-      "-Oz",
-      ...WASM_FEATURES,
-      join(staging, "tenure_bg.wasm"),
-      "-o",
-      join(OUT, "tenure_bg.wasm"),
-    ]);
-    copyFileSync(join(staging, "tenure.js"), join(OUT, "tenure.js"));
-    writeFileSync(join(OUT, "tenure.d.ts"), noAny(readFileSync(join(staging, "tenure.d.ts"), "utf8")));
-    writeFileSync(stampPath, stamp);
+    console.log(`pkg/dist/${name}_bg.wasm is up to date with the cargo output: skipping wasm-bindgen and wasm-opt`);
+    return;
   }
-
-  // `tenure/playground`: the self-contained <tenure-playground> beside the same wasm (a child
-  // process, because Vite's build is async and this function is not).
-  run(process.execPath, [join(root, "scripts", "build-element.mjs")]);
-
-  const wasm = readFileSync(join(OUT, "tenure_bg.wasm"));
-  const gzipped = gzipSync(wasm, { level: 9 }).length;
-  console.log(`pkg/dist/tenure_bg.wasm: ${kib(wasm.length)} raw, ${kib(gzipped)} gzipped`);
-  return { raw: wasm.length, gzipped };
+  const staging = join(targetDir, "wasm-bindgen", feature);
+  rmSync(staging, { recursive: true, force: true });
+  run(wasmBindgen, ["--target", "web", "--out-dir", staging, "--out-name", name, raw]);
+  mkdirSync(OUT, { recursive: true });
+  run(join(root, "node_modules", ".bin", "wasm-opt"), [
+    "-Oz",
+    ...WASM_FEATURES,
+    join(staging, `${name}_bg.wasm`),
+    "-o",
+    join(OUT, `${name}_bg.wasm`),
+  ]);
+  copyFileSync(join(staging, `${name}.js`), join(OUT, `${name}.js`));
+  writeFileSync(join(OUT, `${name}.d.ts`), typedInitOutput(readFileSync(join(staging, `${name}.d.ts`), "utf8")));
+  writeFileSync(stampPath, stamp);
 }
 
-/** The generated InitOutput lists raw wasm exports typed `any`; the public .d.ts has no `any`. */
-function noAny(dts) {
-  return dts.replace(/\bany\b/g, "unknown");
+/**
+ * wasm-bindgen types the raw wasm exports of its generated `InitOutput` interface `any`; the
+ * public .d.ts has no `any`, so inside that interface only (never in prose) they become
+ * `unknown`. tests/pkg/types.test.mjs checks the shipped declarations for `any`.
+ */
+export function typedInitOutput(dts) {
+  const start = dts.indexOf("export interface InitOutput {");
+  if (start < 0) throw new Error("wasm-bindgen's .d.ts has no InitOutput interface; update typedInitOutput");
+  const end = dts.indexOf("\n}", start);
+  const block = dts.slice(start, end).replace(/\bany\b/g, "unknown");
+  return dts.slice(0, start) + block + dts.slice(end);
 }
 
 function hash(parts) {

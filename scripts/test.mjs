@@ -24,6 +24,11 @@ try {
   // The bindings have wasm32-only code paths that the host clippy run does not see.
   await step("cargo clippy (wasm32 bindings)", () =>
     run("cargo", ["clippy", "-p", "tenure-wasm", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]), timings);
+  // Each shipped module alone (scripts/build.mjs builds one feature at a time).
+  for (const feature of ["machines", "sim"]) {
+    await step(`cargo clippy (wasm32 ${feature} module)`, () =>
+      run("cargo", ["clippy", "-p", "tenure-wasm", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", feature, "--", "-D", "warnings"]), timings);
+  }
   await step("cargo test", () => run("cargo", ["test", "--workspace"]), timings);
   await step("cargo doc", () =>
     run("cargo", ["doc", "--workspace", "--no-deps"], { env: { ...process.env, RUSTDOCFLAGS: "-D warnings" } }), timings);

@@ -1,11 +1,11 @@
 // "The fenced resource by hand": one FencedResource from the npm package `tenure`, driven
 // from a form. Actions are data ([label, handler]); rendering only reads the resource.
-import { FencedResource } from "tenure";
-import { loadWasm } from "./playground/model.js";
+// It uses the package's main entry, so it loads the machines' wasm (not the simulator's).
+import init, { FencedResource } from "tenure";
 
 const $ = (id) => document.getElementById(id);
 
-await loadWasm();
+await init();
 const resource = new FencedResource();
 
 /** Appends one outcome line: kind is "accepted", "rejected" or "error". */

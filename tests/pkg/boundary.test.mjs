@@ -8,7 +8,8 @@
 // the same instance and every other class are checked to still work.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode, Simulation } from "tenure";
+import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
+import { Simulation } from "tenure/sim";
 
 const HUGE = 2 ** 32 - 1;
 const TEN_MILLION = new Array(1e7).fill(2n);

@@ -4,40 +4,46 @@
 // constructor and static alike, throws Error ERR_NOT_INITIALIZED saying to call
 // `await init()`, and works normally once it has resolved. Node can load this entry too: the
 // wasm bytes are passed to init() instead of fetched. (The same check runs in Chromium in
-// environments.test.mjs.)
+// environments.test.mjs.) The simulator's entry, `sim/browser.js`, behaves the same with its
+// own module, and the two entries load nothing of each other.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 const entry = new URL("../../node_modules/tenure/browser.js", import.meta.url);
 const wasm = new URL("../../node_modules/tenure/dist/tenure_bg.wasm", import.meta.url);
+const simEntry = new URL("../../node_modules/tenure/sim/browser.js", import.meta.url);
+const simWasm = new URL("../../node_modules/tenure/dist/tenure_sim_bg.wasm", import.meta.url);
+
+const notInitialized = (what, entryName) => (err) => {
+  assert.equal(err.code, "ERR_NOT_INITIALIZED", `${what}: ${err}`);
+  assert.match(err.message, /call `await init\(\)`/, what);
+  assert.ok(err.message.includes(`(exported by "${entryName}")`), `${what} names its entry: ${err.message}`);
+  return true;
+};
+
+const wasmClasses = (exports) =>
+  Object.entries(exports)
+    .filter(([, v]) => typeof v === "function" && typeof v.prototype?.free === "function")
+    .map(([k]) => k)
+    .sort();
 
 test("every class used before init() throws ERR_NOT_INITIALIZED, then works after it", async () => {
   const tenure = await import(entry);
-  const notInitialized = (what) => (err) => {
-    assert.equal(err.code, "ERR_NOT_INITIALIZED", `${what}: ${err}`);
-    assert.match(err.message, /call `await init\(\)`/, what);
-    return true;
-  };
   const uses = {
     "new FencedResource()": () => new tenure.FencedResource(),
     "new LeaseStore()": () => new tenure.LeaseStore(),
     "new LeaseCandidate()": () => new tenure.LeaseCandidate(),
     "new RaftNode()": () => new tenure.RaftNode(),
     "new BullyNode()": () => new tenure.BullyNode(),
-    "new Simulation()": () => new tenure.Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 100 }),
     "RaftNode.restart": () => tenure.RaftNode.restart({}, { term: 1n, voted_for: null, log: [] }),
     "BullyNode.restart": () => tenure.BullyNode.restart({}, { epoch: 1n }),
-    "Simulation.fromJSON": () => tenure.Simulation.fromJSON("{}"),
-    "new Search()": () => new tenure.Search({ algorithm: "bully", property: "split-brain" }),
-    "Search.shrink": () => tenure.Search.shrink({}, "split-brain"),
-    "Search.promises": () => tenure.Search.promises("raft"),
   };
-  for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what), what);
-  // Every wasm class the entry exports is covered.
-  const classes = Object.entries(tenure).filter(([, v]) => typeof v === "function" && typeof v.prototype?.free === "function").map(([k]) => k).sort();
-  assert.deepEqual(classes, ["BullyNode", "FencedResource", "LeaseCandidate", "LeaseStore", "RaftNode", "Search", "Simulation"]);
-  for (const name of classes) assert.throws(() => new tenure[name](), notInitialized(name));
+  for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what, "tenure"), what);
+  // Every wasm class the entry exports is covered; the simulator's are not in this entry.
+  const classes = wasmClasses(tenure);
+  assert.deepEqual(classes, ["BullyNode", "FencedResource", "LeaseCandidate", "LeaseStore", "RaftNode"]);
+  for (const name of classes) assert.throws(() => new tenure[name](), notInitialized(name, "tenure"));
 
   await tenure.init(readFileSync(wasm));
   const candidate = new tenure.LeaseCandidate({ seed: 1n });
@@ -47,10 +53,27 @@ test("every class used before init() throws ERR_NOT_INITIALIZED, then works afte
   const raft = tenure.RaftNode.restart({ id: 1n, peers: [2n] }, { term: 3n, voted_for: null, log: [] });
   assert.ok(raft instanceof tenure.RaftNode);
   assert.equal(raft.term, 3n);
-  assert.deepEqual(tenure.Search.promises("bully"), ["liveness"]);
   class Mine extends tenure.FencedResource {}
   assert.equal(new Mine().write(1n, "x").accepted, true, "subclassing still works");
   assert.equal(await tenure.init(), undefined, "init() again resolves, doing nothing");
   candidate.free();
   assert.throws(() => candidate.state, (err) => err.code === "ERR_FREED");
+});
+
+test("tenure/sim: every class used before its init() throws ERR_NOT_INITIALIZED naming tenure/sim, then works", async () => {
+  const sim = await import(simEntry);
+  const uses = {
+    "new Simulation()": () => new sim.Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 100 }),
+    "Simulation.fromJSON": () => sim.Simulation.fromJSON("{}"),
+    "new Search()": () => new sim.Search({ algorithm: "bully", property: "split-brain" }),
+    "Search.shrink": () => sim.Search.shrink({}, "split-brain"),
+    "Search.promises": () => sim.Search.promises("raft"),
+  };
+  for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what, "tenure/sim"), what);
+  assert.deepEqual(wasmClasses(sim), ["Search", "Simulation"]);
+  await sim.init(readFileSync(simWasm));
+  assert.deepEqual(sim.Search.promises("bully"), ["liveness"]);
+  const run = new sim.Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 100 });
+  assert.ok(run instanceof sim.Simulation);
+  run.free();
 });

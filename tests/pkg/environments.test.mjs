@@ -1,6 +1,7 @@
 // Environments (convention 11): the packed tarball, installed into a fresh
 // project, works from a Vite build and from a plain <script type=module> page with an import
-// map, both opened in Chromium (Node ESM is covered by packaging.test.mjs).
+// map, both opened in Chromium (Node ESM is covered by packaging.test.mjs). Each page imports
+// the main entry only, so it fetches the machines' wasm and never the simulator's.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -79,12 +80,19 @@ async function run(url) {
   const errors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
+  const wasm = [];
+  page.on("request", (req) => {
+    const path = new URL(req.url()).pathname;
+    if (path.endsWith(".wasm")) wasm.push(path.slice(path.lastIndexOf("/") + 1));
+  });
   await page.goto(url);
   await page.locator("body[data-ready=true]").waitFor({ timeout: 20_000 });
   const text = await page.locator("#result").textContent();
   await page.close();
   assert.deepEqual(errors, []);
   assert.ok(!text.startsWith("FAILED"), text);
+  assert.equal(wasm.length, 1, `one wasm fetched: ${wasm}`);
+  assert.doesNotMatch(wasm[0], /sim/, `the main entry fetches the machines' wasm only: ${wasm}`);
   return JSON.parse(text);
 }
 
@@ -96,7 +104,9 @@ test("vite_build_of_a_page_importing_tenure_runs_in_chromium", async () => {
     build: { outDir: join(project, "dist"), emptyOutDir: true, rollupOptions: { input: join(project, "vite.html") } },
   });
   const assets = readdirSync(join(project, "dist", "assets"));
-  assert.ok(assets.some((f) => f.endsWith(".wasm")), `the .wasm is emitted as an asset: ${assets}`);
+  const wasmAssets = assets.filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasmAssets.length, 1, `one .wasm is emitted as an asset: ${assets}`);
+  assert.doesNotMatch(wasmAssets[0], /sim/, `the main entry bundles the machines' wasm only: ${assets}`);
   const base = await serve(join(project, "dist"));
   assert.deepEqual(await run(`${base}vite.html`), EXPECTED);
 });

@@ -5,7 +5,8 @@
 // value reaches the caller, and the instance keeps working.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FencedResource, LeaseCandidate, RaftNode, Simulation } from "tenure";
+import { FencedResource, LeaseCandidate, RaftNode } from "tenure";
+import { Simulation } from "tenure/sim";
 
 function revoked() {
   const { proxy, revoke } = Proxy.revocable({}, {});

@@ -8,8 +8,8 @@
 // HolderClash once, and only leads (with a new token) after the first lets go.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import * as tenure from "tenure";
 import { FencedResource, LeaseCandidate, LeaseStore } from "tenure";
+import { Simulation } from "tenure/sim";
 import { show } from "./helpers/cluster.mjs";
 
 /**
@@ -161,7 +161,6 @@ test("contract_unknown_rejection_and_granted_ttl_are_accepted", () => {
 test("rule8_in_the_simulation_three_contenders_claiming_holder_7", () => {
   // The scenario knob `holder_id` makes every contender claim one id; the checker's
   // token-per-session invariant (no two sessions ever hold one token) is promised.
-  const { Simulation } = tenure;
   for (const seed of [1, 2, 3]) {
     const sim = new Simulation({ version: 1, algorithm: "lease-fencing", nodes: 3, seed, duration_ms: 20_000, config: { holder_id: 7 } });
     const writers = new Set();

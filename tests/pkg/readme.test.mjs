@@ -11,7 +11,7 @@ const readme = readFileSync(join(root, "pkg", "README.md"), "utf8");
 // The examples on real stores (tenure/redis, /postgres, /etcd) need servers: tests/stores runs them.
 const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)]
   .map((m) => m[1])
-  .filter((code) => code.includes('from "tenure"') && !/from "tenure\/(redis|postgres|etcd)"/.test(code));
+  .filter((code) => /from "tenure(\/sim)?"/.test(code) && !/from "tenure\/(redis|postgres|etcd)"/.test(code));
 
 test("readme_has_runnable_examples", () => {
   assert.ok(blocks.length >= 3, `found ${blocks.length} examples`);

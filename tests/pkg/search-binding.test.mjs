@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Search, Simulation } from "tenure";
+import { Search, Simulation } from "tenure/sim";
 import { root } from "../../scripts/lib/run.mjs";
 import { EXAMPLES } from "../../web/playground/break-panel.js";
 

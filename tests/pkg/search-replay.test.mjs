@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { root } from "../../scripts/lib/run.mjs";
 import { decodeHash } from "../../web/playground/permalink.js";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { root } from "../../scripts/lib/run.mjs";
 import { chaosFaults, scenario, show } from "./simulation-helpers.mjs";
 

@@ -3,7 +3,7 @@
 // message naming the value; nothing changes, and the instance keeps working afterwards.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
 
 /** Asserts `fn` throws an instance of `Class` with `code` and a message matching `message`. */

@@ -5,7 +5,7 @@
 // violations, as a JS user would.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { chaosFaults, ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
 const TTL_MS = 2_000;

@@ -3,7 +3,7 @@
 // Raft node, Raft logs in the snapshot, and a lease store that starts at a given token.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { ref, runUntilFound, scenario, soleLeader } from "./simulation-helpers.mjs";
 
 test("message_detail_and_drop_message_replay", () => {

@@ -3,7 +3,7 @@
 // with clone(), and toJSON()/fromJSON() replays including injected faults and seeds.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
 const NODE_KEYS = ["id", "role", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];

@@ -4,7 +4,8 @@
 // duplication sent 9 million messages in one simulated second.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { RaftNode, Simulation } from "tenure";
+import { RaftNode } from "tenure";
+import { Simulation } from "tenure/sim";
 
 const sent = (scenario) => {
   const sim = new Simulation({ version: 1, seed: 1, ...scenario });

@@ -57,7 +57,7 @@ test("the_one_script_tag_element_works_from_a_static_server", async () => {
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>docs</title><link rel="icon" href="data:,"></head><body><main>\n${snippet("element")}\n</main></body></html>`;
   writeFileSync(join(work, "index.html"), page);
   for (const [name, dir] of [["fresh build", fresh]]) {
-    assert.ok(existsSync(join(dir, "tenure_bg.wasm")), `${name}: the wasm beside the element`);
+    assert.ok(existsSync(join(dir, "tenure_sim_bg.wasm")), `${name}: the simulator's wasm beside the element`);
     const server = await staticServer({ "/tenure/": dir, "/": work });
     const tab = await browser.open(server.url, { ready: "tenure-playground[data-ready=true]" });
     await tab.evaluate(() => document.querySelector("tenure-playground").runTo(5600));

@@ -9,7 +9,7 @@
 //                               handle the shortcut keys (keys.js) for the whole document
 //   link-base="https://..."     the page permalinks point at (default: this page, or
 //                               ./index.html beside it for an embed)
-//   wasm="/assets/tenure_bg.wasm" where the wasm is (default: beside the script; the
+//   wasm="/assets/tenure_sim_bg.wasm" where the wasm is (default: beside the script; the
 //                               first element on a page decides)
 //   compare="raft,bully,lease-fencing"  compare mode (element-compare.js): 2-4 panes in
 //                               lock-step; `preset` then names a comparison (compare-presets.js)

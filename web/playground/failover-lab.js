@@ -4,7 +4,7 @@
 // crash-free run under the chosen latency and pause rate. Every number and the plot come from
 // the simulator through wasm (`failoverMeasure`, `falseElections`, `failoverPlot`), the code
 // `tenure failover` runs natively; each setting shows the command that prints the same.
-import { failoverPlot } from "tenure";
+import { failoverPlot } from "tenure/sim";
 import { cliCommand, FIGURE_16, LAB_ALGORITHMS, LAB_KNOBS, labFamily, settingOf } from "./failover-settings.js";
 import { loadWasm } from "./model.js";
 import { html, setText } from "./svg.js";

@@ -1,6 +1,6 @@
-// The model: the wasm `Simulation` from the npm package `tenure`, and nothing else. This file
+// The model: the wasm `Simulation` from the npm package's `tenure/sim`, and nothing else. This file
 // only forwards calls and reads its data; every rule of every algorithm lives in the package.
-import init, { Simulation } from "tenure";
+import init, { Simulation } from "tenure/sim";
 
 let ready;
 

@@ -45,37 +45,9 @@ pub fn us_to_ms(us: u64) -> f64 {
     v / 1000.0
 }
 
-/// Why a millisecond value is not a number of whole microseconds (see [`ms_to_us`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MillisError {
-    /// NaN, infinite, negative, or `2^64` microseconds or more.
-    OutOfRange,
-    /// A fraction finer than one microsecond, beyond floating-point noise.
-    SubMicrosecond,
-}
-
-/// Fractional milliseconds (JSON, JS) to whole microseconds, the one conversion the
-/// scenario reader and the wasm bindings share (docs/design.md "Time and numbers": fractions
-/// down to 1 us). `ms * 1000` within float noise of a whole number (8 ulps, or 1 ns near
-/// zero) counts as that number, so `0.1 + 0.2` is 300 us; `-0` is 0.
-///
-/// Errors: [`MillisError::OutOfRange`] for NaN, infinities, negatives and `>= 2^64` us;
-/// [`MillisError::SubMicrosecond`] for a finer fraction (`0.0004`).
-pub fn ms_to_us(ms: f64) -> Result<u64, MillisError> {
-    // 2^64 as f64 is exact; anything at or above it does not fit in u64.
-    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
-    let scaled = ms * 1000.0;
-    let us = scaled.round();
-    if !ms.is_finite() || ms < 0.0 || us >= LIMIT {
-        return Err(MillisError::OutOfRange);
-    }
-    if (scaled - us).abs() > (us * 8.0 * f64::EPSILON).max(1e-3) {
-        return Err(MillisError::SubMicrosecond);
-    }
-    // Finite, integral and in 0..2^64: the cast is exact and cannot saturate.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(us as u64)
-}
+// The one millisecond -> microsecond rule shared by the scenario reader and the wasm
+// bindings lives in the core, so the machines' wasm module needs no simulator.
+pub use tenure::time::{MillisError, ms_to_us};
 
 impl Serialize for Ms {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -213,7 +213,7 @@ impl BullyNode {
     /// Its role.
     #[wasm_bindgen(getter, unchecked_return_type = "BullyRole")]
     pub fn role(&self) -> JsValue {
-        JsValue::from_str(match self.inner.role() {
+        crate::object::name(match self.inner.role() {
             Role::Follower => "Follower",
             Role::Candidate => "Candidate",
             Role::Coordinator => "Coordinator",
@@ -253,7 +253,7 @@ impl BullyNode {
     pub fn next_timer(&self) -> Result<JsValue, JsValue> {
         match self.inner.next_timer() {
             Some((kind, at)) => plain_object(&[
-                ("kind", JsValue::from_str(timer_name(kind))),
+                ("kind", crate::object::name(timer_name(kind))),
                 ("deadline_ms", instant_to_millis(at).into()),
             ]),
             None => Ok(JsValue::UNDEFINED),
@@ -353,14 +353,14 @@ fn message_to_js(msg: BullyMessage) -> Result<JsValue, JsValue> {
         BullyMessage::Heartbeat { epoch } => ("Heartbeat", epoch),
         BullyMessage::Coordinator { coordinator, epoch } => {
             return plain_object(&[
-                ("type", JsValue::from_str("Coordinator")),
+                ("type", crate::object::name("Coordinator")),
                 ("coordinator", u64_to_bigint(coordinator.0)),
                 ("epoch", u64_to_bigint(epoch)),
             ]);
         }
     };
     plain_object(&[
-        ("type", JsValue::from_str(kind)),
+        ("type", crate::object::name(kind)),
         ("epoch", u64_to_bigint(epoch)),
     ])
 }
@@ -374,16 +374,16 @@ fn persisted_to_js(p: BullyPersisted) -> Result<JsValue, JsValue> {
 fn output_to_js(output: &BullyOutput) -> Result<JsValue, JsValue> {
     match *output {
         BullyOutput::Send { to, msg } => plain_object(&[
-            ("type", JsValue::from_str("Send")),
+            ("type", crate::object::name("Send")),
             ("to", u64_to_bigint(to.0)),
             ("msg", message_to_js(msg)?),
         ]),
         BullyOutput::Persist(p) => plain_object(&[
-            ("type", JsValue::from_str("Persist")),
+            ("type", crate::object::name("Persist")),
             ("state", persisted_to_js(p)?),
         ]),
         BullyOutput::Event(event) => plain_object(&[
-            ("type", JsValue::from_str("Event")),
+            ("type", crate::object::name("Event")),
             ("event", event_to_js(event)?),
         ]),
     }
@@ -393,20 +393,20 @@ fn output_to_js(output: &BullyOutput) -> Result<JsValue, JsValue> {
 fn event_to_js(event: BullyEvent) -> Result<JsValue, JsValue> {
     match event {
         BullyEvent::ElectionStarted { epoch } => plain_object(&[
-            ("type", JsValue::from_str("ElectionStarted")),
+            ("type", crate::object::name("ElectionStarted")),
             ("epoch", u64_to_bigint(epoch)),
         ]),
         BullyEvent::BecameCoordinator { epoch } => plain_object(&[
-            ("type", JsValue::from_str("BecameCoordinator")),
+            ("type", crate::object::name("BecameCoordinator")),
             ("epoch", u64_to_bigint(epoch)),
         ]),
         BullyEvent::CoordinatorChanged { coordinator, epoch } => plain_object(&[
-            ("type", JsValue::from_str("CoordinatorChanged")),
+            ("type", crate::object::name("CoordinatorChanged")),
             ("coordinator", u64_to_bigint(coordinator.0)),
             ("epoch", u64_to_bigint(epoch)),
         ]),
         BullyEvent::SteppedDown { epoch, reason } => plain_object(&[
-            ("type", JsValue::from_str("SteppedDown")),
+            ("type", crate::object::name("SteppedDown")),
             ("epoch", u64_to_bigint(epoch)),
             ("reason", reason_to_js(reason)?),
         ]),
@@ -417,12 +417,12 @@ fn event_to_js(event: BullyEvent) -> Result<JsValue, JsValue> {
 fn reason_to_js(reason: StepDownReason) -> Result<JsValue, JsValue> {
     match reason {
         StepDownReason::HigherCoordinator { coordinator, epoch } => plain_object(&[
-            ("type", JsValue::from_str("HigherCoordinator")),
+            ("type", crate::object::name("HigherCoordinator")),
             ("coordinator", u64_to_bigint(coordinator.0)),
             ("epoch", u64_to_bigint(epoch)),
         ]),
         StepDownReason::ElectionStarted => {
-            plain_object(&[("type", JsValue::from_str("ElectionStarted"))])
+            plain_object(&[("type", crate::object::name("ElectionStarted"))])
         }
         // A reason added to the core later: its variant name.
         other => plain_object(&[("type", JsValue::from_str(&format!("{other:?}")))]),

@@ -8,8 +8,8 @@
 //!   fractions kept down to 1 us (rounded to the nearest microsecond, so `1.005` is 1005 us even
 //!   though `1.005 * 1000` is `1004.999..` in binary floating point).
 
+use tenure::time::{MillisError, ms_to_us};
 use tenure::{Duration, Instant};
-use tenure_sim::units::{MillisError, ms_to_us};
 use wasm_bindgen::JsValue;
 
 use crate::error::{BindingError, Name, U64Arg, describe};
@@ -88,7 +88,7 @@ pub(crate) fn exact_micros_from_millis(
 }
 
 /// Converts milliseconds to whole microseconds, exactly, by the simulator's shared rule
-/// ([`tenure_sim::units::ms_to_us`]): float noise around a whole microsecond is accepted
+/// ([`tenure::time::ms_to_us`]): float noise around a whole microsecond is accepted
 /// (`1.005`, `0.1 + 0.2`); a real fraction of a microsecond (`0.0004`, Node's nanosecond
 /// `performance.now()`) is misuse. `-0` is 0.
 ///

@@ -93,7 +93,7 @@ fn fence_result(result: Result<FencingToken, StaleToken>) -> Result<JsValue, JsV
             required,
         }) => plain_object(&[
             ("accepted", JsValue::FALSE),
-            ("reason", JsValue::from_str(StaleToken::REASON)),
+            ("reason", crate::object::name(StaleToken::REASON)),
             ("presented", u64_to_bigint(presented.0)),
             ("required", u64_to_bigint(required.0)),
         ]),

@@ -31,6 +31,14 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn keys_js(value: &JsValue) -> Result<Array, JsValue>;
 
+    /// Any object whose properties are read.
+    type Readable;
+
+    /// `object[key]`, which runs getters and a Proxy's `get` trap. (A keyed load is
+    /// inline-cached by the engine; `Reflect.get` goes through the runtime.)
+    #[wasm_bindgen(catch, method, structural, indexing_getter)]
+    fn get_js(this: &Readable, key: &JsValue) -> Result<JsValue, JsValue>;
+
     /// `Object.getPrototypeOf(value)`, which runs a Proxy's `getPrototypeOf` trap.
     #[wasm_bindgen(catch, js_namespace = Object, js_name = getPrototypeOf)]
     fn prototype_of_js(value: &JsValue) -> Result<JsValue, JsValue>;
@@ -142,7 +150,10 @@ pub(crate) fn own_keys(object: &JsValue) -> Result<Array, Thrown> {
 
 /// `object[key]`, through getters and Proxy traps.
 pub(crate) fn get(object: &JsValue, key: &JsValue) -> Result<JsValue, Thrown> {
-    Reflect::get(object, key).map_err(|e| Thrown::new(e, object))
+    object
+        .unchecked_ref::<Readable>()
+        .get_js(key)
+        .map_err(|e| Thrown::new(e, object))
 }
 
 /// An array's `length` as reported (a Proxy may report anything).

@@ -271,15 +271,15 @@ impl LeaseCandidate {
             }
             Err(NotLeader::DeadlinePassed { deadline, now }) => plain_object(&[
                 ("leader", JsValue::FALSE),
-                ("reason", JsValue::from_str("DeadlinePassed")),
+                ("reason", crate::object::name("DeadlinePassed")),
                 ("deadline_ms", instant_to_millis(deadline).into()),
                 ("now_ms", instant_to_millis(now).into()),
             ]),
             // `NotLeading`, and any refusal a later core adds.
             Err(_) => plain_object(&[
                 ("leader", JsValue::FALSE),
-                ("reason", JsValue::from_str("NotLeading")),
-                ("state", state_name(self.inner.state()).into()),
+                ("reason", crate::object::name("NotLeading")),
+                ("state", crate::object::name(state_name(self.inner.state()))),
             ]),
         }
     }
@@ -302,7 +302,7 @@ impl LeaseCandidate {
     /// The current role.
     #[wasm_bindgen(getter, unchecked_return_type = "CandidateState")]
     pub fn state(&self) -> JsValue {
-        state_name(self.inner.state()).into()
+        crate::object::name(state_name(self.inner.state()))
     }
 
     /// The fencing token while `Leader`, else `undefined`.
@@ -467,11 +467,11 @@ fn config_to_js(c: &LeaseConfig) -> Result<JsValue, JsValue> {
 fn output_to_js(output: &CandidateOutput) -> Result<JsValue, JsValue> {
     match output {
         CandidateOutput::Send(request) => plain_object(&[
-            ("type", JsValue::from_str("Send")),
+            ("type", crate::object::name("Send")),
             ("request", request_to_js(request)?),
         ]),
         CandidateOutput::Event(event) => plain_object(&[
-            ("type", JsValue::from_str("Event")),
+            ("type", crate::object::name("Event")),
             ("event", event_to_js(event)?),
         ]),
     }
@@ -481,18 +481,18 @@ fn output_to_js(output: &CandidateOutput) -> Result<JsValue, JsValue> {
 fn event_to_js(event: &CandidateEvent) -> Result<JsValue, JsValue> {
     match *event {
         CandidateEvent::Elected { token, deadline } => plain_object(&[
-            ("type", JsValue::from_str("Elected")),
+            ("type", crate::object::name("Elected")),
             ("token", u64_to_bigint(token.0)),
             ("deadline_ms", instant_to_millis(deadline).into()),
         ]),
         CandidateEvent::SteppedDown { token, reason } => plain_object(&[
-            ("type", JsValue::from_str("SteppedDown")),
+            ("type", crate::object::name("SteppedDown")),
             ("token", u64_to_bigint(token.0)),
             // Unit variants: the variant name, which also covers reasons added later.
             ("reason", JsValue::from_str(&format!("{reason:?}"))),
         ]),
         CandidateEvent::HolderClash { holder } => plain_object(&[
-            ("type", JsValue::from_str("HolderClash")),
+            ("type", crate::object::name("HolderClash")),
             ("holder", u64_to_bigint(holder.0)),
         ]),
         // The core's event enum is non-exhaustive; a later event is shown by its name.
@@ -527,7 +527,7 @@ fn timer_to_js(kind: CandidateTimer, at: tenure::Instant) -> Result<JsValue, JsV
         CandidateTimer::LeaseDeadline => "LeaseDeadline",
     };
     plain_object(&[
-        ("kind", JsValue::from_str(kind)),
+        ("kind", crate::object::name(kind)),
         ("deadline_ms", instant_to_millis(at).into()),
     ])
 }

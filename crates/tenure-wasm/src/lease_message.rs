@@ -122,7 +122,7 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
     let session = u64_to_bigint(req.session.0);
     match req.op {
         StoreOp::Acquire { ttl } => plain_object(&[
-            ("type", JsValue::from_str("Acquire")),
+            ("type", crate::object::name("Acquire")),
             ("id", id),
             ("key", key),
             ("holder", holder),
@@ -130,7 +130,7 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
         StoreOp::Renew { token, ttl } => plain_object(&[
-            ("type", JsValue::from_str("Renew")),
+            ("type", crate::object::name("Renew")),
             ("id", id),
             ("key", key),
             ("holder", holder),
@@ -139,7 +139,7 @@ pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
         StoreOp::Release { token } => plain_object(&[
-            ("type", JsValue::from_str("Release")),
+            ("type", crate::object::name("Release")),
             ("id", id),
             ("key", key),
             ("holder", holder),
@@ -190,7 +190,7 @@ pub(crate) fn response_to_js(resp: &StoreResponse) -> Result<JsValue, JsValue> {
     let key = JsValue::from_str(&resp.key.0);
     match resp.result {
         StoreResult::Granted { token, ttl } => plain_object(&[
-            ("type", JsValue::from_str("Granted")),
+            ("type", crate::object::name("Granted")),
             ("id", id),
             ("key", key),
             ("token", u64_to_bigint(token.0)),
@@ -199,7 +199,7 @@ pub(crate) fn response_to_js(resp: &StoreResponse) -> Result<JsValue, JsValue> {
         StoreResult::Held { holder, remaining } => {
             // What the store did not say is left out (the shape's keys are optional).
             let mut props = vec![
-                ("type", JsValue::from_str("Held")),
+                ("type", crate::object::name("Held")),
                 ("id", id),
                 ("key", key),
             ];
@@ -212,19 +212,19 @@ pub(crate) fn response_to_js(resp: &StoreResponse) -> Result<JsValue, JsValue> {
             plain_object(&props)
         }
         StoreResult::Renewed { token, ttl } => plain_object(&[
-            ("type", JsValue::from_str("Renewed")),
+            ("type", crate::object::name("Renewed")),
             ("id", id),
             ("key", key),
             ("token", u64_to_bigint(token.0)),
             ("ttl_ms", duration_to_millis(ttl).into()),
         ]),
         StoreResult::Released => plain_object(&[
-            ("type", JsValue::from_str("Released")),
+            ("type", crate::object::name("Released")),
             ("id", id),
             ("key", key),
         ]),
         StoreResult::Rejected { reason } => plain_object(&[
-            ("type", JsValue::from_str("Rejected")),
+            ("type", crate::object::name("Rejected")),
             ("id", id),
             ("key", key),
             ("reason", JsValue::from_str(&reject_reason_name(reason))),

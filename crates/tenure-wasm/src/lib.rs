@@ -25,37 +25,76 @@
 //! - `lab`: the failover lab's `failoverMeasure`, `falseElections` and `failoverPlot`.
 //!
 //! Every exported class lives in its own module and is re-exported here.
+//!
+//! Two wasm modules come from this crate, one per Cargo feature: `machines` (the npm
+//! package's main entry `tenure`) and `sim` (its `tenure/sim` entry). Shared by both: `error`,
+//! `convert`, `object`, `read`, `js`, `limits`, `seed`.
 
-mod bully;
+// One crate, two wasm modules (Cargo features, built one at a time by scripts/build.mjs):
+// shared boundary helpers, then each module's classes. A single-feature build leaves some
+// helpers unused by design.
+#![cfg_attr(
+    not(all(feature = "machines", feature = "sim")),
+    allow(dead_code, unused_imports)
+)]
+
 mod convert;
 mod error;
-mod fenced;
 mod js;
-mod json_text;
-mod lab;
-mod lease_candidate;
-mod lease_message;
-mod lease_store;
 mod limits;
 mod object;
-mod raft;
-mod raft_message;
 mod read;
-mod search;
 mod seed;
-mod simulation;
-mod simulation_error;
-mod simulation_input;
-mod simulation_message;
-mod simulation_types;
-mod simulation_view;
+
+#[cfg(feature = "machines")]
+mod bully;
+#[cfg(feature = "machines")]
+mod fenced;
+#[cfg(feature = "machines")]
+mod lease_candidate;
+#[cfg(feature = "machines")]
+mod lease_message;
+#[cfg(feature = "machines")]
+mod lease_store;
+#[cfg(feature = "machines")]
+mod raft;
+#[cfg(feature = "machines")]
+mod raft_message;
+#[cfg(feature = "machines")]
 mod types;
 
+#[cfg(feature = "sim")]
+mod json_text;
+#[cfg(feature = "sim")]
+mod lab;
+#[cfg(feature = "sim")]
+mod search;
+#[cfg(feature = "sim")]
+mod simulation;
+#[cfg(feature = "sim")]
+mod simulation_error;
+#[cfg(feature = "sim")]
+mod simulation_input;
+#[cfg(feature = "sim")]
+mod simulation_message;
+#[cfg(feature = "sim")]
+mod simulation_types;
+#[cfg(feature = "sim")]
+mod simulation_view;
+
+#[cfg(feature = "machines")]
 pub use bully::BullyNode;
+#[cfg(feature = "machines")]
 pub use fenced::FencedResource;
+#[cfg(feature = "sim")]
 pub use lab::{MAX_RUNS, failover_measure, failover_plot, false_elections};
+#[cfg(feature = "machines")]
 pub use lease_candidate::LeaseCandidate;
+#[cfg(feature = "machines")]
 pub use lease_store::LeaseStore;
+#[cfg(feature = "machines")]
 pub use raft::RaftNode;
+#[cfg(feature = "sim")]
 pub use search::Search;
+#[cfg(feature = "sim")]
 pub use simulation::Simulation;

@@ -3,18 +3,63 @@
 //! Normal outcomes (an accepted write, a stale token) are returned as plain objects, not
 //! thrown (docs/design.md, "The JS face"). Their TypeScript shapes are in [`crate::types`].
 
+use std::cell::RefCell;
+
 use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A plain object being built.
+    type Record;
+
+    /// `record[key] = value`, uncaught: on a fresh ordinary object it cannot throw. (A keyed
+    /// store is inline-cached by the engine; `Reflect.set` went through the runtime and was
+    /// most of a machine call's cost.)
+    #[wasm_bindgen(method, structural, indexing_setter)]
+    fn set(this: &Record, key: &JsValue, value: &JsValue);
+}
+
+thread_local! {
+    /// The JS strings of the bindings' `'static` names (object keys, `type` tags, enum
+    /// names), each made once. Decoding a name's UTF-8 into a fresh JS string on every use
+    /// cost more than the rest of a machine call. Bounded by the literals in the binary.
+    static NAMES: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with the JS string for `name`, made on first use and reused after.
+fn with_name<T>(name: &'static str, f: impl FnOnce(&JsValue) -> T) -> T {
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        // Same literal, same address: a pointer comparison (address and length).
+        if let Some((_, value)) = names.iter().find(|(n, _)| core::ptr::eq(*n, name)) {
+            return f(value);
+        }
+        let value = JsValue::from_str(name);
+        let out = f(&value);
+        names.push((name, value));
+        out
+    })
+}
+
+/// The JS string `name` (a `'static` literal: a `type` tag, an enum name), shared.
+pub(crate) fn name(name: &'static str) -> JsValue {
+    with_name(name, JsValue::clone)
+}
+
+/// Whether `value` is the JS string `name` (`===`, no copy of `value` into Rust).
+pub(crate) fn is_name(value: &JsValue, name: &'static str) -> bool {
+    with_name(name, |n| n == value)
+}
 
 /// A plain object `{ key: value, ... }` with the given properties, in order.
-///
-/// `Reflect.set` on a fresh ordinary object cannot fail; the error path only forwards what JS
-/// would report.
-pub(crate) fn plain_object(props: &[(&str, JsValue)]) -> Result<JsValue, JsValue> {
-    let object = js_sys::Object::new();
+pub(crate) fn plain_object(props: &[(&'static str, JsValue)]) -> Result<JsValue, JsValue> {
+    let object: JsValue = js_sys::Object::new().into();
+    let record: &Record = wasm_bindgen::JsCast::unchecked_ref(&object);
     for (key, value) in props {
-        js_sys::Reflect::set(&object, &JsValue::from_str(key), value)?;
+        with_name(key, |key| record.set(key, value));
     }
-    Ok(object.into())
+    Ok(object)
 }
 
 /// A JSON-safe deep copy of a plain data value: every `bigint` becomes its decimal string

@@ -236,7 +236,7 @@ impl RaftNode {
     /// Its role.
     #[wasm_bindgen(getter, unchecked_return_type = "RaftRole")]
     pub fn role(&self) -> JsValue {
-        JsValue::from_str(role_name(self.inner.role()))
+        crate::object::name(role_name(self.inner.role()))
     }
 
     /// Whether it acts as leader as of its latest input: it leads and, with `leader_lease`,
@@ -297,7 +297,7 @@ impl RaftNode {
     pub fn next_timer(&self) -> Result<JsValue, JsValue> {
         match self.inner.next_timer() {
             Some((kind, at)) => plain_object(&[
-                ("kind", JsValue::from_str(timer_name(kind))),
+                ("kind", crate::object::name(timer_name(kind))),
                 ("deadline_ms", instant_to_millis(at).into()),
             ]),
             None => Ok(JsValue::UNDEFINED),
@@ -486,16 +486,16 @@ fn config_to_js(c: &RaftConfig) -> Result<JsValue, JsValue> {
 fn output_to_js(output: &RaftOutput) -> Result<JsValue, JsValue> {
     match output {
         RaftOutput::Send { to, msg } => plain_object(&[
-            ("type", JsValue::from_str("Send")),
+            ("type", crate::object::name("Send")),
             ("to", u64_to_bigint(to.0)),
             ("msg", message_to_js(msg)?),
         ]),
         RaftOutput::Persist(op) => plain_object(&[
-            ("type", JsValue::from_str("Persist")),
+            ("type", crate::object::name("Persist")),
             ("op", persist_op_to_js(op)?),
         ]),
         RaftOutput::Event(event) => plain_object(&[
-            ("type", JsValue::from_str("Event")),
+            ("type", crate::object::name("Event")),
             ("event", event_to_js(event)?),
         ]),
     }
@@ -510,14 +510,14 @@ fn event_to_js(event: &RaftEvent) -> Result<JsValue, JsValue> {
         RaftEvent::BecamePreCandidate { term } => ("BecamePreCandidate", "term", term),
         RaftEvent::SteppedDown { term, reason } => {
             return plain_object(&[
-                ("type", JsValue::from_str("SteppedDown")),
+                ("type", crate::object::name("SteppedDown")),
                 ("term", u64_to_bigint(term)),
                 ("reason", reason_to_js(reason)?),
             ]);
         }
     };
     plain_object(&[
-        ("type", JsValue::from_str(kind)),
+        ("type", crate::object::name(kind)),
         (key, u64_to_bigint(value)),
     ])
 }
@@ -526,11 +526,11 @@ fn event_to_js(event: &RaftEvent) -> Result<JsValue, JsValue> {
 fn reason_to_js(reason: StepDownReason) -> Result<JsValue, JsValue> {
     match reason {
         StepDownReason::HigherTerm { new_term } => plain_object(&[
-            ("type", JsValue::from_str("HigherTerm")),
+            ("type", crate::object::name("HigherTerm")),
             ("new_term", u64_to_bigint(new_term)),
         ]),
         StepDownReason::CheckQuorumFailed => {
-            plain_object(&[("type", JsValue::from_str("CheckQuorumFailed"))])
+            plain_object(&[("type", crate::object::name("CheckQuorumFailed"))])
         }
         // A reason added to the core later: its variant name.
         other => plain_object(&[("type", JsValue::from_str(&format!("{other:?}")))]),

@@ -120,11 +120,11 @@ fn entries_from_js(f: &Fields, key: &'static str, max: usize) -> Result<Vec<Entr
 pub(crate) fn entry_to_js(entry: &Entry) -> Result<JsValue, JsValue> {
     match entry.data {
         EntryData::Noop => plain_object(&[
-            ("type", JsValue::from_str("Noop")),
+            ("type", crate::object::name("Noop")),
             ("term", u64_to_bigint(entry.term)),
         ]),
         EntryData::Command(command) => plain_object(&[
-            ("type", JsValue::from_str("Command")),
+            ("type", crate::object::name("Command")),
             ("term", u64_to_bigint(entry.term)),
             ("command", u64_to_bigint(command)),
         ]),
@@ -182,7 +182,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             last_log_term,
             pre_vote,
         } => plain_object(&[
-            ("type", JsValue::from_str("RequestVote")),
+            ("type", crate::object::name("RequestVote")),
             ("term", u64_to_bigint(*term)),
             ("last_log_index", u64_to_bigint(*last_log_index)),
             ("last_log_term", u64_to_bigint(*last_log_term)),
@@ -193,7 +193,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             granted,
             pre_vote,
         } => plain_object(&[
-            ("type", JsValue::from_str("RequestVoteResponse")),
+            ("type", crate::object::name("RequestVoteResponse")),
             ("term", u64_to_bigint(*term)),
             ("granted", (*granted).into()),
             ("pre_vote", (*pre_vote).into()),
@@ -206,7 +206,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             leader_commit,
             context,
         } => plain_object(&[
-            ("type", JsValue::from_str("AppendEntries")),
+            ("type", crate::object::name("AppendEntries")),
             ("term", u64_to_bigint(*term)),
             ("prev_log_index", u64_to_bigint(*prev_log_index)),
             ("prev_log_term", u64_to_bigint(*prev_log_term)),
@@ -220,7 +220,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
             match_index,
             context,
         } => plain_object(&[
-            ("type", JsValue::from_str("AppendEntriesResponse")),
+            ("type", crate::object::name("AppendEntriesResponse")),
             ("term", u64_to_bigint(*term)),
             ("success", (*success).into()),
             ("match_index", u64_to_bigint(*match_index)),
@@ -233,7 +233,7 @@ pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
 pub(crate) fn persist_op_to_js(op: &PersistOp) -> Result<JsValue, JsValue> {
     match op {
         PersistOp::HardState { term, voted_for } => plain_object(&[
-            ("type", JsValue::from_str("HardState")),
+            ("type", crate::object::name("HardState")),
             ("term", u64_to_bigint(*term)),
             ("voted_for", node_or_null(*voted_for)),
         ]),
@@ -241,7 +241,7 @@ pub(crate) fn persist_op_to_js(op: &PersistOp) -> Result<JsValue, JsValue> {
             first_index,
             entries,
         } => plain_object(&[
-            ("type", JsValue::from_str("Append")),
+            ("type", crate::object::name("Append")),
             ("first_index", u64_to_bigint(*first_index)),
             ("entries", entries_to_js(entries)?),
         ]),
@@ -249,7 +249,7 @@ pub(crate) fn persist_op_to_js(op: &PersistOp) -> Result<JsValue, JsValue> {
             first_index,
             entries,
         } => plain_object(&[
-            ("type", JsValue::from_str("TruncateAndAppend")),
+            ("type", crate::object::name("TruncateAndAppend")),
             ("first_index", u64_to_bigint(*first_index)),
             ("entries", entries_to_js(entries)?),
         ]),

@@ -15,6 +15,7 @@ use js_sys::{Array, Object};
 
 use crate::js::{self, Length};
 use crate::limits::MAX_STRING;
+use crate::object::{is_name, name};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::convert::{exact_micros_from_millis, u64_from_bigint_named};
@@ -61,12 +62,13 @@ impl Fields {
         let mut slots = vec![JsValue::UNDEFINED; known.len().saturating_add(1)];
         let keys = js::own_keys(obj).map_err(|t| t.into_js(&path))?;
         for key in keys.iter() {
-            // A key longer than any known one is unknown: named by its start only.
-            let name = match js::bounded_string(&key, 64) {
-                Ok(name) => name.unwrap_or_default(),
-                Err(_) => describe(&key),
-            };
-            let Some(index) = known.iter().position(|k| *k == name) else {
+            // Compared as JS strings (no copy into Rust); only an unknown key is read out.
+            let Some(index) = known.iter().position(|k| is_name(&key, k)) else {
+                // A key longer than any known one is unknown: named by its start only.
+                let name = match js::bounded_string(&key, 64) {
+                    Ok(name) => name.unwrap_or_default(),
+                    Err(_) => describe(&key),
+                };
                 return Err(BindingError::UnknownKey {
                     object: path,
                     key: name,
@@ -93,11 +95,8 @@ impl Fields {
     ) -> Result<(usize, Fields), JsValue> {
         let path = path.into();
         let obj = object(value, &path)?;
-        let tag = js::get(obj, &JsValue::from_str("type")).map_err(|t| t.into_js(&path))?;
-        let name = js::bounded_string(&tag, 64).ok().flatten();
-        let found = name
-            .as_deref()
-            .and_then(|n| tags.iter().position(|t| *t == n));
+        let tag = js::get(obj, &name("type")).map_err(|t| t.into_js(&path))?;
+        let found = tags.iter().position(|t| is_name(&tag, t));
         let (Some(index), Some(known)) = (found, found.and_then(|i| keys.get(i))) else {
             return Err(BindingError::BadVariant {
                 arg: Name::Owned(format!("{path}.type")),
@@ -251,9 +250,9 @@ impl Fields {
         expected: &'static [&'static str],
     ) -> Result<usize, BindingError> {
         let value = self.required(key)?;
-        let name = js::bounded_string(value, 64).ok().flatten();
-        name.as_deref()
-            .and_then(|n| expected.iter().position(|e| *e == n))
+        expected
+            .iter()
+            .position(|e| is_name(value, e))
             .ok_or_else(|| BindingError::BadVariant {
                 arg: self.path_of(key),
                 expected,

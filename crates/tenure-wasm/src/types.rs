@@ -8,6 +8,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SHAPES: &'static str = r#"
+// The simulator's codes are declared by the `tenure/sim` module; a type-only import loads nothing.
+import type { SimulationErrorCode } from "./tenure_sim.js";
+
 /** A fencing token: u64 in Rust, so a bigint in 0n ..= 2n ** 64n - 1n. */
 export type FencingToken = bigint;
 

@@ -59,5 +59,5 @@ pub use machine::{Durable, Machine, Output, OutputQueue};
 pub use not_leader::NotLeader;
 pub use raft::{RaftConfig, RaftEvent, RaftNode, RaftOutput};
 pub use rng::{Rng, node_seed};
-pub use time::{Clock, Duration, Instant};
+pub use time::{Clock, Duration, Instant, MillisError, ms_to_us};
 pub use timer::TimerTable;

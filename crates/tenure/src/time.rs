@@ -187,6 +187,50 @@ impl Clock {
     }
 }
 
+/// Why a millisecond value is not a number of whole microseconds (see [`ms_to_us`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MillisError {
+    /// NaN, infinite, negative, or `2^64` microseconds or more.
+    OutOfRange,
+    /// A fraction finer than one microsecond, beyond floating-point noise.
+    SubMicrosecond,
+}
+
+/// Fractional milliseconds (JSON, JS) to whole microseconds, the one conversion the
+/// simulator's scenario reader and the wasm bindings share (docs/design.md "Time and
+/// numbers": fractions down to 1 us). `ms * 1000` within float noise of a whole number (8
+/// ulps, or 1 ns near zero) counts as that number, so `0.1 + 0.2` is 300 us; `-0` is 0.
+///
+/// Errors: [`MillisError::OutOfRange`] for NaN, infinities, negatives and `>= 2^64` us;
+/// [`MillisError::SubMicrosecond`] for a finer fraction (`0.0004`).
+pub fn ms_to_us(ms: f64) -> Result<u64, MillisError> {
+    // 2^64 as f64 is exact; anything at or above it does not fit in u64.
+    const LIMIT: f64 = 18_446_744_073_709_551_616.0;
+    let scaled = ms * 1000.0;
+    if !ms.is_finite() || ms < 0.0 || scaled >= LIMIT {
+        return Err(MillisError::OutOfRange);
+    }
+    // Rounded half away from zero without `f64::round` (not in `core`): `scaled` is finite and
+    // in 0..2^64, so the truncating cast is exact; a fraction exists only below 2^52, where
+    // `whole + 1` is exact too.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let whole = scaled as u64;
+    #[allow(clippy::cast_precision_loss)]
+    let us = if scaled - whole as f64 >= 0.5 {
+        whole.saturating_add(1)
+    } else {
+        whole
+    };
+    #[allow(clippy::cast_precision_loss)]
+    let rounded = us as f64;
+    let noise = scaled - rounded;
+    let noise = if noise < 0.0 { -noise } else { noise };
+    if noise > (rounded * 8.0 * f64::EPSILON).max(1e-3) {
+        return Err(MillisError::SubMicrosecond);
+    }
+    Ok(us)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,5 +269,18 @@ mod tests {
             "1.500ms"
         );
         assert_eq!(alloc::format!("{}", Duration::from_secs(2)), "2000ms");
+    }
+
+    #[test]
+    fn ms_to_us_rounds_float_noise_and_refuses_finer_fractions() {
+        assert_eq!(ms_to_us(1.005), Ok(1_005));
+        assert_eq!(ms_to_us(0.1 + 0.2), Ok(300));
+        assert_eq!(ms_to_us(-0.0), Ok(0));
+        assert_eq!(ms_to_us(0.0004), Err(MillisError::SubMicrosecond));
+        assert_eq!(ms_to_us(-1.0), Err(MillisError::OutOfRange));
+        assert_eq!(ms_to_us(f64::NAN), Err(MillisError::OutOfRange));
+        assert_eq!(ms_to_us(f64::INFINITY), Err(MillisError::OutOfRange));
+        assert_eq!(ms_to_us(2e16), Err(MillisError::OutOfRange));
+        assert_eq!(ms_to_us(1.8446744073709e16), Ok(18_446_744_073_709_000_704));
     }
 }

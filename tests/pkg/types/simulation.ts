@@ -1,7 +1,6 @@
 // Type-checked (tsc --noEmit), never run: the Simulation's public shapes are precise unions
 // with bigint ids and ms numbers (convention 13).
 import {
-  Simulation,
   type Fault,
   type MessageKind,
   type Metrics,
@@ -10,10 +9,11 @@ import {
   type ScenarioJSON,
   type SimulationErrorCode,
   type Snapshot,
-  type TenureErrorCode,
   type TraceEvent,
   type Violation,
-} from "tenure";
+  Simulation,
+} from "tenure/sim";
+import type { TenureErrorCode } from "tenure";
 
 const scenario: Scenario = {
   version: 1,

@@ -1,0 +1,12 @@
+// Public types of `tenure/sim`: the simulator's classes and data shapes, plus `init`.
+export * from "../dist/tenure_sim.js";
+import type { InitInput } from "../dist/tenure_sim.js";
+
+/**
+ * Loads the simulator's wasm module. Browsers: call (and await) it once before using the
+ * exports; later calls return the same promise. Node: the module is loaded on import and this
+ * resolves at once.
+ * @param input where the `.wasm` comes from; defaults to `dist/tenure_sim_bg.wasm` in the package.
+ */
+export declare function init(input?: InitInput | Promise<InitInput>): Promise<void>;
+export default init;

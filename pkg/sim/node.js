@@ -1,0 +1,20 @@
+// Node entry of `tenure/sim`: the deterministic simulator (Simulation, Search and the failover
+// lab) in its own wasm module, loaded synchronously on import. The main entry `tenure` (the
+// state machines) never loads this module, nor this one the machines'.
+import { readFileSync } from "node:fs";
+import * as bindings from "../dist/tenure_sim.js";
+import { guardClasses } from "../guard.js";
+
+bindings.initSync({ module: readFileSync(new URL("../dist/tenure_sim_bg.wasm", import.meta.url)) });
+// A call on a freed object throws a coded ERR_FREED error (pkg/guard.js).
+guardClasses(bindings, undefined, "tenure/sim");
+
+export * from "../dist/tenure_sim.js";
+
+/**
+ * Resolves at once: under Node the module is already loaded. Present so that code shared
+ * with browsers can `await init()` everywhere.
+ */
+export async function init() {}
+
+export default init;
