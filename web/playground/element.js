@@ -61,10 +61,16 @@ const FRAME_SAMPLES = 4096;
  */
 const FRAME_BUDGET_MS = 4;
 const SIM_MIN_MS = 1;
+/** Simulated ms per step of a frame's simulation, so it stops close to its budget. */
+const FRAME_CHUNK_MS = 20;
 /** Faster than this, messages are not followed one by one: the page fetches fewer events. */
 const FAST_SPEED = 10;
-/** Script time per frame a seek's replay may take, ms (seekGradually). */
-const SEEK_SLICE_MS = 12;
+/**
+ * Script time per frame a seek's replay may take, ms (seekGradually): the page answers input
+ * between slices at about 20 frames a second, and the views are drawn every SEEK_DRAW_EVERY_MS.
+ */
+const SEEK_SLICE_MS = 40;
+const SEEK_DRAW_EVERY_MS = 500;
 
 const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: defaultKnobs("raft-pv-cq") };
 
@@ -436,7 +442,7 @@ export class TenurePlayground extends HTMLElement {
     const target = Math.min(this.endMs, this.now + dt * this.speed);
     const beats = this.timeline.history.story.met.length;
     this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
-    this.timeline.advance(target, t0 + Math.max(SIM_MIN_MS, FRAME_BUDGET_MS - (this.drawMs ?? 0)));
+    this.timeline.advance(target, t0 + Math.max(SIM_MIN_MS, FRAME_BUDGET_MS - (this.drawMs ?? 0)), { chunkMs: FRAME_CHUNK_MS });
     const t1 = performance.now();
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
@@ -832,7 +838,12 @@ export class TenurePlayground extends HTMLElement {
           this.renderAll(true);
           return resolve(this.now);
         }
-        this.renderAll(false);
+        // The views now and then (they show the run coming along), the progress every slice.
+        const wall = performance.now();
+        if (!(wall - (token.drawn ?? 0) < SEEK_DRAW_EVERY_MS)) {
+          token.drawn = wall;
+          this.renderAll(false);
+        }
         const pct = Math.floor((100 * (this.now - from)) / Math.max(1, target - from));
         setText(this.timeEl, `seeking to ${fmtMs(target)}: ${pct}%`);
         requestAnimationFrame(slice);

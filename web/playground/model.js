@@ -61,14 +61,19 @@ export class Model {
   /**
    * Runs up to `toMs` in chunks; after each chunk calls `onEvents(events, nowMs)` with the new
    * trace events, oldest first. Stops early after a chunk that ends past `deadline` (a
-   * `performance.now()` value). Returns whether it reached `toMs`.
+   * `performance.now()` value); a smaller `chunkMs` stops closer to it. Before `detailFrom`
+   * (ms) only the timeline's event kinds are fetched. Returns whether it reached `toMs`.
    */
-  advance(toMs, onEvents, deadline = Infinity, { detailFrom = -Infinity } = {}) {
+  advance(toMs, onEvents, deadline = Infinity, { detailFrom = -Infinity, chunkMs = CHUNK_MS } = {}) {
+    const chunk = Math.min(CHUNK_MS, chunkMs);
+    // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
+    // fractions of a microsecond, so round to whole microseconds first (the target too, so a
+    // target between two microseconds is reached rather than never).
+    const us = (ms) => Math.round(ms * 1000) / 1000;
+    toMs = us(toMs);
     while (this.sim.now < toMs) {
       const before = this.sim.now;
-      // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
-      // fractions of a microsecond, so round to whole microseconds first.
-      this.sim.runUntil(Math.round(Math.min(toMs, before + CHUNK_MS) * 1000) / 1000);
+      this.sim.runUntil(us(Math.min(toMs, before + chunk)));
       const stop = this.sim.now >= toMs || this.sim.now <= before || performance.now() > deadline;
       // Before `detailFrom`, only the kinds the timeline needs; the last chunk keeps its tail.
       const events = this.sim.now > detailFrom ? this.drain() : stop ? this.drainTail() : this.drain(TIMELINE_KINDS);

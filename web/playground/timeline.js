@@ -8,12 +8,12 @@ import { Model } from "./model.js";
 /** Simulated ms between checkpoints at least, when the package can clone a simulation. */
 const CHECKPOINT_EVERY_MS = 2000;
 /** ... and at most, so a seek back replays a bounded stretch. */
-const CHECKPOINT_MAX_EVERY_MS = 60_000;
+const CHECKPOINT_MAX_EVERY_MS = 30_000;
 /**
  * The share of simulation time cloning may take: a clone that costs more than this share of
  * the simulation it follows spaces the next checkpoints out (by cost, not by time alone).
  */
-const CLONE_SHARE = 0.05;
+const CLONE_SHARE = 0.1;
 /**
  * Seeks and slow play fetch every event kind for the last DETAIL_MS before their target (the
  * space-time diagram's longest window short of "whole run"); before it, the timeline's kinds.
@@ -107,7 +107,7 @@ export class Timeline {
    * chunk of simulation that ends past it: the frame loop then drops the rest of its simulated
    * time instead of owing it to the next frame. Returns whether it reached `ms`.
    */
-  advance(ms, deadline = Infinity) {
+  advance(ms, deadline = Infinity, { chunkMs } = {}) {
     // Seeking to the current instant still runs the events due at it (time 0 after a
     // restore), so a seek to a beat's time lands after that beat's event.
     if (this.model.now >= ms) this.model.settle(this.onChunk);
@@ -115,7 +115,7 @@ export class Timeline {
     while (this.model.now < ms) {
       const next = this.nextCheckpointTime();
       const t0 = performance.now();
-      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom });
+      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs });
       this.simWall += performance.now() - t0;
       if (this.model.now >= next) this.checkpoint();
       else break;
@@ -228,7 +228,8 @@ export class Timeline {
 
   nextCheckpointTime() {
     const last = this.checkpoints.at(-1)?.time ?? this.model.now;
-    return last + this.checkpointEvery;
+    // Whole milliseconds: the model runs to whole microseconds, and must reach it exactly.
+    return Math.ceil(last + this.checkpointEvery);
   }
 
   checkpoint() {

@@ -39,7 +39,12 @@ fn events_since_where_is_the_filtered_page_and_names_match_the_serde_tags() {
     let nodes_only = |e: &tenure_sim::TraceEvent| e.kind.name() == "node";
     let (some, same) = w.events_since_where(17, nodes_only);
     assert_eq!(same, cursor);
-    let want: Vec<_> = all.iter().filter(|e| e.seq >= 17).filter(|e| nodes_only(e)).cloned().collect();
+    let want: Vec<_> = all
+        .iter()
+        .filter(|e| e.seq >= 17)
+        .filter(|e| nodes_only(e))
+        .cloned()
+        .collect();
     assert!(!want.is_empty());
     assert_eq!(some, want);
     assert_eq!(w.oldest_event(), 0);
