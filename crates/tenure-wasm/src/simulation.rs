@@ -188,12 +188,13 @@ impl Simulation {
     pub fn events_since(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] cursor: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TraceEvent[\"event\"][]")] kinds: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TraceEvent[\"event\"][]")] kinds: JsValue,
     ) -> Result<JsValue, JsValue> {
         let cursor = read_cursor(&cursor)?;
-        let keep = match kinds {
-            Some(kinds) if !kinds.is_undefined() => read_kinds(&kinds)?,
-            _ => u32::MAX,
+        let keep = if kinds.is_undefined() {
+            u32::MAX
+        } else {
+            read_kinds(&kinds)?
         };
         let (events, next) = self
             .world
