@@ -264,6 +264,8 @@ export class TenurePlayground extends HTMLElement {
     if (!this.seeking) return;
     this.seeking = null;
     delete this.dataset.seeking;
+    this.cluster.reset();
+    this.renderAll(true);
   }
 
   /** Seeks to `ms` (back through checkpoints and replay, or forward). */
