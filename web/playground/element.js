@@ -36,7 +36,7 @@ import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
 import { buildScenario, defaultKnobs, family, knobsFor, newSeed, setupOf } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
-import { Timeline } from "./timeline.js";
+import { DETAIL_MS, Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
 import css from "./playground.css?inline";
 
@@ -54,11 +54,23 @@ const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
 const FRAME_SAMPLES = 4096;
 /**
- * Script time a frame may spend simulating, ms. Past it the frame draws what it has and the
+ * Script time a frame may spend, ms: it simulates for what drawing (measured over the last
+ * frames) leaves of it, at least SIM_MIN_MS. Past it the frame draws what it has and the
  * rest of its simulated time is dropped (the clock shows less than speed x wall time), so a
  * slow frame cannot make the next one owe more work and spiral.
  */
-const SIM_BUDGET_MS = 6;
+const FRAME_BUDGET_MS = 4;
+const SIM_MIN_MS = 1;
+/** Simulated ms per step of a frame's simulation, so it stops close to its budget. */
+const FRAME_CHUNK_MS = 20;
+/** Faster than this, messages are not followed one by one: the page fetches fewer events. */
+const FAST_SPEED = 10;
+/**
+ * Script time per frame a seek's replay may take, ms (seekGradually): the page answers input
+ * between slices at about 20 frames a second, and the views are drawn every SEEK_DRAW_EVERY_MS.
+ */
+const SEEK_SLICE_MS = 40;
+const SEEK_DRAW_EVERY_MS = 500;
 
 const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: defaultKnobs("raft-pv-cq") };
 
@@ -160,6 +172,7 @@ export class TenurePlayground extends HTMLElement {
   /** Plays; at the end of a run, plays it again from the start. */
   play() {
     if (!this.timeline) return;
+    this.cancelSeek();
     this.heldBeat = undefined;
     if (this.now >= this.endMs) this.seek(0);
     this.playing = true;
@@ -246,8 +259,18 @@ export class TenurePlayground extends HTMLElement {
     return this.now;
   }
 
+  /** Stops a `seekGradually` where it has come to. */
+  cancelSeek() {
+    if (!this.seeking) return;
+    this.seeking = null;
+    delete this.dataset.seeking;
+    this.cluster.reset();
+    this.renderAll(true);
+  }
+
   /** Seeks to `ms` (back through checkpoints and replay, or forward). */
   seek(ms) {
+    this.cancelSeek();
     this.heldBeat = undefined;
     this.stepSeq = undefined;
     this.timeline.seek(Math.min(ms, this.endMs));
@@ -257,6 +280,7 @@ export class TenurePlayground extends HTMLElement {
 
   /** Applies a fault (the scenario's fault JSON) now. */
   inject(fault) {
+    this.cancelSeek();
     try {
       this.timeline.inject(fault);
       this.showError(null);
@@ -336,6 +360,7 @@ export class TenurePlayground extends HTMLElement {
       return this.showError(err);
     }
     this.pause();
+    this.cancelSeek();
     this.timeline?.free();
     this.timeline = timeline;
     this.preset = preset;
@@ -418,7 +443,9 @@ export class TenurePlayground extends HTMLElement {
     this.lastTs = ts;
     const target = Math.min(this.endMs, this.now + dt * this.speed);
     const beats = this.timeline.history.story.met.length;
-    this.timeline.advance(target, t0 + SIM_BUDGET_MS);
+    this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
+    this.timeline.advance(target, t0 + Math.max(SIM_MIN_MS, FRAME_BUDGET_MS - (this.drawMs ?? 0)), { chunkMs: FRAME_CHUNK_MS });
+    const t1 = performance.now();
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
     if (held) {
@@ -432,7 +459,10 @@ export class TenurePlayground extends HTMLElement {
     }
     if (this.now >= this.endMs) this.pause();
     this.renderAll(!this.playing);
-    this.frameTimes.push(performance.now() - t0);
+    const t2 = performance.now();
+    // What drawing costs, smoothed: the simulation gets the rest of the budget.
+    this.drawMs = this.drawMs === undefined ? t2 - t1 : 0.8 * this.drawMs + 0.2 * (t2 - t1);
+    this.frameTimes.push(t2 - t0);
     if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
   }
@@ -447,7 +477,12 @@ export class TenurePlayground extends HTMLElement {
     this.io.observe(this);
     // The timeline is drawn to its measured width: redraw when that changes (a window
     // resize, or the stylesheet arriving after the first draw).
-    this.ro ??= new ResizeObserver(() => requestAnimationFrame(() => this.renderAll(true)));
+    // The width comes from the observer's entry, so no redraw reads layout.
+    this.ro ??= new ResizeObserver((entries) => {
+      const width = entries.at(-1)?.contentRect.width;
+      if (width > 0) this.timelineView.resize(width);
+      requestAnimationFrame(() => this.renderAll(true));
+    });
     this.ro.observe(this.timelineSvg);
     this.panelIo ??= new IntersectionObserver((entries) => {
       let shown = false;
@@ -527,6 +562,9 @@ export class TenurePlayground extends HTMLElement {
 
   renderAll(force) {
     if (!this.timeline) return;
+    // Stopped after playing fast: read every event of the last stretch again, for the views
+    // that show messages.
+    if (!this.playing && !this.seeking) this.timeline.fillDetail(this.now - DETAIL_MS);
     const snap = this.timeline.model.snapshot();
     const config = this.timeline.config ?? {};
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
@@ -548,7 +586,7 @@ export class TenurePlayground extends HTMLElement {
     if (force || wall - this.lastTimeline > TIMELINE_EVERY_MS) {
       this.lastTimeline = wall;
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
-      const span = this.endMs < 3_600_000 ? this.endMs : Math.max(10_000, Math.ceil(this.timeline.furthest / 10_000) * 10_000);
+      const span = this.endMs < 3_600_000 ? this.endMs : openSpan(this.timeline.furthest);
       if (!this.timelineSvg.hasAttribute("hidden")) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
       this.eventLog?.render(this.timeline.history, snap.time_ms, this.stepSeq);
       // While playing, only the panels on screen are redrawn; a seek or step redraws all.
@@ -774,7 +812,45 @@ export class TenurePlayground extends HTMLElement {
     this.seekRaf = requestAnimationFrame(() => {
       this.seekRaf = 0;
       this.pause();
-      this.seek(this.pendingSeek);
+      this.seekGradually(this.pendingSeek);
+    });
+  }
+
+  /**
+   * Seeks to `ms` without freezing the page: the replay runs SEEK_SLICE_MS of script per
+   * animation frame, the time display shows how far it has come, and the views are drawn at
+   * the end. Playing, or another seek, cancels it. Resolves to the time reached.
+   */
+  seekGradually(ms) {
+    const target = Math.min(ms, this.endMs);
+    this.heldBeat = undefined;
+    this.stepSeq = undefined;
+    this.timeline.startSeek(target);
+    const from = this.now;
+    const token = (this.seeking = { target });
+    this.dataset.seeking = "true";
+    return new Promise((resolve) => {
+      const slice = () => {
+        if (this.seeking !== token) return resolve(this.now);
+        const done = this.timeline.advance(target, performance.now() + SEEK_SLICE_MS);
+        if (done) {
+          this.seeking = null;
+          delete this.dataset.seeking;
+          this.cluster.reset();
+          this.renderAll(true);
+          return resolve(this.now);
+        }
+        // The views now and then (they show the run coming along), the progress every slice.
+        const wall = performance.now();
+        if (!(wall - (token.drawn ?? 0) < SEEK_DRAW_EVERY_MS)) {
+          token.drawn = wall;
+          this.renderAll(false);
+        }
+        const pct = Math.floor((100 * (this.now - from)) / Math.max(1, target - from));
+        setText(this.timeEl, `seeking to ${fmtMs(target)}: ${pct}%`);
+        requestAnimationFrame(slice);
+      };
+      slice();
     });
   }
 
@@ -1057,6 +1133,17 @@ function freePlayCaption(snap, hasStories) {
   if (leaders.length === 0) return `No leader right now. Click a node to break it${hasStories ? ", or pick a story" : ""}.`;
   if (leaders.length > 1) return `${leaders.length} nodes act as leader at once: split brain.`;
   return `n${leaders[0].id} leads. Click it to crash or pause it, or drag a line across the ring to partition.`;
+}
+
+/**
+ * The timeline's span for an open-ended run (an hour or more) that has reached `furthest` ms:
+ * the next step of 10 s, 20 s, 50 s, 100 s, ... at or past it. Steps, not the furthest time
+ * itself, so the scale (and with it a full redraw of the timeline) changes a few times per run.
+ */
+export function openSpan(furthest) {
+  let step = 10_000;
+  for (let i = 0; furthest > step; i++) step *= i % 3 === 1 ? 2.5 : 2;
+  return step;
 }
 
 function fmtSpeed(s) {

@@ -16,6 +16,13 @@ export function loadWasm(url) {
 
 /** The largest chunk of simulated time run at once, so the event log never overflows. */
 const CHUNK_MS = 100;
+/**
+ * The event kinds the timeline is drawn from (leadership, pauses, crashes, writes, faults,
+ * violations). Runs played fast or replayed for a seek fetch only these, and every kind for
+ * the last TAIL_EVENTS events and the last stretch before the target (timeline.js).
+ */
+export const TIMELINE_KINDS = ["node", "write", "fault", "violation"];
+const TAIL_EVENTS = 64;
 
 /** One simulated world, built from a scenario. */
 export class Model {
@@ -23,13 +30,16 @@ export class Model {
   constructor(scenario) {
     this.sim = new Simulation(scenario);
     this.cursor = 0;
+    /** Simulated ms from which every event kind was fetched (before it, the timeline's only). */
+    this.detailSince = 0;
   }
 
   /** A model around an existing `Simulation` (a checkpoint's clone) and its event cursor. */
-  static fromClone(sim, cursor) {
+  static fromClone(sim, cursor, detailSince = 0) {
     const m = Object.create(Model.prototype);
     m.sim = sim;
     m.cursor = cursor;
+    m.detailSince = detailSince;
     return m;
   }
 
@@ -51,15 +61,23 @@ export class Model {
   /**
    * Runs up to `toMs` in chunks; after each chunk calls `onEvents(events, nowMs)` with the new
    * trace events, oldest first. Stops early after a chunk that ends past `deadline` (a
-   * `performance.now()` value). Returns whether it reached `toMs`.
+   * `performance.now()` value); a smaller `chunkMs` stops closer to it. Before `detailFrom`
+   * (ms) only the timeline's event kinds are fetched. Returns whether it reached `toMs`.
    */
-  advance(toMs, onEvents, deadline = Infinity) {
+  advance(toMs, onEvents, deadline = Infinity, { detailFrom = -Infinity, chunkMs = CHUNK_MS } = {}) {
+    const chunk = Math.min(CHUNK_MS, chunkMs);
+    // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
+    // fractions of a microsecond, so round to whole microseconds first (the target too, so a
+    // target between two microseconds is reached rather than never).
+    const us = (ms) => Math.round(ms * 1000) / 1000;
+    toMs = us(toMs);
     while (this.sim.now < toMs) {
       const before = this.sim.now;
-      // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
-      // fractions of a microsecond, so round to whole microseconds first.
-      this.sim.runUntil(Math.round(Math.min(toMs, before + CHUNK_MS) * 1000) / 1000);
-      onEvents?.(this.drain(), this.sim.now);
+      this.sim.runUntil(us(Math.min(toMs, before + chunk)));
+      const stop = this.sim.now >= toMs || this.sim.now <= before || performance.now() > deadline;
+      // Before `detailFrom`, only the kinds the timeline needs; the last chunk keeps its tail.
+      const events = this.sim.now > detailFrom ? this.drain() : stop ? this.drainTail() : this.drain(TIMELINE_KINDS);
+      onEvents?.(events, this.sim.now);
       if (this.sim.now <= before) break;
       if (this.sim.now < toMs && performance.now() > deadline) return false;
     }
@@ -86,11 +104,27 @@ export class Model {
     onEvents?.(this.drain(), this.sim.now);
   }
 
-  /** New trace events since the last call. */
-  drain() {
-    const page = this.sim.eventsSince(this.cursor);
+  /** New trace events since the last call (of `kinds` only, if given). */
+  drain(kinds) {
+    const page = this.sim.eventsSince(this.cursor, kinds);
     this.cursor = page.cursor;
+    if (kinds) this.detailSince = this.sim.now;
     return page.events;
+  }
+
+  /**
+   * New trace events since the last call: every event of the timeline's kinds, and the last
+   * TAIL_EVENTS of any kind (what the event log shows). Two calls, but only the tail's
+   * messages and timeouts are converted.
+   */
+  drainTail() {
+    const from = this.cursor;
+    const page = this.sim.eventsSince(from, TIMELINE_KINDS);
+    const tailFrom = Math.max(from, page.cursor - TAIL_EVENTS);
+    const tail = this.sim.eventsSince(tailFrom);
+    this.cursor = tail.cursor;
+    this.detailSince = tail.events[0]?.time_ms ?? this.sim.now;
+    return [...page.events.filter((e) => e.seq < tailFrom), ...tail.events];
   }
 
   /** The world now: see the package's `Snapshot` type. */

@@ -47,25 +47,43 @@ export class TimelineView {
   }
 
   /**
+   * The width to draw at, px: from the element's ResizeObserver (its content box), so no
+   * redraw reads layout. Until the first report the view draws 1000 px wide.
+   */
+  resize(width) {
+    this.width = width;
+  }
+
+  /**
    * Draws `record` (a History) for the processes `nodeKeys`, the cursor at `now`, over
    * [0, spanMs]. `lease` adds a resource lane for writes.
+   *
+   * Incremental: while the record, the lanes, the span and the width stay the same, a redraw
+   * appends the marks recorded since the last one and redraws only what can still change (the
+   * spans still open, the newest fault flags, the cursor and the axis), so its cost does not
+   * grow with the run's length. Anything else starts a full draw (`rebuild`); either way the
+   * result is the same DOM as a full draw of the same record (tests/web/timeline-incremental).
    */
   render(record, nodeKeys, now, spanMs, lease) {
+    this.lastArgs = [record, nodeKeys, now, spanMs, lease];
+    const W = Math.max(300, Math.round(this.width ?? 1000));
+    const key = `${W}|${spanMs}|${lease}|${nodeKeys.join(",")}`;
+    if (!this.drawn || this.drawn.record !== record || this.drawn.key !== key) this.rebuild(record, nodeKeys, spanMs, lease, W, key);
+    this.update(now);
+    this.drawLit();
+  }
+
+  /** A full draw of the lanes and every mark of `record` (the cursor comes from `update`). */
+  rebuild(record, nodeKeys, spanMs, lease, W, key) {
+    this.rebuilds = (this.rebuilds ?? 0) + 1;
     const lanes = [...nodeKeys, ...(lease ? ["writes"] : []), "faults"];
     const faultsH = LANE * FAULT_ROWS;
     const laneTop = (i) => TOP + i * LANE;
     const lanesBottom = laneTop(lanes.length - 1) + faultsH;
     const h = lanesBottom + 18;
-    const W = Math.max(300, Math.round(this.root.clientWidth || 1000));
     this.W = W;
     this.span = spanMs;
-    this.now = now;
-    if (this.pendingKey !== undefined && Math.abs(now - this.pendingKey) < 1e-3) this.pendingKey = undefined;
-    this.furthest = record.maxTime;
-    setAttrs(this.root, {
-      viewBox: `0 0 ${W} ${h}`, height: h,
-      "aria-valuemax": Math.round(spanMs), "aria-valuenow": Math.round(now), "aria-valuetext": `${fmt(now)} of ${fmt(spanMs)}`,
-    });
+    setAttrs(this.root, { viewBox: `0 0 ${W} ${h}`, height: h, "aria-valuemax": Math.round(spanMs) });
     const x = (ms) => LABEL + ((W - LABEL - 6) * Math.min(ms, spanMs)) / spanMs;
     const y = laneTop;
     const out = [];
@@ -75,50 +93,54 @@ export class TimelineView {
       out.push(svg("text", { x: LABEL - 6, y: y(i) + LANE - 5, class: "lane-label" }, k));
     });
     // Not reached yet: drawn under every mark and label, so none is washed out.
-    if (record.maxTime < spanMs) out.push(svg("rect", { x: x(record.maxTime), y: TOP, width: W - 6 - x(record.maxTime), height: lanesBottom - TOP, class: "unreached" }));
+    const unreached = svg("rect", { y: TOP, height: lanesBottom - TOP, class: "unreached" });
+    out.push(unreached);
+    const lists = [];
+    const list = (items, draw) => {
+      const g = svg("g");
+      out.push(g);
+      lists.push({ items, draw, g, els: [], open: new Set() });
+    };
+    const leaseGroups = [];
     nodeKeys.forEach((k, i) => {
-      for (const s of record.lead.get(k) ?? []) {
-        const to = s.to ?? record.maxTime;
-        const wpx = Math.max(1.5, x(to) - x(s.from));
-        const g = svg("g", { class: "lead", "data-testid": `lead-${k}` },
-          svg("title", {}, `${k} led (${lease ? "token" : "term"} ${s.value}) ${fmt(s.from)}–${s.to == null ? "now" : fmt(to)}`),
-          svg("rect", { x: x(s.from), y: y(i) + 2, width: wpx, height: LANE - 4 }));
-        if (wpx > 34) g.append(svg("text", { x: x(s.from) + 4, y: y(i) + LANE - 5 }, `★ ${s.value}`));
-        out.push(g);
-      }
-      for (const s of record.down.get(k) ?? []) {
-        const to = s.to ?? record.maxTime;
-        out.push(svg("rect", { x: x(s.from), y: y(i) + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, `${k} ${s.kind} ${fmt(s.from)}–${fmt(to)}`)));
-      }
+      list(() => record.lead.get(k), (s) => leadMark(s, k, lease, record.maxTime, x, y(i)));
+      list(() => record.down.get(k), (s) => downMark(s, k, record.maxTime, x, y(i)));
       // Over the pause: the point is the pause that outlives both marks.
-      if (lease) out.push(...leaseMarks(record, k, now, x, y(i)));
+      if (lease) {
+        const g = svg("g");
+        out.push(g);
+        leaseGroups.push({ g, k, top: y(i) });
+      }
     });
     const laneBottom = y(nodeKeys.length);
-    for (const s of record.splits) {
-      const to = s.to ?? record.maxTime;
-      out.push(svg("rect", { x: x(s.from), y: TOP, width: Math.max(2, x(to) - x(s.from)), height: laneBottom - TOP, class: "split", "data-testid": "split-window" },
-        svg("title", {}, `split brain: ${fmt(to - s.from)} from ${fmt(s.from)}`)));
-    }
-    if (lease) {
-      const wy = y(nodeKeys.length) + LANE / 2;
-      for (const w of record.writes) {
-        if (w.accepted && !w.stale) continue;
-        const cx = x(w.time);
-        const rejected = !w.accepted;
-        const mark = rejected
-          ? svg("path", { d: `M${cx - 4} ${wy - 4}L${cx + 4} ${wy + 4}M${cx + 4} ${wy - 4}L${cx - 4} ${wy + 4}`, class: "write rejected" })
-          : svg("path", { d: `M${cx} ${wy - 6}L${cx + 6} ${wy + 5}L${cx - 6} ${wy + 5}z`, class: "write stale" });
-        mark.setAttribute("data-testid", rejected ? "write-rejected" : "write-stale-accepted");
-        mark.append(svg("title", {}, `${rejected ? "stale write rejected" : "STALE WRITE ACCEPTED"} at ${fmt(w.time)}: ${w.from} presented ${w.presented ?? "no token"}, resource had ${w.required}`));
-        out.push(mark);
-      }
-    }
-    out.push(...faultFlags(record.faults, x, y(lanes.length - 1), LABEL, W - 6));
-    out.push(svg("line", { x1: x(now), x2: x(now), y1: 0, y2: lanesBottom + 2, class: "cursor" }));
-    out.push(...axis(x, spanMs, now, lanesBottom + 14, LABEL, W - 6));
+    list(() => record.splits, (s) => splitMark(s, record.maxTime, x, laneBottom));
+    if (lease) list(() => record.writes, (w) => writeMark(w, x(w.time), y(nodeKeys.length) + LANE / 2));
+    const faults = new FaultLane(x, y(lanes.length - 1), LABEL, W - 6);
+    out.push(faults.g);
+    const cursor = svg("line", { y1: 0, y2: lanesBottom + 2, class: "cursor" });
+    const axisG = svg("g");
+    out.push(cursor, axisG);
     this.root.replaceChildren(...out);
     this.layout = { x, lanes, laneTop, bottom: lanesBottom };
-    this.drawLit();
+    this.drawn = { record, key, lists, leaseGroups, faults, unreached, cursor, axisG, x, lanesBottom };
+  }
+
+  /** Brings the drawn marks up to the record and moves the cursor to `now`. */
+  update(now) {
+    const { record, lists, leaseGroups, faults, unreached, cursor, axisG, x, lanesBottom } = this.drawn;
+    const spanMs = this.span;
+    const W = this.W;
+    this.now = now;
+    if (this.pendingKey !== undefined && Math.abs(now - this.pendingKey) < 1e-3) this.pendingKey = undefined;
+    this.furthest = record.maxTime;
+    setAttrs(this.root, { "aria-valuenow": Math.round(now), "aria-valuetext": `${fmt(now)} of ${fmt(spanMs)}` });
+    const reached = record.maxTime >= spanMs;
+    setAttrs(unreached, { display: reached ? "none" : undefined, x: reached ? undefined : x(record.maxTime), width: reached ? undefined : W - 6 - x(record.maxTime) });
+    for (const l of lists) syncList(l);
+    for (const { g, k, top } of leaseGroups) g.replaceChildren(...leaseMarks(record, k, now, x, top));
+    faults.sync(record.faults);
+    setAttrs(cursor, { x1: x(now), x2: x(now) });
+    axisG.replaceChildren(...axis(x, spanMs, now, lanesBottom + 14, LABEL, W - 6));
   }
 
   /**
@@ -132,7 +154,8 @@ export class TimelineView {
   }
 
   drawLit() {
-    this.root.querySelector(".msg-lit")?.remove();
+    this.litEl?.remove();
+    this.litEl = null;
     const m = this.litMsg;
     if (!m || !this.layout) return;
     const { x, lanes, laneTop, bottom } = this.layout;
@@ -149,6 +172,7 @@ export class TimelineView {
     if (to >= 0) g.append(svg("circle", { cx: x2, cy: laneTop(to) + LANE / 2, r: 4 }));
     if (from >= 0 && to >= 0) g.append(svg("line", { x1, y1: laneTop(from) + LANE / 2, x2, y2: laneTop(to) + LANE / 2 }));
     this.root.append(g);
+    this.litEl = g;
   }
 
   bindSeek() {
@@ -207,34 +231,150 @@ function leaseMarks(record, k, now, x, top) {
 }
 
 /**
- * The faults lane: faults within FLAG_MERGE_PX share a flag ("3 faults"); each flag's label goes
- * in the first of FAULT_ROWS rows where it does not overlap the previous label (right of the
- * flag, or left of it near the end); a flag with no room keeps its tooltip and a number.
+ * Brings group `l.g` in step with the list `l.items()`: draws the items added since, redraws
+ * the ones that were still open (`to === null`) when drawn, and drops any the list no longer
+ * has (a split-brain window that closed at the instant it opened is removed).
  */
-function faultFlags(faults, x, top, x0, x1) {
-  const groups = [];
-  for (const f of faults) {
-    const fx = x(f.time);
-    const last = groups.at(-1);
-    if (last && fx - last.x < FLAG_MERGE_PX) last.faults.push(f);
-    else groups.push({ x: fx, faults: [f] });
+function syncList(l) {
+  const items = l.items() ?? [];
+  while (l.els.length > items.length) {
+    l.els.pop().remove();
+    l.open.delete(l.els.length);
   }
-  const rowEnd = Array(FAULT_ROWS).fill(-Infinity);
-  /** Per row, the x ranges its labels cover: an unlabelled flag's pole must miss them. */
-  const taken = Array.from({ length: FAULT_ROWS }, () => []);
-  const placed = groups.map((g) => {
-    const label = g.faults.length === 1 ? g.faults[0].label : `${g.faults.length} faults`;
-    const row = findRow(rowEnd, g.x, label.length * CHAR_PX, x0, x1);
-    if (row) taken[row.row].push(row.anchorEnd ? [row.textX - label.length * CHAR_PX - 2, g.x + 2] : [g.x - 2, row.textX + label.length * CHAR_PX + 2]);
-    return { g, label, row };
-  });
-  const out = [];
-  for (const { g, label, row } of placed) {
+  for (const i of l.open) {
+    const el = l.draw(items[i]);
+    l.els[i].replaceWith(el);
+    l.els[i] = el;
+    if (items[i].to !== null) l.open.delete(i);
+  }
+  for (let i = l.els.length; i < items.length; i++) {
+    const el = l.draw(items[i]);
+    l.g.append(el);
+    l.els.push(el);
+    if (items[i].to === null) l.open.add(i);
+  }
+}
+
+function leadMark(s, k, lease, maxTime, x, top) {
+  const to = s.to ?? maxTime;
+  const wpx = Math.max(1.5, x(to) - x(s.from));
+  const g = svg("g", { class: "lead", "data-testid": `lead-${k}` },
+    svg("title", {}, `${k} led (${lease ? "token" : "term"} ${s.value}) ${fmt(s.from)}–${s.to == null ? "now" : fmt(to)}`),
+    svg("rect", { x: x(s.from), y: top + 2, width: wpx, height: LANE - 4 }));
+  if (wpx > 34) g.append(svg("text", { x: x(s.from) + 4, y: top + LANE - 5 }, `★ ${s.value}`));
+  return g;
+}
+
+function downMark(s, k, maxTime, x, top) {
+  const to = s.to ?? maxTime;
+  return svg("rect", { x: x(s.from), y: top + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, `${k} ${s.kind} ${fmt(s.from)}–${fmt(to)}`));
+}
+
+function splitMark(s, maxTime, x, laneBottom) {
+  const to = s.to ?? maxTime;
+  return svg("rect", { x: x(s.from), y: TOP, width: Math.max(2, x(to) - x(s.from)), height: laneBottom - TOP, class: "split", "data-testid": "split-window" },
+    svg("title", {}, `split brain: ${fmt(to - s.from)} from ${fmt(s.from)}`));
+}
+
+/** A write the timeline marks (rejected, or accepted stale); accepted fresh ones draw nothing. */
+function writeMark(w, cx, wy) {
+  if (w.accepted && !w.stale) return svg("g");
+  const rejected = !w.accepted;
+  const mark = rejected
+    ? svg("path", { d: `M${cx - 4} ${wy - 4}L${cx + 4} ${wy + 4}M${cx + 4} ${wy - 4}L${cx - 4} ${wy + 4}`, class: "write rejected" })
+    : svg("path", { d: `M${cx} ${wy - 6}L${cx + 6} ${wy + 5}L${cx - 6} ${wy + 5}z`, class: "write stale" });
+  mark.setAttribute("data-testid", rejected ? "write-rejected" : "write-stale-accepted");
+  mark.append(svg("title", {}, `${rejected ? "stale write rejected" : "STALE WRITE ACCEPTED"} at ${fmt(w.time)}: ${w.from} presented ${w.presented ?? "no token"}, resource had ${w.required}`));
+  return mark;
+}
+
+/**
+ * The faults lane, drawn as faults arrive: faults within FLAG_MERGE_PX share a flag
+ * ("3 faults"); each flag's label goes in the first of FAULT_ROWS rows where it does not
+ * overlap the previous label (right of the flag, or left of it near the end); a flag with no
+ * room keeps its tooltip and a number, and stands in a row no label covers.
+ *
+ * Only the newest flag can still change (a fault joining it), and a label placed can only
+ * cover flags left of it within its own width, so each sync redraws that much and no more.
+ */
+class FaultLane {
+  constructor(x, top, x0, x1) {
+    Object.assign(this, { x, top, x0, x1 });
+    this.g = svg("g");
+    this.count = 0;
+    /** Flags in order: `{x, faults, label, row, taken, before, el}`. */
+    this.groups = [];
+    this.rowEnd = Array(FAULT_ROWS).fill(-Infinity);
+    /** Per row, the x ranges its labels cover: an unlabelled flag's pole must miss them. */
+    this.taken = Array.from({ length: FAULT_ROWS }, () => []);
+  }
+
+  sync(faults) {
+    if (faults.length < this.count) {
+      // Not expected (faults are only appended): start the lane over.
+      this.g.replaceChildren();
+      Object.assign(this, new FaultLane(this.x, this.top, this.x0, this.x1), { g: this.g });
+    }
+    if (faults.length === this.count) return;
+    let dirtyFrom = Infinity;
+    const changed = new Set();
+    for (let i = this.count; i < faults.length; i++) {
+      const f = faults[i];
+      const fx = this.x(f.time);
+      const last = this.groups.at(-1);
+      if (last && fx - last.x < FLAG_MERGE_PX) {
+        // The newest flag gains a fault: take back its label's place and place it again.
+        dirtyFrom = Math.min(dirtyFrom, this.unplace(last));
+        last.faults.push(f);
+        dirtyFrom = Math.min(dirtyFrom, this.place(last));
+        changed.add(last);
+      } else {
+        const g = { x: fx, faults: [f], el: null };
+        this.groups.push(g);
+        dirtyFrom = Math.min(dirtyFrom, this.place(g));
+        changed.add(g);
+      }
+    }
+    this.count = faults.length;
+    // Unlabelled flags a new label now covers move to another row (or to a notch).
+    for (let i = this.groups.length - 1; i >= 0 && this.groups[i].x >= dirtyFrom - 2; i--) if (!this.groups[i].row) changed.add(this.groups[i]);
+    for (const g of changed) {
+      const el = this.draw(g);
+      if (g.el) g.el.replaceWith(el);
+      else this.g.append(el);
+      g.el = el;
+    }
+  }
+
+  /** Places `g`'s label; returns the left end of the range it covers (Infinity if none). */
+  place(g) {
+    g.label = g.faults.length === 1 ? g.faults[0].label : `${g.faults.length} faults`;
+    g.before = [...this.rowEnd];
+    const w = g.label.length * CHAR_PX;
+    g.row = findRow(this.rowEnd, g.x, w, this.x0, this.x1);
+    g.taken = null;
+    if (!g.row) return Infinity;
+    g.taken = g.row.anchorEnd ? [g.row.textX - w - 2, g.x + 2] : [g.x - 2, g.row.textX + w + 2];
+    this.taken[g.row.row].push(g.taken);
+    return g.taken[0];
+  }
+
+  /** Undoes `place(g)` (g must be the newest flag); returns the left end it had covered. */
+  unplace(g) {
+    this.rowEnd = g.before;
+    if (!g.row) return Infinity;
+    this.taken[g.row.row].pop();
+    return g.taken[0];
+  }
+
+  draw(g) {
+    const { top } = this;
+    const { label, row } = g;
     const title = svg("title", {}, g.faults.map((f) => `${fmt(f.time)}: ${f.label}`).join("\n"));
     const el = svg("g", { class: "fault", "data-testid": "fault-mark", "data-count": g.faults.length }, title);
     // A flag stands in its own row only, so its pole never crosses another row's label.
     let r = row?.row;
-    if (r === undefined) r = taken.findIndex((spans) => !spans.some(([a, b]) => g.x >= a && g.x <= b));
+    if (r === undefined) r = this.taken.findIndex((spans) => !spans.some(([a, b]) => g.x >= a && g.x <= b));
     if (r >= 0) {
       const fy = top + r * LANE;
       el.append(svg("path", { d: `M${g.x} ${fy + 3}V${fy + LANE - 2}M${g.x} ${fy + 3}h7l-2 3l2 3h-7` }));
@@ -243,9 +383,8 @@ function faultFlags(faults, x, top, x0, x1) {
       el.append(svg("path", { d: `M${g.x - 3} ${top - 2}h6l-3 3.5z` }));
     }
     if (row) el.append(svg("text", { x: row.textX, y: top + row.row * LANE + LANE - 5, class: row.anchorEnd ? "end" : undefined, "data-testid": "fault-label" }, label));
-    out.push(el);
+    return el;
   }
-  return out;
 }
 
 /** The first row with room for a label of `w` px at flag `fx`: right of it, or left near the end. */

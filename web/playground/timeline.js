@@ -5,8 +5,20 @@
 import { History } from "./history.js";
 import { Model } from "./model.js";
 
-/** Simulated ms between checkpoints, when the package can clone a simulation. */
+/** Simulated ms between checkpoints at least, when the package can clone a simulation. */
 const CHECKPOINT_EVERY_MS = 2000;
+/** ... and at most, so a seek back replays a bounded stretch. */
+const CHECKPOINT_MAX_EVERY_MS = 30_000;
+/**
+ * The share of simulation time cloning may take: a clone that costs more than this share of
+ * the simulation it follows spaces the next checkpoints out (by cost, not by time alone).
+ */
+const CLONE_SHARE = 0.1;
+/**
+ * Seeks and slow play fetch every event kind for the last DETAIL_MS before their target (the
+ * space-time diagram's longest window short of "whole run"); before it, the timeline's kinds.
+ */
+export const DETAIL_MS = 5000;
 /** Most checkpoints kept; beyond, every other one is dropped (older gaps grow). */
 const MAX_CHECKPOINTS = 64;
 
@@ -21,6 +33,13 @@ export class Timeline {
     /** The furthest record, kept for display while a replay catches up to it. */
     this.record = null;
     this.checkpoints = [];
+    /** Simulated ms between checkpoints now (grows when clones cost more than CLONE_SHARE). */
+    this.checkpointEvery = CHECKPOINT_EVERY_MS;
+    /** Wall ms spent simulating since the last checkpoint, and the last clone costs (ms). */
+    this.simWall = 0;
+    this.cloneTimes = [];
+    /** Set by the page while it plays fast: only the timeline's kinds and a tail are fetched. */
+    this.fast = false;
     this.lease = String(scenario.algorithm).startsWith("lease");
     // The scenario as the simulator read it (defaults filled in), converted once.
     const read = this.model.scenario();
@@ -88,19 +107,48 @@ export class Timeline {
    * chunk of simulation that ends past it: the frame loop then drops the rest of its simulated
    * time instead of owing it to the next frame. Returns whether it reached `ms`.
    */
-  advance(ms, deadline = Infinity) {
+  advance(ms, deadline = Infinity, { chunkMs } = {}) {
     // Seeking to the current instant still runs the events due at it (time 0 after a
     // restore), so a seek to a beat's time lands after that beat's event.
     if (this.model.now >= ms) this.model.settle(this.onChunk);
+    const detailFrom = this.needsEveryEvent() ? -Infinity : this.fast ? Infinity : ms - DETAIL_MS;
     while (this.model.now < ms) {
       const next = this.nextCheckpointTime();
-      this.model.advance(Math.min(ms, next), this.onChunk, deadline);
+      const t0 = performance.now();
+      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs });
+      this.simWall += performance.now() - t0;
       if (this.model.now >= next) this.checkpoint();
       else break;
       if (performance.now() > deadline) break;
     }
     if (this.record && this.history.maxTime >= this.record.maxTime) this.record = null;
     return this.model.now >= ms;
+  }
+
+  /**
+   * Whether every event must be read as it happens: a story's beats and narration match
+   * messages, and a lease world samples its leases at deliveries.
+   */
+  needsEveryEvent() {
+    return this.lease || (this.ctx.story != null && this.ctx.changedAt == null);
+  }
+
+  /**
+   * After playing fast, fills in what only every event gives (the space-time diagram's
+   * messages, the event log) from `fromMs` on: replays from a checkpoint at or before it to
+   * now, reading every event. Without such a checkpoint it does nothing.
+   */
+  fillDetail(fromMs) {
+    if (this.model.detailSince <= Math.max(0, fromMs)) return;
+    const now = this.model.now;
+    const lastInjection = this.injected.at(-1)?.at_ms ?? -1;
+    if (!this.checkpoints.some((c) => c.sim && c.time <= fromMs && c.time > lastInjection)) return;
+    if (!this.record || this.record.maxTime < this.history.maxTime) this.record = this.history;
+    const fast = this.fast;
+    this.fast = false;
+    this.restore(fromMs, null);
+    this.advance(now);
+    this.fast = fast;
   }
 
   /** Processes one event. Returns whether there was one. */
@@ -110,10 +158,18 @@ export class Timeline {
 
   /** Seeks to `ms`, forward by running, back by restoring and replaying. */
   seek(ms) {
-    if (ms >= this.model.now) return this.advance(ms);
+    this.startSeek(ms);
+    this.advance(ms);
+  }
+
+  /**
+   * The first half of a seek: going back, restores the latest checkpoint at or before `ms`
+   * (or the start); `advance(ms)` then replays the rest, in slices if the caller wants.
+   */
+  startSeek(ms) {
+    if (ms >= this.model.now) return;
     if (!this.record || this.record.maxTime < this.history.maxTime) this.record = this.history;
     this.restore(ms, this.model.scenario());
-    this.advance(ms);
   }
 
   /**
@@ -162,7 +218,7 @@ export class Timeline {
     const cp = this.checkpoints.findLast((c) => c.sim && c.time <= ms && c.time > lastInjection);
     this.model.free();
     if (cp) {
-      this.model = Model.fromClone(cp.sim.clone(), cp.cursor);
+      this.model = Model.fromClone(cp.sim.clone(), cp.cursor, cp.detailSince);
       this.history = cloneHistory(cp.history);
     } else {
       this.model = new Model(scenario);
@@ -172,12 +228,26 @@ export class Timeline {
 
   nextCheckpointTime() {
     const last = this.checkpoints.at(-1)?.time ?? this.model.now;
-    return last + CHECKPOINT_EVERY_MS;
+    // Whole milliseconds: the model runs to whole microseconds, and must reach it exactly.
+    return Math.ceil(last + this.checkpointEvery);
   }
 
   checkpoint() {
+    const t0 = performance.now();
     const sim = this.model.canClone ? this.model.sim.clone() : null;
-    this.checkpoints.push({ time: this.model.now, sim, cursor: this.model.cursor, history: sim ? cloneHistory(this.history) : null });
+    const cloneMs = performance.now() - t0;
+    const history = sim ? cloneHistory(this.history) : null;
+    if (sim) {
+      this.cloneTimes.push(cloneMs);
+      if (this.cloneTimes.length > 256) this.cloneTimes.shift();
+      // Space checkpoints by what one costs (the clone and the record's copy) against the
+      // simulation it follows.
+      const share = (performance.now() - t0) / this.simWall;
+      if (this.simWall > 0 && share > CLONE_SHARE) this.checkpointEvery = Math.min(CHECKPOINT_MAX_EVERY_MS, this.checkpointEvery * Math.min(4, share / CLONE_SHARE));
+      else if (this.simWall > 0 && share < CLONE_SHARE / 4) this.checkpointEvery = Math.max(CHECKPOINT_EVERY_MS, this.checkpointEvery / 2);
+    }
+    this.simWall = 0;
+    this.checkpoints.push({ time: this.model.now, sim, cursor: this.model.cursor, detailSince: this.model.detailSince, history });
     this.checkpoints.sort((a, b) => a.time - b.time);
     if (this.checkpoints.length > MAX_CHECKPOINTS) {
       const dropped = this.checkpoints.filter((_, i) => i % 2 === 1);
@@ -200,6 +270,22 @@ function movesLease(ev) {
   return ev.event === "deliver" && (ev.msg === "Granted" || ev.msg === "Renewed" || ev.msg === "Renew" || ev.msg === "Acquire");
 }
 
+/**
+ * A copy of History `h` for a checkpoint that shares the records that can no longer change
+ * (closed spans, faults, writes, log lines, finished messages): its lists and maps are copied
+ * (a shallow copy of thousands of entries costs microseconds, a deep one milliseconds), and so
+ * is every record that may still change: an open span (`to === null`), a message still on the
+ * wire (`end === null`), the per-node state, the story's progress.
+ */
 function cloneHistory(h) {
-  return Object.assign(new History(), structuredClone({ ...h }));
+  const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
+  const out = new History();
+  for (const [k, v] of Object.entries(h)) {
+    if (Array.isArray(v)) out[k] = v.map(open);
+    else if (v instanceof Map) out[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.map(open) : open(x)]));
+    else if (v !== null && typeof v === "object") out[k] = structuredClone(v);
+    else out[k] = v;
+  }
+  out.state = structuredClone(h.state);
+  return out;
 }

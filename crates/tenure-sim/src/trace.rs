@@ -106,6 +106,39 @@ pub enum TraceKind {
     Violation(Violation),
 }
 
+impl TraceKind {
+    /// Every event name, as the `event` tag of the serde form spells it, in variant order.
+    pub const NAMES: [&'static str; 8] = [
+        "send",
+        "deliver",
+        "drop",
+        "timeout",
+        "node",
+        "write",
+        "fault",
+        "violation",
+    ];
+
+    /// This event's name: its `event` tag in the serde form (one of [`TraceKind::NAMES`]).
+    pub const fn name(&self) -> &'static str {
+        Self::NAMES[self.index()]
+    }
+
+    /// This event's position in [`TraceKind::NAMES`].
+    pub const fn index(&self) -> usize {
+        match self {
+            TraceKind::Send { .. } => 0,
+            TraceKind::Deliver { .. } => 1,
+            TraceKind::Drop { .. } => 2,
+            TraceKind::Timeout { .. } => 3,
+            TraceKind::Node { .. } => 4,
+            TraceKind::Write(_) => 5,
+            TraceKind::Fault { .. } => 6,
+            TraceKind::Violation(_) => 7,
+        }
+    }
+}
+
 /// One write judged by the fenced resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct WriteRecord {
@@ -264,10 +297,31 @@ impl EventLog {
     /// Events with `seq >= cursor` still held, and the cursor to pass next time. Events older
     /// than the buffer are gone; a caller notices by the first `seq` being above `cursor`.
     pub fn since(&self, cursor: u64) -> (Vec<TraceEvent>, u64) {
+        self.since_where(cursor, |_| true)
+    }
+
+    /// Like [`EventLog::since`], keeping only the events `keep` accepts: the others are never
+    /// copied. The cursor returned is the same (past every event held, kept or not).
+    pub fn since_where(
+        &self,
+        cursor: u64,
+        mut keep: impl FnMut(&TraceEvent) -> bool,
+    ) -> (Vec<TraceEvent>, u64) {
         let oldest = self.events.front().map_or(self.next_seq, |e| e.seq);
         let skip = usize::try_from(cursor.saturating_sub(oldest)).unwrap_or(usize::MAX);
-        let out: Vec<TraceEvent> = self.events.iter().skip(skip).cloned().collect();
+        let out: Vec<TraceEvent> = self
+            .events
+            .iter()
+            .skip(skip)
+            .filter(|e| keep(e))
+            .cloned()
+            .collect();
         (out, self.next_seq)
+    }
+
+    /// The `seq` of the oldest event still held (the next one's when none is).
+    pub fn oldest(&self) -> u64 {
+        self.events.front().map_or(self.next_seq, |e| e.seq)
     }
 
     /// The hash of every event recorded so far.

@@ -26,6 +26,31 @@ fn events_since_pages_through_the_log_with_a_cursor() {
 }
 
 #[test]
+fn events_since_where_is_the_filtered_page_and_names_match_the_serde_tags() {
+    let mut w = World::new(&Scenario::new(Algorithm::Raft, 5, 3, 10_000)).unwrap();
+    w.run_until(Instant::from_millis(1_500));
+    w.inject(Fault::Crash { node: NodeId(1) }).unwrap();
+    w.run_until(Instant::from_millis(3_000));
+    let (all, cursor) = w.events_since(0);
+    for ev in &all {
+        let json = serde_json::to_value(ev).unwrap();
+        assert_eq!(json["event"], ev.kind.name(), "{json}");
+    }
+    let nodes_only = |e: &tenure_sim::TraceEvent| e.kind.name() == "node";
+    let (some, same) = w.events_since_where(17, nodes_only);
+    assert_eq!(same, cursor);
+    let want: Vec<_> = all
+        .iter()
+        .filter(|e| e.seq >= 17)
+        .filter(|e| nodes_only(e))
+        .cloned()
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(some, want);
+    assert_eq!(w.oldest_event(), 0);
+}
+
+#[test]
 fn the_event_log_stays_bounded_in_long_runs() {
     let mut w = World::new(&Scenario::new(Algorithm::Raft, 5, 2, 120_000)).unwrap();
     w.run();

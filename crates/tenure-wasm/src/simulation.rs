@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 use tenure::Instant;
-use tenure_sim::World;
+use tenure_sim::{TraceKind, World};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -175,16 +175,37 @@ impl Simulation {
     /// cursor to pass next time. `missed` counts events from `cursor` on that had already
     /// left the log. Start with cursor `0`.
     ///
+    /// `kinds` (optional) keeps only the events whose `event` is listed, such as
+    /// `["node", "write", "fault"]`: exactly the unfiltered page's events of those kinds, in
+    /// order, with the same `cursor` and `missed`. The others are never converted, so a
+    /// caller that needs a few kinds pays for those only.
+    ///
     /// Throws `TypeError` `ERR_CURSOR_TYPE` / `RangeError` `ERR_CURSOR_RANGE` unless the
-    /// cursor is an integer `number` in `0..=2^53 - 1`.
+    /// cursor is an integer `number` in `0..=2^53 - 1`; `TypeError` `ERR_KINDS_TYPE` unless
+    /// `kinds` is `undefined` or an array of strings (at most 256); `RangeError`
+    /// `ERR_KINDS_RANGE` for a name that is not an event's.
     #[wasm_bindgen(js_name = eventsSince, unchecked_return_type = "EventsPage")]
     pub fn events_since(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] cursor: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TraceEvent[\"event\"][]")] kinds: JsValue,
     ) -> Result<JsValue, JsValue> {
         let cursor = read_cursor(&cursor)?;
-        let (events, next) = self.world.events_since(cursor);
-        to_js(&EventsView::new(&events, cursor, next))
+        let keep = if kinds.is_undefined() {
+            u32::MAX
+        } else {
+            read_kinds(&kinds)?
+        };
+        let (events, next) = self
+            .world
+            .events_since_where(cursor, |e| keep & (1 << e.kind.index()) != 0);
+        let mut view = EventsView::new(&events, cursor, next);
+        // From the log's oldest event, not the first one kept: the same as unfiltered.
+        #[allow(clippy::cast_precision_loss)]
+        {
+            view.missed = self.world.oldest_event().saturating_sub(cursor) as f64;
+        }
+        to_js(&view)
     }
 
     /// Message `id` (the `id` of its `send` event or of its snapshot entry, a `bigint` or an
@@ -323,4 +344,43 @@ fn read_cursor(value: &JsValue) -> Result<u64, SimulationError> {
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     Ok(n as u64)
+}
+
+/// Most names an `eventsSince` kinds list may hold (repeats allowed).
+const MAX_KINDS: u32 = 256;
+
+/// Reads an `eventsSince` kinds list into a bit set over [`TraceKind::NAMES`].
+fn read_kinds(value: &JsValue) -> Result<u32, JsValue> {
+    let not_kinds = || SimulationError::NotKinds {
+        got: crate::error::describe(value),
+    };
+    if !crate::js::is_array(value).map_err(|_| not_kinds())? {
+        return Err(not_kinds().into());
+    }
+    let get = |key: &JsValue| js_sys::Reflect::get(value, key).map_err(SimulationError::Thrown);
+    let len = get(&JsValue::from_str("length"))?.as_f64().unwrap_or(0.0);
+    if len > f64::from(MAX_KINDS) {
+        return Err(not_kinds().into());
+    }
+    let mut keep = 0u32;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    for i in 0..len as u32 {
+        let item = get(&JsValue::from(i))?;
+        let Some(name) = item.as_string() else {
+            return Err(SimulationError::NotKinds {
+                got: format!("{} at [{i}]", crate::error::describe(&item)),
+            }
+            .into());
+        };
+        match TraceKind::NAMES.iter().position(|n| *n == name) {
+            Some(at) => keep |= 1 << at,
+            None => {
+                return Err(SimulationError::UnknownKind {
+                    name: name.chars().take(32).collect(),
+                }
+                .into());
+            }
+        }
+    }
+    Ok(keep)
 }

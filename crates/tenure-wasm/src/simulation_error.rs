@@ -84,6 +84,19 @@ pub(crate) enum SimulationError {
         /// The value, as JS prints it.
         shown: String,
     },
+    /// An `eventsSince` kinds list that is not an array of at most 256 strings
+    /// (`ERR_KINDS_TYPE`, a `TypeError`).
+    #[error("kinds must be an array of event names ({}), got {got}", tenure_sim::TraceKind::NAMES.join(", "))]
+    NotKinds {
+        /// `typeof` of the value (or of the first non-string in it) and a short preview.
+        got: String,
+    },
+    /// An `eventsSince` kind that names no event (`ERR_KINDS_RANGE`, a `RangeError`).
+    #[error("kinds: \"{name}\" is not an event; the events are {}", tenure_sim::TraceKind::NAMES.join(", "))]
+    UnknownKind {
+        /// The name given (its first 32 characters).
+        name: String,
+    },
     /// A `message(id)` id that is not a non-negative integer within 2^53 - 1
     /// (`ERR_MESSAGE_ID`, a `TypeError`).
     #[error("message id must be a bigint or an integer number in 0..=9007199254740991, got {got}")]
@@ -117,6 +130,8 @@ impl SimulationError {
             SimulationError::NotCursor { .. } => "ERR_CURSOR_TYPE",
             SimulationError::CursorOutOfRange { .. } => "ERR_CURSOR_RANGE",
             SimulationError::NotMessageId { .. } => "ERR_MESSAGE_ID",
+            SimulationError::NotKinds { .. } => "ERR_KINDS_TYPE",
+            SimulationError::UnknownKind { .. } => "ERR_KINDS_RANGE",
             SimulationError::Boundary(err) => err.code(),
             SimulationError::DuplicateKey { .. } => "ERR_DUPLICATE_KEY",
             SimulationError::Thrown(_) => "ERR_INPUT_THREW",
@@ -162,10 +177,11 @@ impl From<SimulationError> for JsValue {
             | SimulationError::Boundary(_)
             | SimulationError::Thrown(_)
             | SimulationError::NotCursor { .. }
-            | SimulationError::NotMessageId { .. } => {
-                js_sys::TypeError::new(&message).unchecked_into()
-            }
-            SimulationError::Invalid { .. } | SimulationError::CursorOutOfRange { .. } => {
+            | SimulationError::NotMessageId { .. }
+            | SimulationError::NotKinds { .. } => js_sys::TypeError::new(&message).unchecked_into(),
+            SimulationError::Invalid { .. }
+            | SimulationError::CursorOutOfRange { .. }
+            | SimulationError::UnknownKind { .. } => {
                 js_sys::RangeError::new(&message).unchecked_into()
             }
         };

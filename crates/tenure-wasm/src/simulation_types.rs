@@ -598,5 +598,9 @@ export type SimulationErrorCode =
   /** Scenario JSON text names one key twice in an object. */
   | "ERR_DUPLICATE_KEY"
   /** Simulation.message got an id that is not a non-negative safe integer. */
-  | "ERR_MESSAGE_ID";
+  | "ERR_MESSAGE_ID"
+  /** eventsSince got kinds that are not an array of strings. */
+  | "ERR_KINDS_TYPE"
+  /** eventsSince got a kind that names no event. */
+  | "ERR_KINDS_RANGE";
 "#;

@@ -36,6 +36,21 @@ impl World {
         self.log.since(cursor)
     }
 
+    /// Like [`World::events_since`], only the events `keep` accepts (the others are not
+    /// copied), with the same next cursor.
+    pub fn events_since_where(
+        &self,
+        cursor: u64,
+        keep: impl FnMut(&TraceEvent) -> bool,
+    ) -> (Vec<TraceEvent>, u64) {
+        self.log.since_where(cursor, keep)
+    }
+
+    /// The `seq` of the oldest event the bounded log still holds.
+    pub fn oldest_event(&self) -> u64 {
+        self.log.oldest()
+    }
+
     /// Nodes acting as leader now: up, not paused, believing they lead.
     pub fn leaders(&self) -> Vec<NodeId> {
         (0..self.nodes)
