@@ -2,7 +2,7 @@
 // in order, with the same cursor and `missed`; bad kinds lists are refused with a code.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Simulation } from "tenure";
+import { Simulation } from "tenure/sim";
 import { chaosFaults, scenario } from "./simulation-helpers.mjs";
 
 const KINDS = ["send", "deliver", "drop", "timeout", "node", "write", "fault", "violation"];
