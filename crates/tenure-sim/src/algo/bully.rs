@@ -2,6 +2,7 @@
 
 use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
+use crate::event::{NodeEvent, Role as SimRole, StepDownCause};
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
 use tenure::Instant;
@@ -97,19 +98,30 @@ impl BullyAdapter {
                         // A sitting coordinator re-announces with fresh epochs; count a
                         // leadership once.
                         if !leader {
-                            env.node(p, "became-leader", Some(epoch), None);
+                            env.node(p, NodeEvent::BecameLeader { value: epoch });
                         }
                         leader = true;
                     }
                     BullyEvent::SteppedDown { epoch, .. } => {
                         leader = false;
-                        env.node(p, "stepped-down", Some(epoch), Some("higher-coordinator"));
+                        env.node(
+                            p,
+                            NodeEvent::SteppedDown {
+                                value: epoch,
+                                reason: StepDownCause::HigherCoordinator,
+                            },
+                        );
                     }
                     BullyEvent::CoordinatorChanged { coordinator, .. } => {
-                        env.node(p, "coordinator-changed", Some(coordinator.0), None);
+                        env.node(
+                            p,
+                            NodeEvent::CoordinatorChanged {
+                                value: coordinator.0,
+                            },
+                        );
                     }
                     BullyEvent::ElectionStarted { epoch } => {
-                        env.node(p, "election-started", Some(epoch), None);
+                        env.node(p, NodeEvent::ElectionStarted { value: epoch });
                     }
                 },
             }
@@ -152,6 +164,19 @@ impl Adapter for BullyAdapter {
         self.slots.get(p)?.node.as_ref()?.poll_timeout()
     }
 
+    fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)> {
+        let node = self.slots.get(p)?.node.as_ref()?;
+        node.next_timer().map(|(k, at)| {
+            let label = match k {
+                BullyTimer::Heartbeat => "Heartbeat",
+                BullyTimer::FailureDetector => "FailureDetector",
+                BullyTimer::AwaitAnswer => "AwaitAnswer",
+                BullyTimer::AwaitCoordinator => "AwaitCoordinator",
+            };
+            (label, at)
+        })
+    }
+
     fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
         if let Some(slot) = self.slots.get_mut(p) {
             slot.node = None;
@@ -179,28 +204,20 @@ impl Adapter for BullyAdapter {
         };
         let Some(node) = slot.node.as_ref() else {
             return NodeInfo {
-                role: "Crashed",
+                role: SimRole::Crashed,
                 term: Some(slot.durable.epoch),
                 ..NodeInfo::default()
             };
         };
         NodeInfo {
             role: match node.role() {
-                Role::Follower => "Follower",
-                Role::Candidate => "Candidate",
-                Role::Coordinator => "Coordinator",
+                Role::Follower => SimRole::Follower,
+                Role::Candidate => SimRole::Candidate,
+                Role::Coordinator => SimRole::Coordinator,
             },
             term: Some(node.epoch()),
             leader: node.coordinator().map(|c| c.0),
-            next_timer: node.next_timer().map(|(k, at)| {
-                let label = match k {
-                    BullyTimer::Heartbeat => "Heartbeat",
-                    BullyTimer::FailureDetector => "FailureDetector",
-                    BullyTimer::AwaitAnswer => "AwaitAnswer",
-                    BullyTimer::AwaitCoordinator => "AwaitCoordinator",
-                };
-                (label, at)
-            }),
+            next_timer: self.next_timer(p),
             ..NodeInfo::default()
         }
     }
