@@ -152,7 +152,8 @@ test("events_carry_faults_in_scenario_form_and_pauses_in_ms", () => {
   assert.deepEqual(events[0], { seq: cursor, time_ms: 500, event: "fault", fault: { type: "pause", target: "store", duration_ms: 250.5 } });
   assert.deepEqual(
     { ...events[1], seq: 0 },
-    { seq: 0, time_ms: 500, event: "node", proc: "store", what: "paused", value: null, duration_ms: 250.5, reason: null },
+    // A typed node event: `paused` carries its duration and nothing else.
+    { seq: 0, time_ms: 500, event: "node", proc: "store", what: "paused", duration_ms: 250.5 },
   );
 });
 
@@ -225,6 +226,18 @@ test("toJSON_is_json_data_that_replays_the_run_with_injected_faults", () => {
   }
 });
 
+for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced", "lease-no-margin"]) {
+  test(`toJSON_round_trips_through_the_constructor_and_fromJSON_${algorithm}`, () => {
+    const sim = new Simulation(scenario(algorithm, { nodes: 3, duration_ms: 3_000 }));
+    sim.runUntil(1_000);
+    sim.inject({ type: "crash", node: sim.leaders()[0] ?? 1 });
+    const json = sim.toJSON();
+    // What toJSON() gives, the constructor and fromJSON() take back, and give back unchanged.
+    assert.deepEqual(new Simulation(json).toJSON(), json);
+    assert.deepEqual(Simulation.fromJSON(JSON.stringify(json)).toJSON(), json);
+  });
+}
+
 test("a_missing_seed_is_drawn_and_reported", () => {
   const { seed, ...unseeded } = scenario("bully");
   const a = new Simulation(unseeded);
@@ -278,4 +291,33 @@ test("metrics_and_violations_show_what_the_checker_found", () => {
   assert.equal(sim.failed, false);
   const w = sim.snapshot().resource.recent_writes.find((x) => x.stale);
   assert.ok(w === undefined || (w.accepted && w.presented === null && w.reason === null));
+});
+
+test("split_brain_windows_are_events_that_sum_to_the_metric", () => {
+  // Bully under a partition: node 2 declares itself coordinator while 3 still leads.
+  const sim = new Simulation(scenario("bully", { nodes: 3, duration_ms: 6_000 }));
+  sim.runUntil(1_000);
+  sim.inject({ type: "partition", groups: [[1, 2], [3]] });
+  sim.runUntil(3_000);
+  sim.inject({ type: "heal" });
+  sim.runUntil(sim.endMs);
+  const events = sim.eventsSince(0).events.filter((e) => e.event.startsWith("split-brain"));
+  assert.ok(events.length >= 2, show(events));
+  let open = null;
+  let total = 0;
+  for (const e of events) {
+    if (e.event === "split-brain-started") {
+      assert.equal(open, null, "windows do not nest");
+      assert.ok(e.leaders.length >= 2 && e.leaders.every(Number.isSafeInteger), show(e));
+      open = e;
+    } else {
+      assert.notEqual(open, null, "a window ends only after it started");
+      assert.ok(Math.abs(e.duration_ms - (e.time_ms - open.time_ms)) < 1e-9, show([open, e]));
+      total += e.duration_ms;
+      open = null;
+    }
+  }
+  assert.equal(open, null, "the heal closed the window");
+  assert.ok(total > 0);
+  assert.ok(Math.abs(sim.metrics().split_brain_ms - total) < 1e-6, `${sim.metrics().split_brain_ms} vs ${total}`);
 });

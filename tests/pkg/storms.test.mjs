@@ -30,7 +30,7 @@ test("raft_one_and_two_percent_duplication_over_5s_stay_within_the_bound", () =>
 });
 
 test("raft_12ms_heartbeat_five_nodes_stays_within_the_bound", () => {
-  const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_ms: 12, propose_interval_ms: 5 } });
+  const m = sent({ algorithm: "raft", nodes: 5, duration_ms: 5000, config: { heartbeat_interval_ms: 12, propose_interval_ms: 5 } });
   const bound = 4 * 4 * (Math.floor(1000 / 12) + 1000 / 5) * 5 + 16;
   assert.ok(m <= bound, `${m} messages in 5 s, bound ${bound}`);
 });

@@ -57,10 +57,20 @@ fn snapshot_shows_nodes_messages_and_injected_faults() {
     assert!(view.lease_deadline_us.unwrap() > snap.time_us);
     // Its timer: armed in the past, due in the future, and (no drift) deadline = armed + wait.
     let timer = view.next_timer.clone().unwrap();
-    assert!(timer.armed_us <= snap.time_us && timer.deadline_us > snap.time_us, "{timer:?}");
+    assert!(
+        timer.armed_us <= snap.time_us && timer.deadline_us > snap.time_us,
+        "{timer:?}"
+    );
     assert!(timer.wait_us > 0);
-    assert_eq!(timer.armed_us + timer.wait_us, timer.deadline_us, "{timer:?}");
-    let followers = snap.nodes.iter().filter(|n| matches!(n.id, Proc::Node(_)) && n.id != Proc::Node(leader));
+    assert_eq!(
+        timer.armed_us + timer.wait_us,
+        timer.deadline_us,
+        "{timer:?}"
+    );
+    let followers = snap
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.id, Proc::Node(_)) && n.id != Proc::Node(leader));
     for f in followers {
         assert!(!f.acting_leader, "{f:?}");
     }

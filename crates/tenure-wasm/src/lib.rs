@@ -47,8 +47,8 @@ mod simulation;
 mod simulation_error;
 mod simulation_input;
 mod simulation_message;
-mod simulation_types;
 mod simulation_output;
+mod simulation_types;
 mod types;
 
 pub use bully::BullyNode;

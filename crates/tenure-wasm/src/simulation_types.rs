@@ -36,7 +36,7 @@ export interface ScenarioConfig {
   /** Raft: exclusive upper end of the election-timeout range, ms (default 2T). */
   election_timeout_max_ms?: number;
   /** Raft and Bully: heartbeat interval, ms. */
-  heartbeat_ms?: number;
+  heartbeat_interval_ms?: number;
   /** Raft: PreVote (Ongaro's thesis, section 9.6). */
   pre_vote?: boolean;
   /** Raft: CheckQuorum (a leader that hears from no quorum for a timeout steps down). */

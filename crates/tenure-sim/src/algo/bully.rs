@@ -29,7 +29,7 @@ impl BullyAdapter {
     pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
         let mut base = BullyConfig::default();
         let c = &s.config;
-        if let Some(v) = c.heartbeat_ms {
+        if let Some(v) = c.heartbeat_interval_ms {
             base.heartbeat_interval = v.duration();
         }
         if let Some(v) = c.failure_timeout_ms {
@@ -232,7 +232,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     help: "the Bully algorithm (Garcia-Molina 1982): the highest live id coordinates; \
            promises only liveness",
     config_keys: &[
-        "heartbeat_ms",
+        "heartbeat_interval_ms",
         "failure_timeout_ms",
         "answer_timeout_ms",
         "coordinator_timeout_ms",
@@ -248,7 +248,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
         let (c, d) = (&s.config, BullyConfig::default());
         let n = s.nodes.max(1);
         let peers = n.saturating_sub(1);
-        let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
+        let hb = ms_or(c.heartbeat_interval_ms, d.heartbeat_interval.as_millis());
         let answer = ms_or(c.answer_timeout_ms, d.answer_timeout.as_millis());
         let heartbeats = peers.saturating_mul(rate(hb));
         let rounds = n
@@ -259,7 +259,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     },
     heartbeat: |s| {
         s.config
-            .heartbeat_ms
+            .heartbeat_interval_ms
             .map_or(BullyConfig::default().heartbeat_interval, |m| m.duration())
     },
 };

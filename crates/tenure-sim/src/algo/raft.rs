@@ -52,7 +52,7 @@ impl RaftAdapter {
         if let Some(t) = c.election_timeout_ms {
             base.election_timeout = t.duration();
         }
-        if let Some(h) = c.heartbeat_ms {
+        if let Some(h) = c.heartbeat_interval_ms {
             base.heartbeat_interval = h.duration();
         }
         if let Some(v) = c.pre_vote {
@@ -368,7 +368,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     config_keys: &[
         "election_timeout_ms",
         "election_timeout_max_ms",
-        "heartbeat_ms",
+        "heartbeat_interval_ms",
         "pre_vote",
         "check_quorum",
         "propose_interval_ms",
@@ -398,7 +398,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
         let (c, d) = (&s.config, RaftConfig::default());
         let n = s.nodes.max(1);
         let peers = n.saturating_sub(1);
-        let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
+        let hb = ms_or(c.heartbeat_interval_ms, d.heartbeat_interval.as_millis());
         let t = ms_or(c.election_timeout_ms, d.election_timeout.as_millis());
         let propose = ms_or(c.propose_interval_ms, DEFAULT_PROPOSE_MS);
         let replication = peers
@@ -412,7 +412,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     },
     heartbeat: |s| {
         s.config
-            .heartbeat_ms
+            .heartbeat_interval_ms
             .map_or(RaftConfig::default().heartbeat_interval, |m| m.duration())
     },
 };
