@@ -28,6 +28,6 @@ export function chaosScenario(algorithm, nodes, { seed = 42, durationMs = 120_00
     else if (kind === "outage") at(t, { type: "store-outage", duration_ms: 200 + rand(1500) });
     else at(t, { type: "heal" });
   }
-  const config = algorithm === "raft" ? { election_timeout_ms: 300, heartbeat_ms: 100 } : {};
+  const config = algorithm === "raft" ? { election_timeout_ms: 300, heartbeat_interval_ms: 100 } : {};
   return { version: 1, algorithm, nodes, config, network: { latency_ms: [5, 30], loss: 0.02 }, seed, duration_ms: durationMs, faults };
 }

@@ -207,7 +207,7 @@ test("an array where the scenario format has an object is ERR_OBJECT_TYPE, also 
   }
   assert.throws(() => new Simulation(scenario({ config: new Map() })), (err) => err.code === "ERR_OBJECT_TYPE");
   // A plain object without a prototype is fine.
-  const config = Object.assign(Object.create(null), { heartbeat_ms: 50 });
+  const config = Object.assign(Object.create(null), { heartbeat_interval_ms: 50 });
   assert.equal(new Simulation(scenario({ config })).endMs, 1_000);
   assert.equal(new RaftNode(Object.assign(Object.create(null), { peers: [2n] })).role, "Follower");
 });
@@ -215,7 +215,7 @@ test("an array where the scenario format has an object is ERR_OBJECT_TYPE, also 
 test("duplicate keys in scenario JSON text are refused, naming the key and where", () => {
   const cases = [
     ['{"version":1,"algorithm":"raft","nodes":3,"nodes":5,"seed":1,"duration_ms":1000}', /^scenario has the key "nodes" twice/],
-    ['{"version":1,"algorithm":"raft","nodes":3,"seed":1,"duration_ms":1000,"config":{"heartbeat_ms":50,"heartbeat_ms":60}}', /^scenario.config has the key "heartbeat_ms" twice/],
+    ['{"version":1,"algorithm":"raft","nodes":3,"seed":1,"duration_ms":1000,"config":{"heartbeat_interval_ms":50,"heartbeat_interval_ms":60}}', /^scenario.config has the key "heartbeat_interval_ms" twice/],
     ['{"version":1,"algorithm":"raft","nodes":3,"seed":1,"duration_ms":1000,"faults":[{"at_ms":1,"at_ms":2,"fault":{"type":"heal"}}]}', /^scenario.faults\[0\] has the key "at_ms" twice/],
   ];
   for (const [text, message] of cases) {

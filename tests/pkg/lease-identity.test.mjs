@@ -173,7 +173,7 @@ test("rule8_in_the_simulation_three_contenders_claiming_holder_7", () => {
       for (const e of page.events) {
         if (e.event === "write" && e.accepted) writers.add(e.from);
         if (e.event === "node" && e.what === "holder-clash") {
-          assert.equal(e.value, 7n);
+          assert.equal(e.value, 7);
           clashed.add(e.proc);
         }
       }

@@ -21,7 +21,7 @@ export function soleLeader(snap) {
   return leaders.length === 1 ? leaders[0] : undefined;
 }
 
-/** A node id (bigint) as scenario/fault JSON names it (a plain number). */
+/** A node id as scenario/fault JSON names it (a plain number; ids in snapshots already are). */
 export const ref = (id) => Number(id);
 
 /** mulberry32: a tiny seeded PRNG, so the chaos schedules below are fixed by their seed. */

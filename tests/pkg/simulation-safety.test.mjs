@@ -18,7 +18,7 @@ test("rejects_writes_from_a_deposed_leader_with_stale_fencing_token", () => {
   const sim = new Simulation(scenario("lease-fencing", { duration_ms: 15_000, config: { ttl_ms: TTL_MS } }));
   const first = runUntilFound(sim, soleLeader);
   const a = ref(first.id);
-  const others = sim.snapshot().nodes.map((n) => n.id).filter((id) => id !== first.id && typeof id === "bigint").map(ref);
+  const others = sim.snapshot().nodes.map((n) => n.id).filter((id) => id !== first.id && typeof id === "number").map(ref);
   sim.inject({ type: "link-latency", from: [a], to: ["resource"], min_ms: 3_000, max_ms: 3_000 });
   sim.runUntil(sim.now + 300); // a few slow writes leave while node-a still leads
   sim.inject({ type: "partition", groups: [[a], ["store", ...others]] });

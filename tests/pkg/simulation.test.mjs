@@ -1,4 +1,4 @@
-// The Simulation class through the built package: snapshots with bigint ids
+// The Simulation class through the built package: snapshots with number ids
 // and ms times, the event log and its cursor, stepping and the end of the run, checkpoints
 // with clone(), and toJSON()/fromJSON() replays including injected faults and seeds.
 import assert from "node:assert/strict";
@@ -6,10 +6,10 @@ import { test } from "node:test";
 import { Simulation } from "tenure/sim";
 import { ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
-const NODE_KEYS = ["id", "role", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];
+const NODE_KEYS = ["id", "role", "role_kind", "acting_leader", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];
 const SNAPSHOT_KEYS = ["time_ms", "algorithm", "nodes", "in_flight", "dropped", "blocked", "store", "resource", "metrics", "violations", "promised"];
 const isTime = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
-const isIdOrNull = (v) => v === null || typeof v === "bigint";
+const isIdOrNull = (v) => v === null || Number.isSafeInteger(v);
 
 // What each algorithm promises at the start of a run (the simulator's registry).
 const PROMISED = {
@@ -31,7 +31,7 @@ for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced", "le
 }
 
 for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
-  test(`snapshot_has_bigint_ids_and_ms_times_${algorithm}`, () => {
+  test(`snapshot_has_number_ids_and_ms_times_${algorithm}`, () => {
     const sim = new Simulation(scenario(algorithm, { nodes: 5, duration_ms: 10_000, network: { latency_ms: [20, 40] } }));
     sim.runUntil(3_000.5);
     sim.inject({ type: "isolate", nodes: [1] });
@@ -45,7 +45,7 @@ for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
     assert.equal(snap.time_ms, at);
     assert.equal(snap.algorithm, algorithm);
     const lease = algorithm.startsWith("lease");
-    assert.deepEqual(snap.nodes.map((n) => n.id), [1n, 2n, 3n, 4n, 5n, ...(lease ? ["store", "resource"] : [])]);
+    assert.deepEqual(snap.nodes.map((n) => n.id), [1, 2, 3, 4, 5, ...(lease ? ["store", "resource"] : [])]);
     for (const n of snap.nodes) {
       assert.deepEqual(Object.keys(n), NODE_KEYS);
       assert.ok([n.term, n.token, n.leader, n.log_len, n.commit].every(isIdOrNull), show(n));
@@ -55,25 +55,32 @@ for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
       if (n.next_timer !== null) {
         assert.equal(typeof n.next_timer.kind, "string");
         assert.ok(isTime(n.next_timer.deadline_ms));
+        // Armed in the past with its full wait: the part left is at most the whole.
+        const t = n.next_timer;
+        assert.ok(t.armed_ms <= snap.time_ms && t.wait_ms > 0 && t.deadline_ms - snap.time_ms <= t.wait_ms + 1, show(n));
       }
+      assert.equal(typeof n.acting_leader, "boolean");
+      assert.ok(["leader", "candidate", "follower", "crashed", "service"].includes(n.role_kind), show(n));
+      assert.equal(n.role_kind === "service", typeof n.id === "string");
+      if (n.acting_leader) assert.equal(n.role_kind, "leader");
     }
     assert.ok(snap.in_flight.length > 0, "messages on the wire with 20-40 ms latency");
     for (const m of snap.in_flight) {
-      assert.equal(typeof m.id, "bigint");
+      assert.ok(Number.isSafeInteger(m.id));
       assert.ok(m.send_ms <= snap.time_ms && m.arrival_ms >= snap.time_ms, show(m));
       assert.ok(m.arrival_ms - m.send_ms >= 20 && m.arrival_ms - m.send_ms <= 40, show(m));
       assert.ok(isIdOrNull(m.value));
     }
     for (let i = 1; i < snap.in_flight.length; i++) assert.ok(snap.in_flight[i - 1].arrival_ms <= snap.in_flight[i].arrival_ms);
-    assert.ok(snap.blocked.some(([from, to]) => from === 1n && to === 2n), show(snap.blocked));
-    assert.ok(snap.dropped.length > 0 && snap.dropped.every((d) => d.reason === "partition" && (d.from === 1n || d.to === 1n)), show(snap.dropped));
+    assert.ok(snap.blocked.some(([from, to]) => from === 1 && to === 2), show(snap.blocked));
+    assert.ok(snap.dropped.length > 0 && snap.dropped.every((d) => d.reason === "partition" && (d.from === 1 || d.to === 1)), show(snap.dropped));
     assert.equal(typeof snap.metrics.events, "number");
     assert.equal(snap.metrics.events, sim.metrics().events);
     if (lease) {
       assert.equal(typeof snap.store.available, "boolean");
       assert.ok(isIdOrNull(snap.store.last_token));
       assert.equal(snap.resource.fenced, algorithm === "lease-fencing");
-      assert.equal(typeof snap.resource.highest_token, "bigint");
+      assert.ok(Number.isSafeInteger(snap.resource.highest_token));
       assert.ok(snap.resource.recent_writes.length > 0);
       assert.equal(snap.metrics.fencing_token, snap.store.last_token);
     } else {
@@ -94,10 +101,11 @@ test("snapshot_is_a_fresh_plain_object_each_time", () => {
   assert.deepEqual(sim.snapshot(), b);
 });
 
-test("leaders_lists_acting_leaders_by_bigint_id", () => {
+test("leaders_lists_acting_leaders_by_number_id", () => {
   const sim = new Simulation(scenario("raft", { nodes: 5 }));
   const leader = runUntilFound(sim, soleLeader);
   assert.deepEqual(sim.leaders(), [leader.id]);
+  assert.deepEqual(sim.snapshot().nodes.filter((n) => n.acting_leader).map((n) => n.id), [leader.id]);
   sim.inject({ type: "crash", node: ref(leader.id) });
   assert.deepEqual(sim.leaders(), []);
   assert.equal(sim.snapshot().nodes.find((n) => n.id === leader.id).status, "crashed");
@@ -117,10 +125,10 @@ test("events_since_pages_through_the_log_with_a_cursor", () => {
   assert.equal(next.events[0].seq, first.cursor);
   assert.ok(next.events.every((e) => e.time_ms > 1_000 && e.time_ms <= 2_000));
   for (const e of [...first.events, ...next.events]) {
-    assert.ok(["send", "deliver", "drop", "timeout", "node", "write", "fault", "violation"].includes(e.event), show(e));
-    if ("id" in e) assert.equal(typeof e.id, "bigint");
+    assert.ok(["send", "deliver", "drop", "timeout", "node", "split-brain-started", "split-brain-ended", "write", "fault", "violation"].includes(e.event), show(e));
+    if ("id" in e) assert.ok(Number.isSafeInteger(e.id));
   }
-  assert.ok(first.events.some((e) => e.event === "node" && e.what === "became-leader" && typeof e.value === "bigint"));
+  assert.ok(first.events.some((e) => e.event === "node" && e.what === "became-leader" && Number.isSafeInteger(e.value)));
 });
 
 test("events_since_reports_what_left_the_bounded_log", () => {
@@ -144,7 +152,8 @@ test("events_carry_faults_in_scenario_form_and_pauses_in_ms", () => {
   assert.deepEqual(events[0], { seq: cursor, time_ms: 500, event: "fault", fault: { type: "pause", target: "store", duration_ms: 250.5 } });
   assert.deepEqual(
     { ...events[1], seq: 0 },
-    { seq: 0, time_ms: 500, event: "node", proc: "store", what: "paused", value: null, duration_ms: 250.5, reason: null },
+    // A typed node event: `paused` carries its duration and nothing else.
+    { seq: 0, time_ms: 500, event: "node", proc: "store", what: "paused", duration_ms: 250.5 },
   );
 });
 
@@ -217,6 +226,18 @@ test("toJSON_is_json_data_that_replays_the_run_with_injected_faults", () => {
   }
 });
 
+for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced", "lease-no-margin"]) {
+  test(`toJSON_round_trips_through_the_constructor_and_fromJSON_${algorithm}`, () => {
+    const sim = new Simulation(scenario(algorithm, { nodes: 3, duration_ms: 3_000 }));
+    sim.runUntil(1_000);
+    sim.inject({ type: "crash", node: sim.leaders()[0] ?? 1 });
+    const json = sim.toJSON();
+    // What toJSON() gives, the constructor and fromJSON() take back, and give back unchanged.
+    assert.deepEqual(new Simulation(json).toJSON(), json);
+    assert.deepEqual(Simulation.fromJSON(JSON.stringify(json)).toJSON(), json);
+  });
+}
+
 test("a_missing_seed_is_drawn_and_reported", () => {
   const { seed, ...unseeded } = scenario("bully");
   const a = new Simulation(unseeded);
@@ -270,4 +291,33 @@ test("metrics_and_violations_show_what_the_checker_found", () => {
   assert.equal(sim.failed, false);
   const w = sim.snapshot().resource.recent_writes.find((x) => x.stale);
   assert.ok(w === undefined || (w.accepted && w.presented === null && w.reason === null));
+});
+
+test("split_brain_windows_are_events_that_sum_to_the_metric", () => {
+  // Bully under a partition: node 2 declares itself coordinator while 3 still leads.
+  const sim = new Simulation(scenario("bully", { nodes: 3, duration_ms: 6_000 }));
+  sim.runUntil(1_000);
+  sim.inject({ type: "partition", groups: [[1, 2], [3]] });
+  sim.runUntil(3_000);
+  sim.inject({ type: "heal" });
+  sim.runUntil(sim.endMs);
+  const events = sim.eventsSince(0).events.filter((e) => e.event.startsWith("split-brain"));
+  assert.ok(events.length >= 2, show(events));
+  let open = null;
+  let total = 0;
+  for (const e of events) {
+    if (e.event === "split-brain-started") {
+      assert.equal(open, null, "windows do not nest");
+      assert.ok(e.leaders.length >= 2 && e.leaders.every(Number.isSafeInteger), show(e));
+      open = e;
+    } else {
+      assert.notEqual(open, null, "a window ends only after it started");
+      assert.ok(Math.abs(e.duration_ms - (e.time_ms - open.time_ms)) < 1e-9, show([open, e]));
+      total += e.duration_ms;
+      open = null;
+    }
+  }
+  assert.equal(open, null, "the heal closed the window");
+  assert.ok(total > 0);
+  assert.ok(Math.abs(sim.metrics().split_brain_ms - total) < 1e-6, `${sim.metrics().split_brain_ms} vs ${total}`);
 });

@@ -27,11 +27,8 @@ async function runExample(page, id) {
   const job = await page.evaluate(() => window.breakPanel.job);
   await page.click("[data-testid=break-search]");
   await page.waitForFunction((job) => window.breakPanel.job > job && !window.breakPanel.running, job, { timeout: 120_000, polling: 100 });
-  // The trace hash (a bigint) as 16 hex digits, so the message prints as JSON.
-  return page.evaluate(() => {
-    const m = window.breakPanel.messages.at(-1);
-    return { ...m, trace_hash: m.trace_hash?.toString(16).padStart(16, "0") };
-  });
+  // The trace hash is already 16 hex digits, so the message prints as JSON.
+  return page.evaluate(() => window.breakPanel.messages.at(-1));
 }
 
 /** Plays the loaded story with holds at high speed, pressing Next at each hold; the captions. */
@@ -55,7 +52,7 @@ function playStory(page) {
       if (pg.now >= pg.endMs) break;
       pg.next();
     }
-    return { held, beats: pg.beatsMet().map((b) => b.index), times: pg.beatsMet().map((b) => b.time), hash: pg.timeline.model.sim.traceHash().toString(16).padStart(16, "0"), end: caption() };
+    return { held, beats: pg.beatsMet().map((b) => b.index), times: pg.beatsMet().map((b) => b.time), hash: pg.timeline.model.sim.traceHash(), end: caption() };
   });
 }
 

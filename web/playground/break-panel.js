@@ -319,7 +319,7 @@ class BreakPanel {
         html("button", { type: "button", "data-testid": "break-watch", text: "Watch it", onclick: () => this.watch() }),
         html("a", { href: link, "data-testid": "break-permalink", text: "Permalink" }),
         html("a", { href: file, download: name, "data-testid": "break-download", text: `Download ${name}` })),
-      html("p", { class: "hint", "data-testid": "break-hash" }, "Trace hash ", html("code", { text: m.trace_hash.toString(16).padStart(16, "0") }), ": the same as ", html("code", { text: `tenure run ${name}` }), " prints."),
+      html("p", { class: "hint", "data-testid": "break-hash" }, "Trace hash ", html("code", { text: m.trace_hash }), ": the same as ", html("code", { text: `tenure run ${name}` }), " prints."),
       this.commandLine(),
     ]);
   }

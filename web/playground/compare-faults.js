@@ -5,10 +5,9 @@
 const LEASE_ONLY = new Set(["pause-after-check", "store-outage"]);
 const LISTS = ["nodes", "from", "to"];
 
-/** The node acting as leader in `snap` (up and believing it leads), or null. */
+/** The node acting as leader in `snap` (the simulator's `acting_leader`), or null. */
 export function actingLeader(snap) {
-  const n = snap.nodes.find((n) => (n.role === "Leader" || n.role === "Coordinator") && n.status === "up" && typeof n.id !== "string");
-  return n ? Number(n.id) : null;
+  return snap.nodes.find((n) => n.acting_leader)?.id ?? null;
 }
 
 /**
@@ -28,7 +27,7 @@ export function mapFault(fault, snap) {
       return leader;
     }
     if ((p === "store" || p === "resource") && !lease) return undefined;
-    if (typeof p === "number" && !snap.nodes.some((n) => Number(n.id) === p && typeof n.id !== "string")) return undefined;
+    if (typeof p === "number" && !snap.nodes.some((n) => n.id === p)) return undefined;
     return p;
   };
   const list = (xs) => xs.map(one).filter((p) => p !== undefined && p !== null);

@@ -30,7 +30,7 @@ import { PRESETS, presetById, registerStory } from "./presets.js";
 import { EventLogView } from "./render-events.js";
 import { RaftLogView, ResourceLogView } from "./render-logs.js";
 import { SpaceTimeView } from "./render-spacetime.js";
-import { ClusterView, fmtMs, roleClass } from "./render-cluster.js";
+import { ClusterView, fmtMs } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
@@ -221,7 +221,7 @@ export class TenurePlayground extends HTMLElement {
   /** A client asks the acting Raft leader to append a command; returns the command. */
   propose() {
     const snap = this.snapshot();
-    const leader = snap.nodes.find((n) => n.role === "Leader" && n.status === "up");
+    const leader = snap.nodes.find((n) => n.acting_leader);
     if (snap.algorithm !== "raft") return this.announce("Only Raft has a log to propose commands to."), undefined;
     if (!leader) return this.announce("No node leads right now: a client's command has nobody to go to."), undefined;
     const command = this.nextCommand++;
@@ -529,7 +529,7 @@ export class TenurePlayground extends HTMLElement {
     if (action === "next") return this.heldBeat !== undefined ? this.next() : undefined;
     if (action.startsWith("focus-")) return this.cluster.focusProc(action.slice(6));
     const snap = this.snapshot();
-    const leader = snap.nodes.find((n) => roleClass(n) === "leader" && n.status === "up");
+    const leader = snap.nodes.find((n) => n.acting_leader);
     if (action === "heal") return this.inject({ type: "heal" });
     if (action === "restart-crashed") {
       for (const n of snap.nodes.filter((n) => n.status === "crashed")) this.inject({ type: "restart", node: n.id });
@@ -866,7 +866,7 @@ export class TenurePlayground extends HTMLElement {
       ...(key.startsWith("n") ? [["drift-pct", "drift %", v.driftPct, (x) => (v.driftPct = x), { unit: "count", min: -99, max: 1000 }]] : []),
     ];
     const title = key.startsWith("n") ? `${key}: ${node?.role ?? ""} (${node?.status ?? ""})` : key;
-    const leads = node?.role === "Leader" && node?.status === "up" && snap.algorithm === "raft";
+    const leads = node?.acting_leader === true && snap.algorithm === "raft";
     const rows = () => [...(leads ? [["Propose a command", () => this.propose(), { testid: "action-propose" }]] : []), ...procActions(key, node, v, lease, (f) => this.inject(f))];
     this.menu.open(anchor, title, rows, fields, { invoker: anchor, key: openedBy });
   }
@@ -1129,7 +1129,7 @@ function legend() {
 }
 
 function freePlayCaption(snap, hasStories) {
-  const leaders = snap.nodes.filter((n) => (n.role === "Leader" || n.role === "Coordinator") && n.status === "up");
+  const leaders = snap.nodes.filter((n) => n.acting_leader);
   if (leaders.length === 0) return `No leader right now. Click a node to break it${hasStories ? ", or pick a story" : ""}.`;
   if (leaders.length > 1) return `${leaders.length} nodes act as leader at once: split brain.`;
   return `n${leaders[0].id} leads. Click it to crash or pause it, or drag a line across the ring to partition.`;

@@ -1,5 +1,6 @@
 // The timeline's record: what each node believed and when, split-brain windows, writes and
-// faults, gathered from the simulation's own trace events. One History follows one run from
+// faults, gathered from the simulation's own trace events (the split-brain windows are the
+// simulator's `split-brain-started` / `split-brain-ended` events, not recomputed here). One History follows one run from
 // time 0; the timeline keeps the furthest one for display while a replay catches up.
 import { eventText, liveLine } from "./narrate.js";
 import { procKey } from "./procs.js";
@@ -28,8 +29,6 @@ export class History {
     /** @type {{time:number,label:string,fault:object}[]} */
     this.faults = [];
     this.maxTime = 0;
-    /** @type {Map<string, {leader:boolean,paused:boolean,crashed:boolean}>} acting-leader state */
-    this.state = new Map();
     /** The event log: the last events in words, `{seq, time, text, event}`. */
     this.log = [];
     /** Messages by id for the space-time diagram: `{id, from, to, kind, value, send, arrival, end, fate}`. */
@@ -63,6 +62,13 @@ export class History {
 
   /** The log line, the message record, the narration and the story's beats for `ev`. */
   remember(ev, ctx) {
+    // A split-brain window that closed at the instant it opened is no window: drop its
+    // opening line rather than log "ends after 0 ms".
+    if (ev.event === "split-brain-ended" && ev.duration_ms === 0) {
+      const i = this.log.findLastIndex((l) => l.event === "split-brain-started");
+      if (i >= 0) this.log.splice(i, 1);
+      return;
+    }
     this.log.push({ seq: ev.seq, time: ev.time_ms, text: eventText(ev), event: ev.event, id: ev.id == null ? undefined : String(ev.id) });
     if (this.log.length > LOG_KEEP) this.log.shift();
     this.trackMessage(ev);
@@ -141,20 +147,29 @@ export class History {
       case "fault":
         this.faults.push({ time: t, label: faultLabel(ev.fault), fault: ev.fault });
         break;
+      case "split-brain-started":
+        this.splits.push({ from: t, to: null, said: this.live.length });
+        this.say(t, `Split brain from ${fmtAt(t)}: ${ev.leaders.map(procKey).join(" and ")} both act as leader.`);
+        break;
+      case "split-brain-ended": {
+        const open = this.splits.at(-1)?.to === null ? this.splits.at(-1) : undefined;
+        if (!open) break;
+        // A window that closed at the instant it opened is no window.
+        if (t > open.from) {
+          open.to = t;
+          this.say(t, `At ${fmtAt(t)} the split-brain window closes, after ${fmtAt(ev.duration_ms)}.`);
+        } else {
+          // Closed at the instant it opened: no window, and nothing to say about it.
+          if (this.live.length === open.said + 1) this.live.pop();
+          this.splits.pop();
+        }
+        break;
+      }
       default:
     }
   }
 
   ingestNode(key, what, value, t) {
-    let st = this.state.get(key);
-    if (!st) this.state.set(key, (st = { leader: false, paused: false, crashed: false }));
-    if (what === "became-leader") st.leader = true;
-    if (what === "stepped-down") st.leader = false;
-    if (what === "crashed") Object.assign(st, { leader: false, crashed: true, paused: false });
-    if (what === "restarted") st.crashed = false;
-    if (what === "paused") st.paused = true;
-    if (what === "resumed") st.paused = false;
-    this.updateSplit(t);
     const lead = this.spans(this.lead, key);
     const down = this.spans(this.down, key);
     const open = (list) => list.at(-1)?.to === null ? list.at(-1) : undefined;
@@ -178,27 +193,6 @@ export class History {
         if (open(down)) open(down).to = t;
         break;
       default:
-    }
-  }
-
-  /**
-   * Split brain: two or more nodes acting as leader (up, not paused, believing they lead),
-   * the same definition as the simulator's `split_brain_us` metric, tracked from the events.
-   */
-  updateSplit(t) {
-    let acting = 0;
-    for (const st of this.state.values()) if (st.leader && !st.paused && !st.crashed) acting += 1;
-    const open = this.splits.at(-1)?.to === null ? this.splits.at(-1) : undefined;
-    if (acting >= 2 && !open) {
-      this.splits.push({ from: t, to: null });
-      const who = [...this.state].filter(([, st]) => st.leader && !st.paused && !st.crashed).map(([k]) => k);
-      this.say(t, `Split brain from ${fmtAt(t)}: ${who.join(" and ")} both act as leader.`);
-    }
-    if (acting < 2 && open) {
-      if (t > open.from) {
-        open.to = t;
-        this.say(t, `At ${fmtAt(t)} the split-brain window closes, after ${fmtAt(t - open.from)}.`);
-      } else this.splits.pop();
     }
   }
 

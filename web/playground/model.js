@@ -17,11 +17,11 @@ export function loadWasm(url) {
 /** The largest chunk of simulated time run at once, so the event log never overflows. */
 const CHUNK_MS = 100;
 /**
- * The event kinds the timeline is drawn from (leadership, pauses, crashes, writes, faults,
- * violations). Runs played fast or replayed for a seek fetch only these, and every kind for
+ * The event kinds the timeline is drawn from (leadership, pauses, crashes, split-brain windows,
+ * writes, faults, violations). Runs played fast or replayed for a seek fetch only these, and every kind for
  * the last TAIL_EVENTS events and the last stretch before the target (timeline.js).
  */
-export const TIMELINE_KINDS = ["node", "write", "fault", "violation"];
+export const TIMELINE_KINDS = ["node", "split-brain-started", "split-brain-ended", "write", "fault", "violation"];
 const TAIL_EVENTS = 64;
 
 /** One simulated world, built from a scenario. */

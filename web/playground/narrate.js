@@ -71,6 +71,8 @@ export function eventText(ev) {
     case "write": return writeText(ev);
     case "fault": return `fault: ${faultSentence(ev.fault)}`;
     case "violation": return `${ev.promised ? "VIOLATION" : "not promised"}: ${ev.detail}`;
+    case "split-brain-started": return `split brain: ${ev.leaders.map(p).join(" and ")} act as leader`;
+    case "split-brain-ended": return `split brain ends after ${span(ev.duration_ms)}`;
     default: return ev.event;
   }
 }
@@ -83,7 +85,7 @@ function nodeText(ev) {
     case "stepped-down": return `${n} steps down: ${stepDownWords(ev.reason)}`;
     case "became-candidate": return `${n} campaigns in term ${v}`;
     case "became-pre-candidate": return `${n} asks for pre-votes (term ${v})`;
-    case "paused": return `${n} pauses`;
+    case "paused": return `${n} pauses for ${span(ev.duration_ms)}`;
     case "resumed": return `${n} resumes`;
     case "crashed": return `${n} crashes`;
     case "restarted": return `${n} restarts`;

@@ -134,13 +134,13 @@ export const PRESETS = [
     scenario: scenario("raft", 5, 9000, [
       [2000, { type: "partition", groups: [[4, 5], [1, 2, 3]] }],
       [7000, { type: "heal" }],
-    ], { election_timeout_ms: 300, heartbeat_ms: 100, pre_vote: true, check_quorum: true }),
+    ], { election_timeout_ms: 300, heartbeat_interval_ms: 100, pre_vote: true, check_quorum: true }),
     intro: "Five Raft nodes with PreVote and CheckQuorum. Election timeouts are drawn from [300, 600) ms.",
     beats: [
       {
         when: led,
         bind: (ev, b) => ((b.old = n(ev.proc)), (b.oldTerm = String(ev.value))),
-        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_ms ?? 50} ms. The leader also appends a client command every ${c.propose_interval_ms ?? 200} ms: watch the logs fill.`,
+        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_interval_ms ?? 50} ms. The leader also appends a client command every ${c.propose_interval_ms ?? 200} ms: watch the logs fill.`,
       },
       {
         when: (ev) => ev.event === "fault" && ev.fault.type === "partition",

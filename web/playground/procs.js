@@ -1,4 +1,4 @@
-// Names of simulated processes as the package gives them: node ids (bigint) or the strings
+// Names of simulated processes as the package gives them: node ids (numbers) or the strings
 // "store" and "resource".
 
 /** A stable string key for a process: `n3`, `store`, `resource`. */

@@ -3,7 +3,7 @@
 // processes by their send and arrival times; dropped ones fade out. In lease worlds the store
 // sits in the middle of the ring and the fenced resource beside it.
 //
-// It reads only the snapshot (plus the scenario's config for arc lengths) and reports clicks
+// It reads only the snapshot (plus the scenario's config for the lease arc) and reports clicks
 // and drawn lines through callbacks; it never calls the model.
 import { procKey } from "./procs.js";
 import { arcPath, setAttrs, setText, svg, syncKeyed } from "./svg.js";
@@ -12,21 +12,6 @@ export const VIEW_W = 640;
 export const VIEW_H = 420;
 const FADE_MS = 500;
 const FLASH_MS = 400;
-
-/** Role label from the simulator -> display class. */
-export function roleClass(node) {
-  if (node.status === "crashed") return "crashed";
-  switch (node.role) {
-    case "Leader":
-    case "Coordinator":
-      return "leader";
-    case "Candidate":
-    case "PreCandidate":
-      return "candidate";
-    default:
-      return "follower";
-  }
-}
 
 const ROLE_TEXT = { leader: "leader", candidate: "candidate", follower: "follower", crashed: "crashed" };
 
@@ -38,29 +23,6 @@ export function messageFamily(kind) {
   return "store";
 }
 const RESPONSES = /Response|Answer|Granted|Held|Renewed|Released|Rejected|Established|WriteResult/;
-
-/**
- * The full wait of a timer kind, ms, from the scenario's config (the simulator's defaults
- * when unset), so an arc shows how much of it is left. Election waits are drawn from
- * [T, 2T), so their arc is scaled to 2T.
- */
-export function timerSpan(kind, c) {
-  const ttl = c.ttl_ms ?? 2000;
-  const spans = {
-    Start: c.election_timeout_ms ?? 150,
-    Election: 2 * (c.election_timeout_ms ?? 150),
-    CheckQuorum: c.election_timeout_ms ?? 150,
-    Heartbeat: c.heartbeat_ms ?? 50,
-    FailureDetector: c.failure_timeout_ms ?? 200,
-    AwaitAnswer: c.answer_timeout_ms ?? 50,
-    AwaitCoordinator: c.coordinator_timeout_ms ?? 150,
-    Retry: c.retry_interval_ms ?? 250,
-    Renew: c.renew_interval_ms ?? ttl / 3,
-    RequestTimeout: c.renew_interval_ms ?? ttl / 3,
-    LeaseDeadline: ttl - (c.safety_margin_ms ?? 300),
-  };
-  return spans[kind] ?? 1000;
-}
 
 /** Positions of every process for a snapshot's process list. */
 export function layout(keys, isLease) {
@@ -403,7 +365,8 @@ export class ClusterView {
     const parts = g._parts;
     if (key === "store") return updateStore(g, parts, snap.store, n, config, now);
     if (key === "resource") return updateResource(g, parts, snap.resource, n, now, this.sticky);
-    const role = roleClass(n);
+    // The simulator says what the role amounts to ("crashed" while down).
+    const role = n.role_kind;
     const r = this.geo.pos.get(key).r;
     setAttrs(g, {
       "data-role": role, "data-status": n.status, "data-term": n.term ?? undefined, "data-token": n.token ?? undefined,
@@ -417,12 +380,12 @@ export class ClusterView {
     setAttrs(parts.name, { y: role === "leader" ? 13 : 5 });
     const skew = n.clock_ms - now;
     setText(parts.clock, Math.abs(skew) >= 1 ? `clock ${skew > 0 ? "+" : "−"}${fmtMs(Math.abs(skew))}` : "");
-    // Timer arc: the time left until the next timer, as a fraction of that timer's full wait.
+    // Timer arc: the time left until the next timer, as a fraction of the full wait it was
+    // armed with (both from the simulator).
     const t = n.next_timer;
     let timerD = "";
-    if (t && n.status !== "crashed") {
-      const span = timerSpan(t.kind, config);
-      timerD = arcPath(0, 0, r + 5, this.steps((t.deadline_ms - now) / span));
+    if (t && n.status !== "crashed" && t.wait_ms > 0) {
+      timerD = arcPath(0, 0, r + 5, this.steps((t.deadline_ms - now) / t.wait_ms));
     }
     setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
     let leaseD = "";
@@ -492,7 +455,7 @@ function visibleName(g) {
 export function describe(snap) {
   const at = `At ${fmtMs(snap.time_ms)}`;
   const nodes = snap.nodes.filter((n) => procKey(n.id).startsWith("n"));
-  const leaders = nodes.filter((n) => roleClass(n) === "leader" && n.status === "up");
+  const leaders = nodes.filter((n) => n.acting_leader);
   const word = snap.algorithm === "bully" ? "epoch" : snap.store != null ? "token" : "term";
   const lead = leaders.length === 0
     ? "no node leads"

@@ -23,7 +23,7 @@ export class RaftLogView {
     const nodes = snap.nodes.filter((n) => n.log);
     const last = nodes.reduce((m, n) => Math.max(m, Number(n.log_len ?? 0)), 0);
     const first = Math.max(1, last - ENTRIES + 1);
-    const key = nodes.map((n) => `${n.id}:${n.log_len}:${n.commit}:${n.role}:${n.status}:${n.log.at(-1)?.term}`).join("|");
+    const key = nodes.map((n) => `${n.id}:${n.log_len}:${n.commit}:${n.role}:${n.status}:${n.acting_leader}:${n.log.at(-1)?.term}`).join("|");
     if (key === this.key) return;
     this.key = key;
     const head = html("tr", {}, html("th", { scope: "col", text: "node" }), html("th", { scope: "col", text: "commit" }),
@@ -43,12 +43,12 @@ export class RaftLogView {
           "data-committed": String(committed), title: `index ${idx}, term ${e.term}, ${what}${committed ? ", committed" : ", not committed yet"}`,
         }, html("span", { text: String(e.term) }), e.command == null ? "" : html("small", { text: `·${String(e.command).slice(-3)}` }));
       });
-      const lead = n.role === "Leader" && n.status === "up";
+      const lead = n.acting_leader;
       return html("tr", { "data-testid": `log-${k}`, class: `${lead ? "leader" : ""} status-${n.status}` },
         html("th", { scope: "row", text: `${k}${lead ? " ★" : ""}` }), html("td", { class: "commit", "data-testid": `commit-${k}`, text: String(commit) }), ...cells);
     });
     this.table.replaceChildren(html("thead", {}, head), html("tbody", {}, ...rows));
-    this.propose.disabled = !nodes.some((n) => n.role === "Leader" && n.status === "up");
+    this.propose.disabled = !nodes.some((n) => n.acting_leader);
   }
 }
 

@@ -23,10 +23,10 @@ export const KNOBS = {
   ],
   raft: [
     ["election_timeout_ms", "Election timeout T (ms), waits in [T, 2T)", 50, 2000, 10, 300, "ms"],
-    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 100, "ms"],
+    ["heartbeat_interval_ms", "Heartbeat interval (ms)", 10, 1000, 10, 100, "ms"],
   ],
   bully: [
-    ["heartbeat_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50, "ms"],
+    ["heartbeat_interval_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50, "ms"],
     ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200, "ms"],
   ],
   // The foil has no margin and no drift bound: the simulator refuses those keys for it.

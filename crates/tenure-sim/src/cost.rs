@@ -143,7 +143,7 @@ mod tests {
     fn raft(t: u64) -> Scenario {
         let mut s = Scenario::new(Algorithm::Raft, 5, 3, 1);
         s.config.election_timeout_ms = Some(Ms::from_millis(t));
-        s.config.heartbeat_ms = Some(Ms::from_millis((t / 3).max(1)));
+        s.config.heartbeat_interval_ms = Some(Ms::from_millis((t / 3).max(1)));
         s
     }
 

@@ -107,7 +107,7 @@ impl Setting {
             c.election_timeout_ms = Some(Ms::from_millis(t));
             c.election_timeout_max_ms = Some(Ms::from_millis(max));
             // Heartbeats well inside the election timeout, as in the paper's setup.
-            c.heartbeat_ms = Some(Ms(tenure::Duration::from_micros(
+            c.heartbeat_interval_ms = Some(Ms(tenure::Duration::from_micros(
                 t.saturating_mul(1000) / 3,
             )
             .max(tenure::Duration::from_micros(1))));
@@ -170,7 +170,7 @@ mod tests {
         let sc = s.scenario(4).unwrap();
         assert_eq!(sc.seed, 4);
         assert_eq!(sc.config.election_timeout_ms, Some(Ms::from_millis(150)));
-        assert_eq!(sc.config.heartbeat_ms, Some(Ms::from_millis(50)));
+        assert_eq!(sc.config.heartbeat_interval_ms, Some(Ms::from_millis(50)));
         assert_eq!(s.label(), "raft 150-300 ms");
     }
 

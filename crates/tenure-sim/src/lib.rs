@@ -23,6 +23,7 @@ pub mod checker;
 pub mod cli;
 pub mod clock;
 pub mod cost;
+pub mod event;
 pub mod failover;
 pub mod failover_plot;
 pub mod failover_setting;
@@ -40,6 +41,7 @@ pub mod world;
 
 pub use algo::AlgorithmSpec;
 pub use checker::{InvariantKind, Violation};
+pub use event::{NodeEvent, Role, RoleKind, StepDownCause};
 pub use fault::{Fault, TimedFault};
 pub use metrics::Metrics;
 pub use process::Proc;

@@ -20,12 +20,19 @@ pub struct Metrics {
     /// Nodes acting as leader now (up, not paused, believing they lead).
     pub leaders_now: u64,
     /// Total true time with two or more nodes acting as leader.
+    #[serde(rename = "split_brain_ms", serialize_with = "crate::units::ser_ms")]
     pub split_brain_us: u64,
     /// The longest single stretch of split brain.
+    #[serde(
+        rename = "worst_split_brain_ms",
+        serialize_with = "crate::units::ser_ms"
+    )]
     pub worst_split_brain_us: u64,
     /// Total true time with no node acting as leader.
+    #[serde(rename = "leaderless_ms", serialize_with = "crate::units::ser_ms")]
     pub leaderless_us: u64,
     /// Time from a leader's crash to the next leader, latest samples.
+    #[serde(rename = "failover_ms", serialize_with = "crate::units::ser_vec_ms")]
     pub failover_us: Vec<u64>,
     /// Writes the resource accepted.
     pub writes_accepted: u64,

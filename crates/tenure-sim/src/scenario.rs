@@ -148,7 +148,7 @@ pub struct AlgoConfig {
     pub election_timeout_max_ms: Option<Ms>,
     /// Raft and Bully: heartbeat interval in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub heartbeat_ms: Option<Ms>,
+    pub heartbeat_interval_ms: Option<Ms>,
     /// Raft: PreVote (Ongaro §9.6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pre_vote: Option<bool>,

@@ -1,6 +1,7 @@
 //! A serde picture of the world at one instant, cheap to build, for the playground.
 
 use crate::checker::{InvariantKind, Violation};
+use crate::event::{Role, RoleKind};
 use crate::message::Payload;
 use crate::metrics::Metrics;
 use crate::process::Proc;
@@ -26,7 +27,15 @@ pub struct TimerView {
     /// What it waits for (`Election`, `Heartbeat`, `Renew`, `LeaseDeadline`, `Write`, ...).
     pub kind: &'static str,
     /// When it fires, in true time (us; an estimate through the process's clock).
+    #[serde(rename = "deadline_ms", serialize_with = "crate::units::ser_ms")]
     pub deadline_us: u64,
+    /// When it was armed, in true time (us).
+    #[serde(rename = "armed_ms", serialize_with = "crate::units::ser_ms")]
+    pub armed_us: u64,
+    /// Its full wait on the process's clock, from arming to deadline (us): the part of it
+    /// still left is how far the timer has run down.
+    #[serde(rename = "wait_ms", serialize_with = "crate::units::ser_ms")]
+    pub wait_us: u64,
 }
 
 /// One process.
@@ -34,8 +43,13 @@ pub struct TimerView {
 pub struct NodeView {
     /// The process.
     pub id: Proc,
-    /// Role label (`Leader`, `Follower`, `Candidate`, `Coordinator`, `store`, ...).
-    pub role: &'static str,
+    /// Its machine's role (`Leader`, `Follower`, `Candidate`, `Coordinator`, `store`, ...).
+    pub role: Role,
+    /// What the role amounts to, the same words for every algorithm (`crashed` when down).
+    pub role_kind: RoleKind,
+    /// Whether it acts as leader now: up, not paused, believing it leads (what the
+    /// `leaders_now` metric and split brain count).
+    pub acting_leader: bool,
     /// Raft term or Bully epoch.
     pub term: Option<u64>,
     /// Lease fencing token held.
@@ -45,8 +59,13 @@ pub struct NodeView {
     /// Up, paused or crashed.
     pub status: Status,
     /// Its clock reading, us.
+    #[serde(rename = "clock_ms", serialize_with = "crate::units::ser_ms")]
     pub clock_us: u64,
     /// Its lease deadline converted to true time (us), lease contenders that lead.
+    #[serde(
+        rename = "lease_deadline_ms",
+        serialize_with = "crate::units::ser_opt_ms"
+    )]
     pub lease_deadline_us: Option<u64>,
     /// Its next timer.
     pub next_timer: Option<TimerView>,
@@ -86,8 +105,10 @@ pub struct InFlight {
     /// Term, epoch or token carried.
     pub value: Option<u64>,
     /// True send time, us.
+    #[serde(rename = "send_ms", serialize_with = "crate::units::ser_ms")]
     pub send_us: u64,
     /// True arrival time, us.
+    #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
     pub arrival_us: u64,
 }
 
@@ -105,8 +126,10 @@ pub struct MessageDetail {
     /// Term, epoch or token carried.
     pub value: Option<u64>,
     /// True send time, us.
+    #[serde(rename = "send_ms", serialize_with = "crate::units::ser_ms")]
     pub send_us: u64,
     /// True arrival time, us.
+    #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
     pub arrival_us: u64,
     /// Every field, as the algorithm sent it.
     pub payload: Payload,
@@ -124,6 +147,7 @@ pub struct Dropped {
     /// Kind label.
     pub kind: &'static str,
     /// True time of the drop, us.
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// Why.
     pub reason: DropReason,
@@ -137,8 +161,10 @@ pub struct StoreView {
     /// Its token.
     pub token: Option<u64>,
     /// Its expiry on the store's clock, us.
+    #[serde(rename = "expiry_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub expiry_us: Option<u64>,
     /// That expiry in true time, us (an estimate through the store's clock).
+    #[serde(rename = "expiry_true_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub expiry_true_us: Option<u64>,
     /// The last token issued.
     pub last_token: Option<u64>,
@@ -161,6 +187,7 @@ pub struct ResourceView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Snapshot {
     /// True time, us.
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// The algorithm.
     pub algorithm: Algorithm,

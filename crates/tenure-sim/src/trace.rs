@@ -8,6 +8,7 @@
 //! a hash is comparable only between builds of the same scheme (older schemes are not kept).
 
 use crate::checker::Violation;
+use crate::event::NodeEvent;
 use crate::fault::Fault;
 use crate::process::Proc;
 use core::hash::{Hash, Hasher};
@@ -45,12 +46,12 @@ pub enum TraceKind {
         /// Message kind (`RequestVote`, `AppendEntries`, `Acquire`, `Write`, ...).
         msg: &'static str,
         /// Term, epoch or token the message carries, if any.
-        #[serde(skip_serializing_if = "Option::is_none")]
         value: Option<u64>,
         /// True arrival time in us.
+        #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
         arrival_us: u64,
         /// True arrival time of a duplicate, if the link duplicated it.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "duplicate_ms", serialize_with = "crate::units::ser_opt_ms")]
         duplicate_us: Option<u64>,
     },
     /// A message reached its receiver.
@@ -82,18 +83,27 @@ pub enum TraceKind {
         /// The process.
         proc: Proc,
     },
-    /// A state change of a process: `became-leader`, `stepped-down`, `crashed`, `paused`, ...
+    /// A state change of a process (`what` in JSON: `became-leader`, `stepped-down`, ...).
     Node {
         /// The process.
         proc: Proc,
-        /// What happened (kebab-case).
-        what: &'static str,
-        /// Term, token, epoch or index, if any.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        value: Option<u64>,
-        /// A reason label, if any (`lease-expired`, `higher-term`, ...).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        reason: Option<&'static str>,
+        /// What happened, with its own fields.
+        #[serde(flatten)]
+        change: NodeEvent,
+    },
+    /// Two or more nodes began acting as leader at once (up, not paused, believing they
+    /// lead): a split-brain window opens. Recorded whether or not the algorithm promises
+    /// against it; the checker's `split-brain` violation is separate.
+    SplitBrainStarted {
+        /// The nodes acting as leader.
+        leaders: Vec<Proc>,
+    },
+    /// Fewer than two nodes act as leader again: the window that opened at the last
+    /// `split-brain-started` closes.
+    SplitBrainEnded {
+        /// How long it lasted, us (`duration_ms` in JSON).
+        #[serde(rename = "duration_ms", serialize_with = "crate::units::ser_ms")]
+        duration_us: u64,
     },
     /// The resource judged a write (lease worlds).
     Write(WriteRecord),
@@ -108,12 +118,14 @@ pub enum TraceKind {
 
 impl TraceKind {
     /// Every event name, as the `event` tag of the serde form spells it, in variant order.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "send",
         "deliver",
         "drop",
         "timeout",
         "node",
+        "split-brain-started",
+        "split-brain-ended",
         "write",
         "fault",
         "violation",
@@ -132,19 +144,31 @@ impl TraceKind {
             TraceKind::Drop { .. } => 2,
             TraceKind::Timeout { .. } => 3,
             TraceKind::Node { .. } => 4,
-            TraceKind::Write(_) => 5,
-            TraceKind::Fault { .. } => 6,
-            TraceKind::Violation(_) => 7,
+            TraceKind::SplitBrainStarted { .. } => 5,
+            TraceKind::SplitBrainEnded { .. } => 6,
+            TraceKind::Write(_) => 7,
+            TraceKind::Fault { .. } => 8,
+            TraceKind::Violation(_) => 9,
         }
     }
+}
+
+/// Why the fenced resource refused a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum WriteRefusal {
+    /// Its token is below the highest the resource has seen ([`tenure::StaleToken`]).
+    #[serde(rename = "stale fencing token")]
+    StaleToken,
 }
 
 /// One write judged by the fenced resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct WriteRecord {
     /// True time the resource judged it, in us.
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// True time the write left its node, in us.
+    #[serde(rename = "issued_ms", serialize_with = "crate::units::ser_ms")]
     pub issued_us: u64,
     /// The writer.
     pub from: Proc,
@@ -152,6 +176,9 @@ pub struct WriteRecord {
     pub token: u64,
     /// Whether the resource accepted it.
     pub accepted: bool,
+    /// Why it was refused, `None` when accepted: always a stale fencing token, the
+    /// resource's only refusal (design rule 1).
+    pub reason: Option<WriteRefusal>,
     /// Stale: its token is below one the resource had already seen (with fencing this is
     /// exactly what gets rejected; without, the simulator keeps the count on the side).
     pub stale: bool,
@@ -170,10 +197,16 @@ pub struct TraceEvent {
     /// Position in the run, from 0.
     pub seq: u64,
     /// True time in us.
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// What happened.
     #[serde(flatten)]
     pub kind: TraceKind,
+}
+
+/// A trace hash as the CLI, scenario files and JS write it: 16 lowercase hex digits.
+pub fn hash_hex(hash: u64) -> String {
+    format!("{hash:016x}")
 }
 
 /// The trace hash's scheme: 1 was byte-wise FNV-1a; 2 mixes one word per step.

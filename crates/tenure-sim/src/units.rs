@@ -49,6 +49,26 @@ pub fn us_to_ms(us: u64) -> f64 {
 // bindings lives in the core, so the machines' wasm module needs no simulator.
 pub use tenure::time::{MillisError, ms_to_us};
 
+/// Serializes microseconds as fractional milliseconds: the simulator's records keep `_us`
+/// in Rust and are `_ms` in JSON (the CLI's output and the JS `Simulation` alike).
+pub(crate) fn ser_ms<S: Serializer>(us: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(us_to_ms(*us))
+}
+
+/// [`ser_ms`] for an optional time (`null` when absent).
+#[allow(clippy::ref_option)] // serde's serialize_with passes a reference
+pub(crate) fn ser_opt_ms<S: Serializer>(us: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match us {
+        Some(us) => s.serialize_some(&us_to_ms(*us)),
+        None => s.serialize_none(),
+    }
+}
+
+/// [`ser_ms`] for a list of times.
+pub(crate) fn ser_vec_ms<S: Serializer>(us: &[u64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(us.iter().map(|&v| us_to_ms(v)))
+}
+
 impl Serialize for Ms {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let us = self.micros();

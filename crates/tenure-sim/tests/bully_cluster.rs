@@ -26,7 +26,9 @@ use tenure::{Duration, Instant, NodeId};
 use tenure_sim::snapshot::Status;
 use tenure_sim::trace::DropReason;
 use tenure_sim::units::Ms;
-use tenure_sim::{Algorithm, Fault, Proc, Scenario, TraceEvent, TraceKind, World};
+use tenure_sim::{
+    Algorithm, Fault, NodeEvent, Proc, Role, Scenario, StepDownCause, TraceEvent, TraceKind, World,
+};
 
 fn world(nodes: u64, seed: u64, latency_ms: [u64; 2]) -> World {
     let mut s = Scenario::new(Algorithm::Bully, nodes, seed, 3_600_000);
@@ -35,7 +37,7 @@ fn world(nodes: u64, seed: u64, latency_ms: [u64; 2]) -> World {
 }
 
 /// (id, role, epoch, coordinator) of every node that is up.
-fn live(w: &World) -> Vec<(u64, &'static str, u64, Option<u64>)> {
+fn live(w: &World) -> Vec<(u64, Role, u64, Option<u64>)> {
     w.snapshot()
         .nodes
         .into_iter()
@@ -56,13 +58,13 @@ fn converged(w: &World) -> Option<NodeId> {
     let nodes = live(w);
     let top = nodes.iter().max_by_key(|n| n.0)?;
     let agree = nodes.iter().all(|n| n.3 == Some(top.0) && n.2 == top.2);
-    (agree && top.1 == "Coordinator").then_some(NodeId(top.0))
+    (agree && top.1 == Role::Coordinator).then_some(NodeId(top.0))
 }
 
 fn coordinators(w: &World) -> Vec<NodeId> {
     let mut c: Vec<NodeId> = live(w)
         .into_iter()
-        .filter(|n| n.1 == "Coordinator")
+        .filter(|n| n.1 == Role::Coordinator)
         .map(|n| NodeId(n.0))
         .collect();
     c.sort();
@@ -149,22 +151,13 @@ fn takeover(w: &mut World) -> u64 {
     epoch(w, 2)
 }
 
-/// The state changes node `id` reported after `cursor`: (what, value, reason).
-fn notes_of(
-    w: &World,
-    id: u64,
-    cursor: u64,
-) -> Vec<(&'static str, Option<u64>, Option<&'static str>)> {
+/// The state changes node `id` reported after `cursor`.
+fn notes_of(w: &World, id: u64, cursor: u64) -> Vec<NodeEvent> {
     w.events_since(cursor)
         .0
         .into_iter()
         .filter_map(|e| match e.kind {
-            TraceKind::Node {
-                proc,
-                what,
-                value,
-                reason,
-            } if proc == Proc::Node(NodeId(id)) => Some((what, value, reason)),
+            TraceKind::Node { proc, change } if proc == Proc::Node(NodeId(id)) => Some(change),
             _ => None,
         })
         .collect()
@@ -190,8 +183,10 @@ fn s14_rejoining_top_id_leads_only_through_an_election_the_others_see() {
         // 3 started with an election, not with a claim to its old coordinatorship.
         let out3 = notes_of(&w, 3, mark);
         assert_eq!(
-            out3.iter().find(|n| n.0 != "restarted").map(|n| n.0),
-            Some("election-started"),
+            out3.iter()
+                .find(|n| **n != NodeEvent::Restarted)
+                .is_some_and(|n| matches!(n, NodeEvent::ElectionStarted { .. })),
+            true,
             "seed {seed}: 3 began with {out3:?}"
         );
         // Its winning announcement is newer than 2's, in the (epoch, id) order.
@@ -199,7 +194,7 @@ fn s14_rejoining_top_id_leads_only_through_an_election_the_others_see() {
         // The others saw it: each adopted 3 in exactly that epoch, and 2 stepped down.
         for n in [1, 2] {
             assert!(
-                notes_of(&w, n, mark).contains(&("coordinator-changed", Some(3), None)),
+                notes_of(&w, n, mark).contains(&NodeEvent::CoordinatorChanged { value: 3 }),
                 "seed {seed}: n{n}"
             );
             assert_eq!(epoch(&w, n), final_epoch, "seed {seed}: n{n}");
@@ -207,7 +202,13 @@ fn s14_rejoining_top_id_leads_only_through_an_election_the_others_see() {
         assert!(
             notes_of(&w, 2, mark)
                 .iter()
-                .any(|n| n.0 == "stepped-down" && n.2 == Some("higher-coordinator")),
+                .any(|n| matches!(
+                    n,
+                    NodeEvent::SteppedDown {
+                        reason: StepDownCause::HigherCoordinator,
+                        ..
+                    }
+                )),
             "seed {seed}: 2 never stepped down"
         );
     }

@@ -70,7 +70,7 @@ fn a_storm_fails_the_run() {
     s.config.propose_interval_ms = Some(Ms::from_millis(5));
     let b = tenure_sim::budget::budget(&s);
     s.config.propose_interval_ms = Some(Ms::from_millis(1));
-    s.config.heartbeat_ms = Some(Ms::from_millis(1));
+    s.config.heartbeat_interval_ms = Some(Ms::from_millis(1));
     s.network.duplicate = Probability::new(0.5).unwrap();
     let mut w = World::new(&s).unwrap();
     w.run_until(tenure::Instant::from_millis(1_000));

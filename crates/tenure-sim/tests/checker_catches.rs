@@ -80,7 +80,13 @@ fn s01_fencing_rejects_the_same_stale_write() {
     let (events, _) = w.events_since(0);
     assert!(events.iter().any(|e| matches!(
         e.kind,
-        tenure_sim::TraceKind::Node { what: "stepped-down", reason: Some(r), .. } if r == "fenced" || r == "lease-expired"
+        tenure_sim::TraceKind::Node {
+            change: tenure_sim::NodeEvent::SteppedDown {
+                reason: tenure_sim::StepDownCause::Fenced | tenure_sim::StepDownCause::LeaseExpired,
+                ..
+            },
+            ..
+        }
     )));
     assert!(m.leadership_lost_total >= 1);
 }

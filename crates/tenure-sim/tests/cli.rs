@@ -124,7 +124,7 @@ fn clean_runs_exit_0_and_write_the_trace() {
     assert!(lines.lines().count() > 100);
     for line in lines.lines().take(50) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert!(v.get("event").is_some() && v.get("time_us").is_some());
+        assert!(v.get("event").is_some() && v.get("time_ms").is_some());
     }
     let out = tenure(&[
         "chaos",

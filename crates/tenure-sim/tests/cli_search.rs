@@ -112,7 +112,7 @@ fn a_hit_prints_the_file_the_replay_and_the_link_and_the_replay_reproduces_it() 
     let run = tenure_in(&dir, &["run", "tenure-bully-split-brain.json", "--json"]);
     let summary: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     assert!(
-        summary["metrics"]["split_brain_us"].as_u64().unwrap_or(0) > 0,
+        summary["metrics"]["split_brain_ms"].as_f64().unwrap_or(0.0) > 0.0,
         "{summary}"
     );
     std::fs::remove_dir_all(&dir).ok();

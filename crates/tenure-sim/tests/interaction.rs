@@ -182,16 +182,26 @@ fn line(e: &TraceEvent) -> String {
                 .unwrap_or("?")
         ),
         TraceKind::Timeout { proc } => format!("timeout {proc}"),
-        TraceKind::Node {
-            proc,
-            what,
-            value,
-            reason,
-        } => format!(
-            "{proc} {what}{}{}",
-            v(*value),
-            reason.map_or(String::new(), |r| format!(" ({r})"))
-        ),
+        TraceKind::Node { proc, change } => {
+            // The event's own JSON form: `what`, then its value, duration and reason.
+            let j = serde_json::to_value(change).unwrap();
+            let what = j["what"].as_str().unwrap_or("?");
+            let value = j["value"].as_u64();
+            let pause = j["duration_ms"]
+                .as_f64()
+                .map_or(String::new(), |d| format!(" for {d}ms"));
+            let reason = j["reason"]
+                .as_str()
+                .map_or(String::new(), |r| format!(" ({r})"));
+            format!("{proc} {what}{}{pause}{reason}", v(value))
+        }
+        TraceKind::SplitBrainStarted { leaders } => {
+            let names: Vec<String> = leaders.iter().map(ToString::to_string).collect();
+            format!("split-brain-started {}", names.join(","))
+        }
+        TraceKind::SplitBrainEnded { duration_us } => {
+            format!("split-brain-ended after {}", ms(*duration_us))
+        }
         TraceKind::Write(w) => format!(
             "write {} token={} {}{}",
             w.from,
@@ -212,7 +222,7 @@ fn line(e: &TraceEvent) -> String {
 fn status(w: &World) -> String {
     let mut out = String::new();
     for n in w.snapshot().nodes {
-        let mut s = format!("{}: {} {:?}", n.id, n.role, n.status).to_lowercase();
+        let mut s = format!("{}: {:?} {:?}", n.id, n.role, n.status).to_lowercase();
         if let Some(t) = n.term {
             s.push_str(&format!(" term={t}"));
         }

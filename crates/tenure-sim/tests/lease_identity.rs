@@ -38,11 +38,9 @@ fn watch(w: &mut World) -> (BTreeSet<Proc>, BTreeSet<Proc>) {
                 }
                 TraceKind::Node {
                     proc,
-                    what: "holder-clash",
-                    value,
-                    ..
+                    change: tenure_sim::NodeEvent::HolderClash { value },
                 } => {
-                    assert_eq!(value, Some(7), "the clash names the shared id");
+                    assert_eq!(value, 7, "the clash names the shared id");
                     clashed.insert(proc);
                 }
                 _ => {}

@@ -102,7 +102,7 @@ fn a_pause_voids_the_promise_as_it_does_the_lease() {
 fn the_foil_reads_only_its_own_config_keys() {
     let base =
         r#""version": 1, "algorithm": "lease-no-margin", "nodes": 3, "seed": 1, "duration_ms": 10"#;
-    for key in ["safety_margin_ms", "max_drift_ppm", "heartbeat_ms"] {
+    for key in ["safety_margin_ms", "max_drift_ppm", "heartbeat_interval_ms"] {
         let text = format!("{{{base}, \"config\": {{\"{key}\": 1}}}}");
         let e = Scenario::from_json(&text).unwrap_err().to_string();
         assert!(

@@ -32,7 +32,7 @@ fn s06_partitioned_holder_steps_down_before_anyone_else_leads() {
     assert!(!w.leaders().contains(&leader));
     let (events, _) = w.events_since(0);
     let stepped = events.iter().any(|e| {
-        matches!(e.kind, tenure_sim::TraceKind::Node { proc, what: "stepped-down", reason: Some("store-unreachable"), .. } if proc == Proc::Node(leader))
+        matches!(e.kind, tenure_sim::TraceKind::Node { proc, change: tenure_sim::NodeEvent::SteppedDown { reason: tenure_sim::StepDownCause::StoreUnreachable, .. } } if proc == Proc::Node(leader))
     });
     assert!(stepped);
     assert!(w.violations().is_empty());

@@ -6,7 +6,7 @@
 
 use tenure::{Instant, NodeId};
 use tenure_sim::trace::{DropReason, TraceKind};
-use tenure_sim::{Algorithm, Fault, FaultError, Proc, Scenario, World};
+use tenure_sim::{Algorithm, Fault, FaultError, NodeEvent, Proc, Scenario, World};
 
 fn raft(seed: u64) -> World {
     World::new(&Scenario::new(Algorithm::Raft, 3, seed, 5_000)).unwrap()
@@ -74,7 +74,14 @@ fn a_proposed_command_reaches_the_leaders_log_and_commits() {
     let whats: Vec<_> = events
         .iter()
         .filter_map(|e| match e.kind {
-            TraceKind::Node { proc, what, .. } if what.starts_with("propos") => Some((proc, what)),
+            TraceKind::Node {
+                proc,
+                change: NodeEvent::Proposed { .. },
+            } => Some((proc, "proposed")),
+            TraceKind::Node {
+                proc,
+                change: NodeEvent::ProposalRefused { .. },
+            } => Some((proc, "proposal-refused")),
             _ => None,
         })
         .collect();

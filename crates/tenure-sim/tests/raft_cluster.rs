@@ -13,14 +13,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use tenure::{Duration, Instant, NodeId, Rng};
 use tenure_sim::snapshot::Status;
 use tenure_sim::units::Ms;
-use tenure_sim::{Algorithm, Fault, Proc, Scenario, World};
+use tenure_sim::{Algorithm, Fault, Proc, Role, Scenario, World};
 
 const T_MS: u64 = 100;
 
 fn scenario(nodes: u64, seed: u64, pre_vote: bool, check_quorum: bool) -> Scenario {
     let mut s = Scenario::new(Algorithm::Raft, nodes, seed, 3_600_000);
     s.config.election_timeout_ms = Some(Ms::from_millis(T_MS));
-    s.config.heartbeat_ms = Some(Ms::from_millis(30));
+    s.config.heartbeat_interval_ms = Some(Ms::from_millis(30));
     s.config.pre_vote = Some(pre_vote);
     s.config.check_quorum = Some(check_quorum);
     s
@@ -35,7 +35,7 @@ fn stable_leader(w: &World) -> Option<NodeId> {
         .filter(|v| matches!(v.id, Proc::Node(_)))
         .count();
     let up = || nodes.iter().filter(|v| v.status == Status::Up);
-    let leader = up().filter(|v| v.role == "Leader").max_by_key(|v| v.term)?;
+    let leader = up().filter(|v| v.role == Role::Leader).max_by_key(|v| v.term)?;
     let Proc::Node(id) = leader.id else {
         return None;
     };

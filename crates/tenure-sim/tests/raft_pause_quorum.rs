@@ -66,7 +66,10 @@ fn run_in(seed: u64, lease: bool, pause_after: Duration, harsh: bool) -> Outcome
     let mut stepped_down = false;
     for e in events.iter().filter(|e| e.time_us >= resume.as_micros()) {
         match &e.kind {
-            TraceKind::Node { proc, what, .. } if *proc == node && *what == "stepped-down" => {
+            TraceKind::Node {
+                proc,
+                change: tenure_sim::NodeEvent::SteppedDown { .. },
+            } if *proc == node => {
                 stepped_down = true;
                 break;
             }

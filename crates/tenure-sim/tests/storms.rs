@@ -17,14 +17,14 @@ use tenure_sim::{Algorithm, Scenario, World};
 /// The Raft bound for `secs` of a healthy cluster (`RaftNode`, "Flow control and the message
 /// bound"): `4 (n - 1)(h + p)` per second for h heartbeats and p proposals per second, plus
 /// one election (`4 (n - 1)` messages with PreVote).
-fn raft_bound(nodes: u64, heartbeat_ms: u64, propose_ms: u64, secs: u64) -> u64 {
-    let per_second = 4 * (nodes - 1) * (1_000 / heartbeat_ms + 1_000 / propose_ms);
+fn raft_bound(nodes: u64, heartbeat_interval_ms: u64, propose_ms: u64, secs: u64) -> u64 {
+    let per_second = 4 * (nodes - 1) * (1_000 / heartbeat_interval_ms + 1_000 / propose_ms);
     per_second * secs + 4 * (nodes - 1)
 }
 
-fn raft(nodes: u64, heartbeat_ms: u64, duplicate: f64, secs: u64) -> World {
+fn raft(nodes: u64, heartbeat_interval_ms: u64, duplicate: f64, secs: u64) -> World {
     let mut s = Scenario::new(Algorithm::Raft, nodes, 1, secs * 1_000);
-    s.config.heartbeat_ms = Some(Ms::from_millis(heartbeat_ms));
+    s.config.heartbeat_interval_ms = Some(Ms::from_millis(heartbeat_interval_ms));
     s.config.propose_interval_ms = Some(Ms::from_millis(5));
     s.network.duplicate = Probability::new(duplicate).unwrap();
     let mut w = World::new(&s).unwrap();

@@ -76,9 +76,29 @@ fn snapshot_shows_nodes_messages_and_injected_faults() {
         .iter()
         .find(|n| n.id == Proc::Node(leader))
         .unwrap();
-    assert_eq!(view.role, "Leader");
+    assert_eq!(view.role, tenure_sim::Role::Leader);
+    assert_eq!(view.role_kind, tenure_sim::RoleKind::Leader);
+    assert!(view.acting_leader, "the lease holder acts as leader");
     assert!(view.lease_deadline_us.unwrap() > snap.time_us);
-    assert!(view.next_timer.is_some());
+    // Its timer: armed in the past, due in the future, and (no drift) deadline = armed + wait.
+    let timer = view.next_timer.clone().unwrap();
+    assert!(
+        timer.armed_us <= snap.time_us && timer.deadline_us > snap.time_us,
+        "{timer:?}"
+    );
+    assert!(timer.wait_us > 0);
+    assert_eq!(
+        timer.armed_us + timer.wait_us,
+        timer.deadline_us,
+        "{timer:?}"
+    );
+    let followers = snap
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.id, Proc::Node(_)) && n.id != Proc::Node(leader));
+    for f in followers {
+        assert!(!f.acting_leader, "{f:?}");
+    }
     let store = snap.store.clone().unwrap();
     assert_eq!(store.holder, Some(leader.0));
     assert!(snap.in_flight.iter().all(|m| m.send_us <= m.arrival_us));

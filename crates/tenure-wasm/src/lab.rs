@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::simulation_error::{SimulationError, Subject};
 use crate::simulation_input::MAX_SAFE_INTEGER;
-use crate::simulation_view::serializer;
+use crate::simulation_output::serializer;
 
 #[wasm_bindgen(typescript_custom_section)]
 const LAB_TYPES: &str = r#"

@@ -19,7 +19,7 @@
 //! - `search`: the exported [`Search`] class, the simulator's counterexample search and
 //!   shrinker run in slices (a Web Worker's).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
-//!   `simulation_input` (scenario and fault objects in), `simulation_view` (snapshots,
+//!   `simulation_input` (scenario and fault objects in), `simulation_output` (snapshots,
 //!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript shapes).
 //!
 //! - `lab`: the failover lab's `failoverMeasure`, `falseElections` and `failoverPlot`.
@@ -80,7 +80,7 @@ mod simulation_message;
 #[cfg(feature = "sim")]
 mod simulation_types;
 #[cfg(feature = "sim")]
-mod simulation_view;
+mod simulation_output;
 
 #[cfg(feature = "machines")]
 pub use bully::BullyNode;

@@ -112,8 +112,8 @@ export interface SearchEvaluation {
   witness: SearchWitness | null;
   score: number;
   events: number;
-  /** The trace hash at the scenario's end: the one `tenure run` prints. */
-  trace_hash: bigint;
+  /** The trace hash at the scenario's end, 16 lowercase hex digits: the one `tenure run` prints. */
+  trace_hash: string;
 }
 "#;
 
@@ -272,7 +272,10 @@ impl Search {
             ),
             ("score", num(out.score)),
             ("events", num(out.events)),
-            ("trace_hash", crate::convert::u64_to_bigint(out.trace_hash)),
+            (
+                "trace_hash",
+                JsValue::from_str(&tenure_sim::trace::hash_hex(out.trace_hash)),
+            ),
         ])
     }
 

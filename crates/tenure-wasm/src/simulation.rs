@@ -1,7 +1,7 @@
 //! The exported `Simulation` class: the simulator's [`World`] driven from JS.
 //!
 //! Conversion and validation only: scenarios and faults are read by
-//! [`crate::simulation_input`], results shaped by [`crate::simulation_view`]; every decision
+//! [`crate::simulation_input`], results are the simulator's own serde forms ([`crate::simulation_output`]); every decision
 //! (what happens, what is a violation) is the simulator's.
 
 use serde::Serialize;
@@ -16,9 +16,7 @@ use crate::simulation_input::{
     MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario, scenario_text,
 };
 use crate::simulation_message::MessageView;
-use crate::simulation_view::{
-    EventsView, MetricsView, ProcView, SnapshotView, ViolationView, serializer,
-};
+use crate::simulation_output::{EventsPage, to_js};
 
 /// A deterministic simulated world running one election algorithm under faults,
 /// with its invariant checker.
@@ -167,8 +165,7 @@ impl Simulation {
     /// animation frame.
     #[wasm_bindgen(unchecked_return_type = "Snapshot")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        let snapshot = self.world.snapshot();
-        to_js(&SnapshotView::new(&snapshot))
+        to_js(&self.world.snapshot())
     }
 
     /// Trace events with `seq >= cursor` still in the bounded log (the last 4096), and the
@@ -199,13 +196,10 @@ impl Simulation {
         let (events, next) = self
             .world
             .events_since_where(cursor, |e| keep & (1 << e.kind.index()) != 0);
-        let mut view = EventsView::new(&events, cursor, next);
+        let mut page = EventsPage::new(&events, cursor, next);
         // From the log's oldest event, not the first one kept: the same as unfiltered.
-        #[allow(clippy::cast_precision_loss)]
-        {
-            view.missed = self.world.oldest_event().saturating_sub(cursor) as f64;
-        }
-        to_js(&view)
+        page.missed = self.world.oldest_event().saturating_sub(cursor);
+        to_js(&page)
     }
 
     /// Message `id` (the `id` of its `send` event or of its snapshot entry, a `bigint` or an
@@ -230,27 +224,19 @@ impl Simulation {
     /// Violations so far (the first 1000), promised or not.
     #[wasm_bindgen(unchecked_return_type = "Violation[]")]
     pub fn violations(&self) -> Result<JsValue, JsValue> {
-        let list: Vec<ViolationView<'_>> =
-            self.world.violations().iter().map(ViolationView).collect();
-        to_js(&list)
+        to_js(self.world.violations())
     }
 
     /// Metrics so far.
     #[wasm_bindgen(unchecked_return_type = "Metrics")]
     pub fn metrics(&self) -> Result<JsValue, JsValue> {
-        let metrics = self.world.metrics();
-        to_js(&MetricsView(&metrics))
+        to_js(&self.world.metrics())
     }
 
     /// Nodes acting as leader now (up, not paused, believing they lead), by id.
-    #[wasm_bindgen(unchecked_return_type = "bigint[]")]
+    #[wasm_bindgen(unchecked_return_type = "number[]")]
     pub fn leaders(&self) -> Result<JsValue, JsValue> {
-        let leaders: Vec<ProcView> = self
-            .world
-            .leaders()
-            .into_iter()
-            .map(|id| ProcView(tenure_sim::Proc::Node(id)))
-            .collect();
+        let leaders: Vec<u64> = self.world.leaders().into_iter().map(|id| id.0).collect();
         to_js(&leaders)
     }
 
@@ -268,11 +254,11 @@ impl Simulation {
         Ok(object)
     }
 
-    /// The stable 64-bit hash of every event so far; the native CLI prints the same one
-    /// (in hex) for the same scenario and seed.
+    /// The stable 64-bit hash of every event so far as 16 lowercase hex digits (no `0x`):
+    /// the native CLI prints the same string for the same scenario and seed.
     #[wasm_bindgen(js_name = traceHash)]
-    pub fn trace_hash(&self) -> u64 {
-        self.world.trace_hash()
+    pub fn trace_hash(&self) -> String {
+        tenure_sim::trace::hash_hex(self.world.trace_hash())
     }
 }
 
@@ -287,10 +273,6 @@ impl Simulation {
             .next_event_at()
             .is_some_and(|t| t <= self.world.end())
     }
-}
-
-fn to_js<T: Serialize>(view: &T) -> Result<JsValue, JsValue> {
-    view.serialize(&serializer()).map_err(JsValue::from)
 }
 
 /// The seed as live data: a number up to 2^53 - 1, a `bigint` above.

@@ -9,20 +9,20 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use tenure_sim::Proc;
 use tenure_sim::snapshot::MessageDetail;
 use tenure_sim::units::us_to_ms;
 
 use crate::simulation_input::MAX_SAFE_INTEGER;
-use crate::simulation_view::{Big, ProcView};
 
 /// The JS shape of [`MessageDetail`] (`MessageDetail` in `simulation_types.rs`).
 #[derive(Serialize)]
 pub(crate) struct MessageView {
-    id: Big,
-    from: ProcView,
-    to: ProcView,
+    id: u64,
+    from: Proc,
+    to: Proc,
     kind: &'static str,
-    value: Option<Big>,
+    value: Option<u64>,
     send_ms: f64,
     arrival_ms: f64,
     fields: Map<String, Value>,
@@ -36,11 +36,11 @@ impl MessageView {
             flatten(&mut fields, "", Value::Object(map));
         }
         MessageView {
-            id: Big(m.id),
-            from: ProcView(m.from),
-            to: ProcView(m.to),
+            id: m.id,
+            from: m.from,
+            to: m.to,
             kind: m.kind,
-            value: m.value.map(Big),
+            value: m.value,
             send_ms: us_to_ms(m.send_us),
             arrival_ms: us_to_ms(m.arrival_us),
             fields,

@@ -1,9 +1,9 @@
 //! TypeScript shapes of the `Simulation` class's inputs and outputs (convention 13).
 //!
 //! Scenarios and faults are JSON data (node numbers and ms as plain numbers), exactly the
-//! CLI's scenario files; snapshots, trace events, violations and metrics are live data, so
-//! ids, terms, tokens, epochs and log indexes are `bigint`s and times are ms `number`s
-//! (`simulation_view.rs` builds them). Unions are discriminated by `type` (faults) or
+//! CLI's scenario files; snapshots, trace events, violations and metrics are the simulator's
+//! own serde forms, the CLI's JSON: node ids, terms, tokens, epochs, log indexes and message
+//! ids are `number`s (all below 2^53) and times are ms `number`s. Unions are discriminated by `type` (faults) or
 //! `event` (trace events, as in the CLI's `--trace` JSONL).
 
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -22,8 +22,8 @@ export type Algorithm = "lease-fencing" | "lease-unfenced" | "raft" | "bully" | 
  */
 export type ProcRef = number | "store" | "resource";
 
-/** A process in live data (snapshots, events): a node id as a bigint, or "store" / "resource". */
-export type ProcId = bigint | "store" | "resource";
+/** A process in live data (snapshots, events): a node id (1..=nodes), or "store" / "resource". */
+export type ProcId = number | "store" | "resource";
 
 /**
  * Algorithm parameters, all optional (omitted = the simulator's default). Keys that do not
@@ -36,7 +36,7 @@ export interface ScenarioConfig {
   /** Raft: exclusive upper end of the election-timeout range, ms (default 2T). */
   election_timeout_max_ms?: number;
   /** Raft and Bully: heartbeat interval, ms. */
-  heartbeat_ms?: number;
+  heartbeat_interval_ms?: number;
   /** Raft: PreVote (Ongaro's thesis, section 9.6). */
   pre_vote?: boolean;
   /** Raft: CheckQuorum (a leader that hears from no quorum for a timeout steps down). */
@@ -204,8 +204,12 @@ export type RoleLabel =
   | "store"
   | "resource";
 
+/** What a role amounts to, the same words for every algorithm. */
+export type RoleKind = "leader" | "candidate" | "follower" | "crashed" | "service";
+
 /** Timer kinds a process can wait on. */
 export type TimerKind =
+  | "LeaderLease"
   | "Start"
   | "Election"
   | "Heartbeat"
@@ -251,18 +255,26 @@ export interface TimerSnapshot {
   kind: TimerKind;
   /** When it fires, in true time (ms; an estimate through the process's clock). */
   deadline_ms: number;
+  /** When it was armed, in true time (ms). */
+  armed_ms: number;
+  /** Its full wait on the process's own clock, ms: how long it ran when armed. */
+  wait_ms: number;
 }
 
 /** One process in a snapshot. */
 export interface NodeSnapshot {
   id: ProcId;
   role: RoleLabel;
+  /** What the role amounts to ("crashed" while down). */
+  role_kind: RoleKind;
+  /** It acts as leader now: up, not paused, believing it leads (what split brain counts). */
+  acting_leader: boolean;
   /** Raft term or Bully epoch. */
-  term: bigint | null;
+  term: number | null;
   /** Lease fencing token held. */
-  token: bigint | null;
+  token: number | null;
   /** The node it believes leads. */
-  leader: bigint | null;
+  leader: number | null;
   status: ProcStatus;
   /** Its own clock's reading, ms. */
   clock_ms: number;
@@ -270,9 +282,9 @@ export interface NodeSnapshot {
   lease_deadline_ms: number | null;
   next_timer: TimerSnapshot | null;
   /** Raft: log length. */
-  log_len: bigint | null;
+  log_len: number | null;
   /** Raft: commit index. */
-  commit: bigint | null;
+  commit: number | null;
   /** Raft: the newest entries of its log (up to 24), oldest first; null otherwise. */
   log: LogEntry[] | null;
 }
@@ -280,21 +292,21 @@ export interface NodeSnapshot {
 /** One Raft log entry. */
 export interface LogEntry {
   /** Its index, from 1. */
-  index: bigint;
+  index: number;
   /** The term of the leader that appended it. */
-  term: bigint;
+  term: number;
   /** The client's command; null for the no-op a new leader appends. */
-  command: bigint | null;
+  command: number | null;
 }
 
 /** A message on the wire. */
 export interface InFlightMessage {
-  id: bigint;
+  id: number;
   from: ProcId;
   to: ProcId;
   kind: MessageKind;
   /** Term, epoch or token carried. */
-  value: bigint | null;
+  value: number | null;
   /** True send time, ms. */
   send_ms: number;
   /** True arrival time, ms. */
@@ -312,7 +324,7 @@ export interface MessageDetail extends InFlightMessage {
 
 /** A recently dropped message. */
 export interface DroppedMessage {
-  id: bigint;
+  id: number;
   from: ProcId;
   to: ProcId;
   kind: MessageKind;
@@ -324,15 +336,15 @@ export interface DroppedMessage {
 /** The lease store. */
 export interface StoreSnapshot {
   /** The valid holder on the store's clock. */
-  holder: bigint | null;
+  holder: number | null;
   /** Its token. */
-  token: bigint | null;
+  token: number | null;
   /** Its expiry on the store's clock, ms. */
   expiry_ms: number | null;
   /** That expiry in true time, ms (an estimate through the store's clock). */
   expiry_true_ms: number | null;
   /** The last token issued. */
-  last_token: bigint | null;
+  last_token: number | null;
   /** False during an outage. */
   available: boolean;
 }
@@ -345,7 +357,7 @@ export interface ResourceWrite {
   issued_ms: number;
   from: ProcId;
   /** The writer's fencing token (always recorded; presented only with fencing). */
-  token: bigint;
+  token: number;
   accepted: boolean;
   /** null when accepted; a rejection is always a stale fencing token (design rule 1). */
   reason: "stale fencing token" | null;
@@ -354,15 +366,15 @@ export interface ResourceWrite {
   /** It left its node after its lease had ended in true time. */
   late: boolean;
   /** The token presented, null without fencing. */
-  presented: bigint | null;
+  presented: number | null;
   /** The highest token the resource had seen before this write. */
-  required: bigint;
+  required: number;
 }
 
 /** The fenced resource. */
 export interface ResourceSnapshot {
   /** Highest token seen (design rule 1). */
-  highest_token: bigint;
+  highest_token: number;
   /** Whether it checks tokens (lease-fencing) or accepts everything (lease-unfenced). */
   fenced: boolean;
   /** The latest writes (up to 32), oldest first. */
@@ -403,7 +415,7 @@ export interface Metrics {
   /** Leaderships lost: step-downs, and crashes of a node that led. */
   leadership_lost_total: number;
   /** The store's latest fencing token (lease worlds). */
-  fencing_token: bigint | null;
+  fencing_token: number | null;
   /** Nodes acting as leader now (up, not paused, believing they lead). */
   leaders_now: number;
   /** Total true time with two or more nodes acting as leader, ms. */
@@ -468,12 +480,12 @@ export interface TraceEventBase {
 /** A message left `from`; it arrives at arrival_ms (and again at duplicate_ms). */
 export interface SendEvent extends TraceEventBase {
   event: "send";
-  id: bigint;
+  id: number;
   from: ProcId;
   to: ProcId;
   msg: MessageKind;
   /** Term, epoch or token carried. */
-  value: bigint | null;
+  value: number | null;
   arrival_ms: number;
   duplicate_ms: number | null;
 }
@@ -481,7 +493,7 @@ export interface SendEvent extends TraceEventBase {
 /** A message reached its receiver. */
 export interface DeliverEvent extends TraceEventBase {
   event: "deliver";
-  id: bigint;
+  id: number;
   from: ProcId;
   to: ProcId;
   msg: MessageKind;
@@ -490,7 +502,7 @@ export interface DeliverEvent extends TraceEventBase {
 /** A message was dropped. */
 export interface DropEvent extends TraceEventBase {
   event: "drop";
-  id: bigint;
+  id: number;
   from: ProcId;
   to: ProcId;
   msg: MessageKind;
@@ -503,27 +515,8 @@ export interface TimeoutEvent extends TraceEventBase {
   proc: ProcId;
 }
 
-/** What a node event reports. */
-export type NodeChange =
-  | "became-leader"
-  | "became-candidate"
-  | "became-pre-candidate"
-  | "stepped-down"
-  | "holder-clash"
-  | "election-started"
-  | "coordinator-changed"
-  | "crashed"
-  | "restarted"
-  | "paused"
-  | "resumed"
-  | "request-swallowed"
-  | "outage-started"
-  | "outage-ended"
-  | "proposed"
-  | "proposal-refused";
-
-/** Why a node event happened. */
-export type NodeChangeReason =
+/** Why a leader stopped leading. */
+export type StepDownCause =
   | "lease-expired"
   | "renewal-rejected"
   | "fenced"
@@ -532,21 +525,59 @@ export type NodeChangeReason =
   | "higher-term"
   | "check-quorum-failed"
   | "higher-coordinator"
-  | "outage"
-  | "not-leader"
-  | "crashed"
   | "other";
 
+/**
+ * What a node event reports, discriminated by `what`: each change carries its own fields
+ * (the simulator's typed node events).
+ */
+export type NodeChange =
+  /** It leads: `value` is its Raft term, Bully epoch or lease fencing token. */
+  | { what: "became-leader"; value: number }
+  /** It stopped leading: `value` is the term, epoch or token it led with. */
+  | { what: "stepped-down"; value: number; reason: StepDownCause }
+  /** Raft: it campaigns in term `value`. */
+  | { what: "became-candidate"; value: number }
+  /** Raft (PreVote): it asks whether it could win term `value`. */
+  | { what: "became-pre-candidate"; value: number }
+  /** Bully: it starts an election at epoch `value`. */
+  | { what: "election-started"; value: number }
+  /** Bully: it follows coordinator `value` (a node id). */
+  | { what: "coordinator-changed"; value: number }
+  /** Lease: another session claims its holder id `value` (design rule 8). */
+  | { what: "holder-clash"; value: number }
+  /** Lease store: request `value` was swallowed by an outage. */
+  | { what: "request-swallowed"; value: number }
+  | { what: "outage-started" }
+  | { what: "outage-ended" }
+  /** Raft: a leader appended a client's command at log index `value`. */
+  | { what: "proposed"; value: number }
+  /** Raft: a client's command was refused. */
+  | { what: "proposal-refused"; reason: "not-leader" | "crashed" }
+  | { what: "crashed" }
+  | { what: "restarted" }
+  /** The process stopped for `duration_ms`. */
+  | { what: "paused"; duration_ms: number }
+  | { what: "resumed" };
+
 /** A state change of a process. */
-export interface NodeEvent extends TraceEventBase {
-  event: "node";
-  proc: ProcId;
-  what: NodeChange;
-  /** Term, token, epoch, coordinator id or request id, if any (null for "paused"). */
-  value: bigint | null;
-  /** "paused": how long, ms; null otherwise. */
-  duration_ms: number | null;
-  reason: NodeChangeReason | null;
+export type NodeEvent = TraceEventBase & { event: "node"; proc: ProcId } & NodeChange;
+
+/**
+ * Two or more nodes began acting as leader at once (up, not paused, believing they lead):
+ * a split-brain window opens, whether or not the algorithm promises against it.
+ */
+export interface SplitBrainStartedEvent extends TraceEventBase {
+  event: "split-brain-started";
+  /** The nodes acting as leader. */
+  leaders: ProcId[];
+}
+
+/** Fewer than two nodes act as leader again: the open split-brain window closes. */
+export interface SplitBrainEndedEvent extends TraceEventBase {
+  event: "split-brain-ended";
+  /** How long the window lasted, ms. */
+  duration_ms: number;
 }
 
 /** The resource judged a write. */
@@ -565,13 +596,15 @@ export interface ViolationEvent extends TraceEventBase, Omit<Violation, "time_ms
   event: "violation";
 }
 
-/** One event of a run (the CLI's --trace JSONL record, with bigint ids and ms times). */
+/** One event of a run: the CLI's --trace JSON Lines record, the same keys and values. */
 export type TraceEvent =
   | SendEvent
   | DeliverEvent
   | DropEvent
   | TimeoutEvent
   | NodeEvent
+  | SplitBrainStartedEvent
+  | SplitBrainEndedEvent
   | WriteEvent
   | FaultEvent
   | ViolationEvent;

@@ -1,5 +1,5 @@
 // Type-checked (tsc --noEmit), never run: the Simulation's public shapes are precise unions
-// with bigint ids and ms numbers (convention 13).
+// with number ids and ms numbers (convention 13), node events discriminated by `what`.
 import {
   type Fault,
   type MessageKind,
@@ -54,7 +54,15 @@ for (const fault of faults) sim.inject(fault);
 const snap: Snapshot = sim.snapshot();
 const time: number = snap.time_ms;
 const ids: ProcId[] = snap.nodes.map((n) => n.id);
-const tokens: (bigint | null)[] = snap.nodes.map((n) => n.token);
+const tokens: (number | null)[] = snap.nodes.map((n) => n.token);
+const acting: boolean = snap.nodes[0].acting_leader;
+const kindOfRole: "leader" | "candidate" | "follower" | "crashed" | "service" = snap.nodes[0].role_kind;
+const timer = snap.nodes[0].next_timer;
+const left: number = timer === null ? 0 : (timer.deadline_ms - snap.time_ms) / timer.wait_ms + timer.armed_ms * 0;
+void acting, kindOfRole, left;
+// Decision (d): a snapshot's node id goes straight into a fault.
+const lead = snap.nodes.find((n) => n.acting_leader);
+if (lead !== undefined && typeof lead.id === "number") sim.inject({ type: "crash", node: lead.id });
 const deadline: number | null = snap.nodes[0].lease_deadline_ms;
 const kinds: MessageKind[] = snap.in_flight.map((m) => m.kind);
 const arrivals: number[] = snap.in_flight.map((m) => m.arrival_ms - m.send_ms);
@@ -63,11 +71,11 @@ void time, ids, tokens, deadline, kinds, arrivals, blocked;
 if (snap.resource !== null) {
   for (const w of snap.resource.recent_writes) {
     if (!w.accepted && w.reason === "stale fencing token") {
-      const gap: bigint = w.required - (w.presented ?? 0n);
+      const gap: number = w.required - (w.presented ?? 0);
       void gap;
     }
   }
-  const highest: bigint = snap.resource.highest_token;
+  const highest: number = snap.resource.highest_token;
   void highest;
 }
 
@@ -78,14 +86,40 @@ for (const e of page.events as TraceEvent[]) {
   switch (e.event) {
     case "send": {
       const arrival: number = e.arrival_ms;
-      const id: bigint = e.id;
+      const id: number = e.id;
       void arrival, id;
       break;
     }
     case "node": {
-      const paused: number | null = e.duration_ms;
-      const value: bigint | null = e.value;
-      void paused, value;
+      switch (e.what) {
+        case "paused": {
+          const paused: number = e.duration_ms;
+          void paused;
+          break;
+        }
+        case "stepped-down": {
+          const why: "higher-term" | "lease-expired" | string = e.reason;
+          const term: number = e.value;
+          void why, term;
+          break;
+        }
+        case "crashed":
+          // @ts-expect-error a crash carries no value
+          void e.value;
+          break;
+        default:
+          break;
+      }
+      break;
+    }
+    case "split-brain-started": {
+      const who: ProcId[] = e.leaders;
+      void who;
+      break;
+    }
+    case "split-brain-ended": {
+      const lasted: number = e.duration_ms;
+      void lasted;
       break;
     }
     case "fault": {
@@ -94,7 +128,7 @@ for (const e of page.events as TraceEvent[]) {
       break;
     }
     case "write": {
-      const required: bigint = e.required;
+      const required: number = e.required;
       void required;
       break;
     }
@@ -110,10 +144,10 @@ for (const e of page.events as TraceEvent[]) {
 
 const metrics: Metrics = sim.metrics();
 const elections: number = metrics.elections_total;
-const token: bigint | null = metrics.fencing_token;
+const token: number | null = metrics.fencing_token;
 const violations: Violation[] = sim.violations();
-const leaders: bigint[] = sim.leaders();
-const hash: bigint = sim.traceHash();
+const leaders: number[] = sim.leaders();
+const hash: string = sim.traceHash();
 const json: ScenarioJSON = sim.toJSON();
 const replay: Simulation = Simulation.fromJSON(JSON.stringify(json));
 const checkpoint: Simulation = replay.clone();
@@ -128,6 +162,9 @@ sim.runUntil(5n);
 sim.inject({ type: "crash", target: 1 });
 // @ts-expect-error unknown algorithms are rejected
 new Simulation({ ...scenario, algorithm: "paxos" });
-// @ts-expect-error node ids in snapshots are bigints (or "store"/"resource")
-const wrong: number = snap.nodes[0].id;
+// @ts-expect-error node ids in snapshots are numbers or "store"/"resource", never bigints
+const wrong: bigint = snap.nodes[0].id;
 void wrong;
+// @ts-expect-error the trace hash is a hex string
+const wrongHash: bigint = sim.traceHash();
+void wrongHash;

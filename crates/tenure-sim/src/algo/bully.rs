@@ -2,6 +2,7 @@
 
 use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
+use crate::event::{NodeEvent, Role as SimRole, StepDownCause};
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
 use tenure::Instant;
@@ -28,7 +29,7 @@ impl BullyAdapter {
     pub(crate) fn new(s: &Scenario) -> Result<Self, ScenarioError> {
         let mut base = BullyConfig::default();
         let c = &s.config;
-        if let Some(v) = c.heartbeat_ms {
+        if let Some(v) = c.heartbeat_interval_ms {
             base.heartbeat_interval = v.duration();
         }
         if let Some(v) = c.failure_timeout_ms {
@@ -97,19 +98,30 @@ impl BullyAdapter {
                         // A sitting coordinator re-announces with fresh epochs; count a
                         // leadership once.
                         if !leader {
-                            env.node(p, "became-leader", Some(epoch), None);
+                            env.node(p, NodeEvent::BecameLeader { value: epoch });
                         }
                         leader = true;
                     }
                     BullyEvent::SteppedDown { epoch, .. } => {
                         leader = false;
-                        env.node(p, "stepped-down", Some(epoch), Some("higher-coordinator"));
+                        env.node(
+                            p,
+                            NodeEvent::SteppedDown {
+                                value: epoch,
+                                reason: StepDownCause::HigherCoordinator,
+                            },
+                        );
                     }
                     BullyEvent::CoordinatorChanged { coordinator, .. } => {
-                        env.node(p, "coordinator-changed", Some(coordinator.0), None);
+                        env.node(
+                            p,
+                            NodeEvent::CoordinatorChanged {
+                                value: coordinator.0,
+                            },
+                        );
                     }
                     BullyEvent::ElectionStarted { epoch } => {
-                        env.node(p, "election-started", Some(epoch), None);
+                        env.node(p, NodeEvent::ElectionStarted { value: epoch });
                     }
                 },
             }
@@ -161,6 +173,19 @@ impl Adapter for BullyAdapter {
         self.slots.get(p)?.node.as_ref()?.poll_timeout()
     }
 
+    fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)> {
+        let node = self.slots.get(p)?.node.as_ref()?;
+        node.next_timer().map(|(k, at)| {
+            let label = match k {
+                BullyTimer::Heartbeat => "Heartbeat",
+                BullyTimer::FailureDetector => "FailureDetector",
+                BullyTimer::AwaitAnswer => "AwaitAnswer",
+                BullyTimer::AwaitCoordinator => "AwaitCoordinator",
+            };
+            (label, at)
+        })
+    }
+
     fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
         if let Some(slot) = self.slots.get_mut(p) {
             slot.node = None;
@@ -188,28 +213,20 @@ impl Adapter for BullyAdapter {
         };
         let Some(node) = slot.node.as_ref() else {
             return NodeInfo {
-                role: "Crashed",
+                role: SimRole::Crashed,
                 term: Some(slot.durable.epoch),
                 ..NodeInfo::default()
             };
         };
         NodeInfo {
             role: match node.role() {
-                Role::Follower => "Follower",
-                Role::Candidate => "Candidate",
-                Role::Coordinator => "Coordinator",
+                Role::Follower => SimRole::Follower,
+                Role::Candidate => SimRole::Candidate,
+                Role::Coordinator => SimRole::Coordinator,
             },
             term: Some(node.epoch()),
             leader: node.coordinator().map(|c| c.0),
-            next_timer: node.next_timer().map(|(k, at)| {
-                let label = match k {
-                    BullyTimer::Heartbeat => "Heartbeat",
-                    BullyTimer::FailureDetector => "FailureDetector",
-                    BullyTimer::AwaitAnswer => "AwaitAnswer",
-                    BullyTimer::AwaitCoordinator => "AwaitCoordinator",
-                };
-                (label, at)
-            }),
+            next_timer: self.next_timer(p),
             ..NodeInfo::default()
         }
     }
@@ -224,7 +241,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     help: "the Bully algorithm (Garcia-Molina 1982): the highest live id coordinates; \
            promises only liveness",
     config_keys: &[
-        "heartbeat_ms",
+        "heartbeat_interval_ms",
         "failure_timeout_ms",
         "answer_timeout_ms",
         "coordinator_timeout_ms",
@@ -240,7 +257,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
         let (c, d) = (&s.config, BullyConfig::default());
         let n = s.nodes.max(1);
         let peers = n.saturating_sub(1);
-        let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
+        let hb = ms_or(c.heartbeat_interval_ms, d.heartbeat_interval.as_millis());
         let answer = ms_or(c.answer_timeout_ms, d.answer_timeout.as_millis());
         let heartbeats = peers.saturating_mul(rate(hb));
         let rounds = n
@@ -251,7 +268,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     },
     heartbeat: |s| {
         s.config
-            .heartbeat_ms
+            .heartbeat_interval_ms
             .map_or(BullyConfig::default().heartbeat_interval, |m| m.duration())
     },
 };

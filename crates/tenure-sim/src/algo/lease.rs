@@ -12,12 +12,13 @@ use super::seed::split;
 use super::{Adapter, Env, NodeInfo, Note, id_of};
 use crate::checker::{Finding, LeaseChecker};
 use crate::clock::SimClock;
+use crate::event::{NodeEvent, Role as SimRole};
 use crate::fault::Fault;
 use crate::message::Payload;
 use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError};
 use crate::snapshot::{ResourceView, StoreView};
-use crate::trace::WriteRecord;
+use crate::trace::{WriteRecord, WriteRefusal};
 use std::collections::VecDeque;
 use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, LeaseCandidate, LeaseConfig, LeaseStore,
@@ -39,7 +40,7 @@ mod spec;
 
 pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
-use labels::{reason_label, timer_label};
+use labels::{cause_of, timer_label};
 
 /// Default bound on a request's round trip, ms (rule 5).
 pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
@@ -167,7 +168,7 @@ impl LeaseAdapter {
             match out {
                 CandidateOutput::Send(req) => env.send(p, store, Payload::StoreRequest(req)),
                 CandidateOutput::Event(CandidateEvent::Elected { token, .. }) => {
-                    env.node(p, "became-leader", Some(token.0), None);
+                    env.node(p, NodeEvent::BecameLeader { value: token.0 });
                     if fencing {
                         // Install the generation first; write once it is confirmed (S16).
                         c.next_write = None;
@@ -178,11 +179,17 @@ impl LeaseAdapter {
                 }
                 CandidateOutput::Event(CandidateEvent::SteppedDown { token, reason }) => {
                     c.next_write = None;
-                    env.node(p, "stepped-down", Some(token.0), Some(reason_label(reason)));
+                    env.node(
+                        p,
+                        NodeEvent::SteppedDown {
+                            value: token.0,
+                            reason: cause_of(reason),
+                        },
+                    );
                 }
                 CandidateOutput::Event(CandidateEvent::HolderClash { holder }) => {
                     // Another session claims this node's holder id (rule 8).
-                    env.node(p, "holder-clash", Some(holder.0), None);
+                    env.node(p, NodeEvent::HolderClash { value: holder.0 });
                 }
                 CandidateOutput::Event(_) => {}
             }
@@ -200,7 +207,7 @@ impl LeaseAdapter {
         let store = self.store_idx();
         let now = env.local(store);
         let Some(resp) = self.store.handle(now, &req) else {
-            env.node(store, "request-swallowed", Some(req.id.0), Some("outage"));
+            env.node(store, NodeEvent::RequestSwallowed { value: req.id.0 });
             return;
         };
         // The checker names the node (the process), whatever holder id it claims.
@@ -324,6 +331,11 @@ impl Adapter for LeaseAdapter {
         }
     }
 
+    fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)> {
+        let m = self.cands.get(p)?.m.as_ref()?;
+        m.next_timer().map(|(k, at)| (timer_label(k), at))
+    }
+
     fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
         if let Some(c) = self.cands.get_mut(p) {
             c.m = None;
@@ -366,7 +378,7 @@ impl Adapter for LeaseAdapter {
             }
             Fault::StoreOutage { duration_ms } => {
                 self.store.set_available(false);
-                env.node(self.store_idx(), "outage-started", None, None);
+                env.node(self.store_idx(), NodeEvent::OutageStarted);
                 // A later outage supersedes this one's end.
                 self.outage_gen = self.outage_gen.saturating_add(1);
                 env.wake_after(duration_ms.duration(), self.outage_gen);
@@ -387,7 +399,7 @@ impl Adapter for LeaseAdapter {
     fn wake(&mut self, env: &mut Env<'_>, token: u64) {
         if token == self.outage_gen {
             self.store.set_available(true);
-            env.node(self.store_idx(), "outage-ended", None, None);
+            env.node(self.store_idx(), NodeEvent::OutageEnded);
         }
     }
 
@@ -401,34 +413,34 @@ impl Adapter for LeaseAdapter {
     fn info(&self, p: usize) -> NodeInfo {
         if p == self.store_idx() {
             return NodeInfo {
-                role: "store",
+                role: SimRole::Store,
                 token: self.store.last_token(&self.base.key).map(|t| t.0),
                 ..NodeInfo::default()
             };
         }
         if p == self.resource_idx() {
             return NodeInfo {
-                role: "resource",
+                role: SimRole::Resource,
                 token: Some(self.resource.highest_token().0),
                 ..NodeInfo::default()
             };
         }
         let Some(m) = self.cands.get(p).and_then(|c| c.m.as_ref()) else {
             return NodeInfo {
-                role: "Crashed",
+                role: SimRole::Crashed,
                 ..NodeInfo::default()
             };
         };
         NodeInfo {
             role: match m.state() {
-                CandidateState::Follower => "Follower",
-                CandidateState::Campaigning => "Campaigning",
-                CandidateState::Leader => "Leader",
-                CandidateState::Stopped => "Stopped",
+                CandidateState::Follower => SimRole::Follower,
+                CandidateState::Campaigning => SimRole::Campaigning,
+                CandidateState::Leader => SimRole::Leader,
+                CandidateState::Stopped => SimRole::Stopped,
             },
             token: m.token().map(|t| t.0),
             lease_deadline: m.lease_deadline(),
-            next_timer: m.next_timer().map(|(k, at)| (timer_label(k), at)),
+            next_timer: self.next_timer(p),
             ..NodeInfo::default()
         }
     }

@@ -47,6 +47,7 @@ impl Algorithm {
 
 use crate::checker::Finding;
 use crate::clock::SimClock;
+use crate::event::{NodeEvent, Role};
 use crate::fault::Fault;
 use crate::message::Payload;
 use crate::snapshot::{ResourceView, StoreView};
@@ -57,13 +58,8 @@ use tenure::{Duration, Instant};
 /// Something an adapter reports for the trace and the metrics.
 #[derive(Clone, Debug)]
 pub(crate) enum Note {
-    /// A state change of process `p` (`became-leader`, `stepped-down`, ...).
-    Node {
-        p: usize,
-        what: &'static str,
-        value: Option<u64>,
-        reason: Option<&'static str>,
-    },
+    /// A state change of process `p`.
+    Node { p: usize, change: NodeEvent },
     /// The resource judged a write.
     Write(WriteRecord),
     /// A checker finding.
@@ -98,19 +94,8 @@ impl Env<'_> {
     }
 
     /// Reports a state change.
-    pub(crate) fn node(
-        &mut self,
-        p: usize,
-        what: &'static str,
-        value: Option<u64>,
-        reason: Option<&'static str>,
-    ) {
-        self.notes.push(Note::Node {
-            p,
-            what,
-            value,
-            reason,
-        });
+    pub(crate) fn node(&mut self, p: usize, change: NodeEvent) {
+        self.notes.push(Note::Node { p, change });
     }
 
     /// Asks the world to call [`Adapter::wake`] for this process with `token` after `after`
@@ -128,7 +113,7 @@ impl Env<'_> {
 /// What a node shows in a snapshot, on its own clock.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NodeInfo {
-    pub role: &'static str,
+    pub role: Role,
     pub term: Option<u64>,
     pub token: Option<u64>,
     pub leader: Option<u64>,
@@ -152,6 +137,9 @@ pub(crate) trait Adapter {
     fn timeout(&mut self, env: &mut Env<'_>, p: usize);
     /// `p`'s next deadline on its own clock.
     fn deadline(&self, p: usize) -> Option<Instant>;
+    /// `p`'s machine's next timer (its kind and deadline on `p`'s clock), cheap: the world
+    /// asks after every input to note when each timer was armed.
+    fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)>;
     /// `p` crashes: volatile state is lost.
     fn crash(&mut self, env: &mut Env<'_>, p: usize);
     /// `p` restarts from what it persisted.

@@ -4,6 +4,7 @@
 use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
 use crate::checker::{EntryCode, Finding, InvariantKind, RaftChecker};
+use crate::event::{NodeEvent, RefusalCause, Role as SimRole, StepDownCause};
 use crate::fault::Fault;
 use crate::message::Payload;
 use crate::scenario::{Scenario, ScenarioError};
@@ -51,7 +52,7 @@ impl RaftAdapter {
         if let Some(t) = c.election_timeout_ms {
             base.election_timeout = t.duration();
         }
-        if let Some(h) = c.heartbeat_ms {
+        if let Some(h) = c.heartbeat_interval_ms {
             base.heartbeat_interval = h.duration();
         }
         if let Some(v) = c.pre_vote {
@@ -152,25 +153,31 @@ impl RaftAdapter {
                     RaftEvent::BecameLeader { term } => {
                         self.checker.observe_leader(id, term, &mut self.found);
                         slot.next_propose = Some(now.saturating_add(self.propose_every));
-                        env.node(p, "became-leader", Some(term), None);
+                        env.node(p, NodeEvent::BecameLeader { value: term });
                     }
                     RaftEvent::SteppedDown { term, reason } => {
                         slot.next_propose = None;
-                        let why = match reason {
-                            StepDownReason::HigherTerm { .. } => "higher-term",
-                            StepDownReason::CheckQuorumFailed => "check-quorum-failed",
-                            _ => "other",
+                        let reason = match reason {
+                            StepDownReason::HigherTerm { .. } => StepDownCause::HigherTerm,
+                            StepDownReason::CheckQuorumFailed => StepDownCause::CheckQuorumFailed,
+                            _ => StepDownCause::Other,
                         };
-                        env.node(p, "stepped-down", Some(term), Some(why));
+                        env.node(
+                            p,
+                            NodeEvent::SteppedDown {
+                                value: term,
+                                reason,
+                            },
+                        );
                     }
                     RaftEvent::Committed { index } => {
                         self.checker.observe_commit(id, index, &mut self.found);
                     }
                     RaftEvent::BecameCandidate { term } => {
-                        env.node(p, "became-candidate", Some(term), None);
+                        env.node(p, NodeEvent::BecameCandidate { value: term });
                     }
                     RaftEvent::BecamePreCandidate { term } => {
-                        env.node(p, "became-pre-candidate", Some(term), None);
+                        env.node(p, NodeEvent::BecamePreCandidate { value: term });
                     }
                 },
             }
@@ -200,12 +207,12 @@ fn log_tail(log: &[Entry]) -> Vec<LogEntryView> {
         .collect()
 }
 
-fn role_label(r: Role) -> &'static str {
+fn role_of(r: Role) -> SimRole {
     match r {
-        Role::Follower => "Follower",
-        Role::PreCandidate => "PreCandidate",
-        Role::Candidate => "Candidate",
-        Role::Leader => "Leader",
+        Role::Follower => SimRole::Follower,
+        Role::PreCandidate => SimRole::PreCandidate,
+        Role::Candidate => SimRole::Candidate,
+        Role::Leader => SimRole::Leader,
     }
 }
 
@@ -277,6 +284,11 @@ impl Adapter for RaftAdapter {
         }
     }
 
+    fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)> {
+        let node = self.slots.get(p)?.node.as_ref()?;
+        node.next_timer().map(|(k, at)| (timer_label(k), at))
+    }
+
     fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
         if let Some(slot) = self.slots.get_mut(p) {
             slot.node = None;
@@ -306,7 +318,7 @@ impl Adapter for RaftAdapter {
         };
         let Some(node) = slot.node.as_ref() else {
             return NodeInfo {
-                role: "Crashed",
+                role: SimRole::Crashed,
                 term: Some(slot.durable.term),
                 log_len: Some(slot.durable.log.len() as u64),
                 log: Some(log_tail(&slot.durable.log)),
@@ -314,10 +326,10 @@ impl Adapter for RaftAdapter {
             };
         };
         NodeInfo {
-            role: role_label(node.role()),
+            role: role_of(node.role()),
             term: Some(node.term()),
             leader: node.leader_id().map(|l| l.0),
-            next_timer: node.next_timer().map(|(k, at)| (timer_label(k), at)),
+            next_timer: self.next_timer(p),
             log_len: Some(node.last_log_index()),
             commit: Some(node.commit_index()),
             log: Some(log_tail(node.log())),
@@ -335,9 +347,19 @@ impl Adapter for RaftAdapter {
             return false;
         };
         match slot.node.as_mut().map(|n| n.propose(now, *command)) {
-            Some(Ok(index)) => env.node(p, "proposed", Some(index), None),
-            Some(Err(_)) => env.node(p, "proposal-refused", None, Some("not-leader")),
-            None => env.node(p, "proposal-refused", None, Some("crashed")),
+            Some(Ok(index)) => env.node(p, NodeEvent::Proposed { value: index }),
+            Some(Err(_)) => env.node(
+                p,
+                NodeEvent::ProposalRefused {
+                    reason: RefusalCause::NotLeader,
+                },
+            ),
+            None => env.node(
+                p,
+                NodeEvent::ProposalRefused {
+                    reason: RefusalCause::Crashed,
+                },
+            ),
         }
         self.drain(env, p);
         true
@@ -354,7 +376,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     config_keys: &[
         "election_timeout_ms",
         "election_timeout_max_ms",
-        "heartbeat_ms",
+        "heartbeat_interval_ms",
         "pre_vote",
         "check_quorum",
         "propose_interval_ms",
@@ -384,7 +406,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
         let (c, d) = (&s.config, RaftConfig::default());
         let n = s.nodes.max(1);
         let peers = n.saturating_sub(1);
-        let hb = ms_or(c.heartbeat_ms, d.heartbeat_interval.as_millis());
+        let hb = ms_or(c.heartbeat_interval_ms, d.heartbeat_interval.as_millis());
         let t = ms_or(c.election_timeout_ms, d.election_timeout.as_millis());
         let propose = ms_or(c.propose_interval_ms, DEFAULT_PROPOSE_MS);
         let replication = peers
@@ -398,7 +420,7 @@ pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
     },
     heartbeat: |s| {
         s.config
-            .heartbeat_ms
+            .heartbeat_interval_ms
             .map_or(RaftConfig::default().heartbeat_interval, |m| m.duration())
     },
 };

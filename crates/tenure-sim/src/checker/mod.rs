@@ -101,6 +101,7 @@ pub fn keeps_lease_premise(fault: &Fault, max_drift_ppm: u32) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Violation {
     /// True time in us.
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// Which invariant.
     pub kind: InvariantKind,

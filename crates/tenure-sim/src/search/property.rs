@@ -112,7 +112,8 @@ impl FromStr for Property {
 pub struct Witness {
     /// What broke: the property, or for `any-promised` the invariant's name.
     pub kind: String,
-    /// True time in us at which the monitor saw it.
+    /// True time in us at which the monitor saw it (`time_ms` in JSON).
+    #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// One line naming the values.
     pub detail: String,

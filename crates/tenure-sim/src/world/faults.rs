@@ -98,9 +98,7 @@ impl World {
                 self.reschedule(p, true);
                 self.trace(TraceKind::Node {
                     proc: Proc::Node(*node),
-                    what: "crashed",
-                    value: None,
-                    reason: None,
+                    change: NodeEvent::Crashed,
                 });
             }
             Fault::Restart { node } => {
@@ -115,9 +113,7 @@ impl World {
                     }
                     self.trace(TraceKind::Node {
                         proc: Proc::Node(*node),
-                        what: "restarted",
-                        value: None,
-                        reason: None,
+                        change: NodeEvent::Restarted,
                     });
                     self.reschedule(p, true);
                     self.call(p, |a, e| a.restart(e, p));

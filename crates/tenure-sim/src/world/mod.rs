@@ -24,6 +24,7 @@
 use crate::algo::{Adapter, Env, Note};
 use crate::checker::{InvariantKind, Violation};
 use crate::clock::SimClock;
+use crate::event::NodeEvent;
 use crate::fault::{Fault, TimedFault};
 use crate::message::Payload;
 use crate::metrics::{Metrics, Tracker};
@@ -46,7 +47,7 @@ mod transport;
 
 pub use manual::HeldMessage;
 use observe::Leading;
-use process::{ProcState, ProcStatus};
+use process::{Armed, ProcState, ProcStatus};
 use queue::{Envelope, Ev, Queue};
 
 /// Most violation records a world keeps (all are counted).
@@ -110,6 +111,8 @@ pub struct World {
     note_buf: Vec<Note>,
     injected: Vec<TimedFault>,
     leading: Leading,
+    /// When the current split-brain window opened (meaningful while two or more lead).
+    split_since: Instant,
 }
 
 impl core::fmt::Debug for World {
@@ -161,6 +164,7 @@ impl World {
             note_buf: Vec::new(),
             injected: Vec::new(),
             leading: Leading::default(),
+            split_since: Instant::ZERO,
         };
         for tf in &scenario.faults {
             world.schedule(tf.at_ms.instant(), Ev::Fault(tf.fault.clone()));

@@ -156,10 +156,29 @@ impl World {
             status,
             clock_us: clock.read(self.now).as_micros(),
             lease_deadline_us: info.lease_deadline.map(to_true),
-            next_timer: info.next_timer.map(|(kind, at)| TimerView {
-                kind,
-                deadline_us: to_true(at),
+            next_timer: info.next_timer.map(|(kind, at)| {
+                let local_now = clock.read(self.now);
+                let armed = self
+                    .procs
+                    .get(p)
+                    .and_then(|s| s.armed)
+                    .filter(|a: &Armed| a.kind == kind && a.deadline == at);
+                let (armed_us, from) = armed.map_or((self.now.as_micros(), local_now), |a| {
+                    (a.at.as_micros(), a.local)
+                });
+                TimerView {
+                    kind,
+                    deadline_us: to_true(at),
+                    armed_us,
+                    wait_us: at.saturating_since(from).as_micros(),
+                }
             }),
+            acting_leader: self.acting_leader(p),
+            role_kind: if status == Status::Crashed {
+                crate::event::RoleKind::Crashed
+            } else {
+                info.role.kind()
+            },
             log_len: info.log_len,
             commit: info.commit,
             log: info.log,
@@ -209,6 +228,14 @@ impl World {
         let leaders = self.count_leaders();
         let before = self.tracker.metrics.leaders_now;
         self.tracker.advance(self.now, leaders);
+        if leaders >= 2 && before < 2 {
+            self.split_since = self.now;
+            let leaders = self.leaders().into_iter().map(Proc::Node).collect();
+            self.trace(TraceKind::SplitBrainStarted { leaders });
+        } else if leaders < 2 && before >= 2 {
+            let duration_us = self.now.saturating_since(self.split_since).as_micros();
+            self.trace(TraceKind::SplitBrainEnded { duration_us });
+        }
         if leaders >= 2 && before < 2 && self.promised.contains(&InvariantKind::SplitBrain) {
             let nodes = self.leaders().into_iter().map(Proc::Node).collect();
             self.violate(

@@ -11,6 +11,18 @@ pub(super) struct ProcState {
     pub(super) pause_gen: u64,
     pub(super) inbox: VecDeque<Envelope>,
     pub(super) held: Vec<(usize, Payload)>,
+    /// The machine's next timer as last seen, and when it was armed (for snapshots).
+    pub(super) armed: Option<Armed>,
+}
+
+/// A timer and the moment it was armed: its kind and deadline (on the process's clock), the
+/// process's clock reading then, and the true time then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Armed {
+    pub(super) kind: &'static str,
+    pub(super) deadline: Instant,
+    pub(super) local: Instant,
+    pub(super) at: Instant,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -63,27 +75,15 @@ impl World {
 
     pub(super) fn note(&mut self, note: Note) {
         match note {
-            Note::Node {
-                p,
-                what,
-                value,
-                reason,
-            } => {
+            Note::Node { p, change } => {
                 let m = &mut self.tracker.metrics;
-                match what {
-                    "became-leader" => m.elections_total = m.elections_total.saturating_add(1),
-                    "stepped-down" => {
-                        m.leadership_lost_total = m.leadership_lost_total.saturating_add(1);
-                    }
-                    _ => {}
+                if change.is_election() {
+                    m.elections_total = m.elections_total.saturating_add(1);
+                } else if change.is_step_down() {
+                    m.leadership_lost_total = m.leadership_lost_total.saturating_add(1);
                 }
                 let proc = self.name(p);
-                self.trace(TraceKind::Node {
-                    proc,
-                    what,
-                    value,
-                    reason,
-                });
+                self.trace(TraceKind::Node { proc, change });
             }
             Note::Write(w) => {
                 self.tracker.write(&w);
@@ -97,10 +97,21 @@ impl World {
     /// fires early just re-queues itself, so a deadline pushed later costs nothing here.
     pub(super) fn reschedule(&mut self, p: usize, force: bool) {
         let deadline = self.adapter.deadline(p);
+        let timer = self.adapter.next_timer(p);
         let clock = self.clocks.get(p).copied().unwrap_or_default();
         let now = self.now;
         let Some(state) = self.procs.get_mut(p) else {
             return;
+        };
+        state.armed = match (timer, state.armed) {
+            (None, _) => None,
+            (Some((kind, at)), Some(a)) if a.kind == kind && a.deadline == at => Some(a),
+            (Some((kind, deadline)), _) => Some(Armed {
+                kind,
+                deadline,
+                local: clock.read(now),
+                at: now,
+            }),
         };
         if force {
             state.timer_at = None;
@@ -162,9 +173,9 @@ impl World {
         let proc = self.name(p);
         self.trace(TraceKind::Node {
             proc,
-            what: "paused",
-            value: Some(d.as_micros()),
-            reason: None,
+            change: NodeEvent::Paused {
+                duration_us: d.as_micros(),
+            },
         });
     }
 
@@ -182,9 +193,7 @@ impl World {
         let proc = self.name(p);
         self.trace(TraceKind::Node {
             proc,
-            what: "resumed",
-            value: None,
-            reason: None,
+            change: NodeEvent::Resumed,
         });
         for (to, payload) in held {
             self.send(p, to, payload);

@@ -1,15 +1,16 @@
-//! The lease adapter's trace labels for step-down reasons and timers.
+//! The lease adapter's step-down causes and timer labels.
 
+use crate::event::StepDownCause;
 use tenure::{CandidateTimer, StepDownReason};
 
-pub(super) fn reason_label(r: StepDownReason) -> &'static str {
+pub(super) fn cause_of(r: StepDownReason) -> StepDownCause {
     match r {
-        StepDownReason::LeaseExpired => "lease-expired",
-        StepDownReason::RenewalRejected => "renewal-rejected",
-        StepDownReason::Fenced => "fenced",
-        StepDownReason::Released => "released",
-        StepDownReason::StoreUnreachable => "store-unreachable",
-        _ => "other",
+        StepDownReason::LeaseExpired => StepDownCause::LeaseExpired,
+        StepDownReason::RenewalRejected => StepDownCause::RenewalRejected,
+        StepDownReason::Fenced => StepDownCause::Fenced,
+        StepDownReason::Released => StepDownCause::Released,
+        StepDownReason::StoreUnreachable => StepDownCause::StoreUnreachable,
+        _ => StepDownCause::Other,
     }
 }
 

@@ -52,6 +52,7 @@ impl LeaseAdapter {
                     from: Proc::Node(id_of(from)),
                     token,
                     accepted,
+                    reason: (!accepted).then_some(WriteRefusal::StaleToken),
                     stale,
                     late,
                     presented: fenced.then_some(token),
