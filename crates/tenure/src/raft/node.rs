@@ -20,12 +20,20 @@ use alloc::vec::Vec;
 /// leader, or forward to `leader`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[error("not the leader of term {term}; leader is {leader:?}")]
+#[error("not the leader of term {term}; {}", leader_words(*.leader))]
 pub struct NotLeader {
     /// The node's current term.
     pub term: u64,
     /// The leader it follows in `term`, if it knows one.
     pub leader: Option<NodeId>,
+}
+
+/// "the leader is node 3" or "no leader is known": [`NotLeader`]'s message.
+fn leader_words(leader: Option<NodeId>) -> alloc::string::String {
+    match leader {
+        Some(id) => alloc::format!("the leader is node {id}"),
+        None => alloc::string::String::from("no leader is known"),
+    }
 }
 
 /// Why [`RaftNode::campaign`] did not start an election.
@@ -40,7 +48,7 @@ pub enum CampaignError {
         term: u64,
     },
     /// The term is `u64::MAX`, so there is no higher term to campaign in.
-    #[error("term is u64::MAX ({term}); no higher term exists")]
+    #[error("term {term} is the largest term (2^64 - 1); no higher term exists")]
     TermExhausted {
         /// The current term.
         term: u64,
