@@ -177,7 +177,7 @@ impl Search {
         if !(runs.fract() == 0.0 && (1.0..=max).contains(&runs)) {
             return Err(search_error(
                 Kind::Range,
-                &format!("runs must be an integer in 1..={MAX_BATCH}, got {runs}"),
+                &format!("runs must be a whole number from 1 to {MAX_BATCH}, got {runs}"),
             ));
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -236,7 +236,9 @@ impl Search {
         if !(steps.fract() == 0.0 && (1.0..=max).contains(&steps)) {
             return Err(search_error(
                 Kind::Range,
-                &format!("maxSteps must be an integer in 1..={MAX_SHRINK_STEPS}, got {steps}"),
+                &format!(
+                    "maxSteps must be a whole number from 1 to {MAX_SHRINK_STEPS}, got {steps}"
+                ),
             ));
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
