@@ -47,7 +47,7 @@ const badScenarios = [
   ["negative duration", { ...good(), duration_ms: -5 }, RangeError, "ERR_SCENARIO_RANGE", /-5 is not a time in milliseconds/],
   ["version 2", { ...good(), version: 2 }, RangeError, "ERR_SCENARIO_RANGE", /version 2 is not supported/],
   ["no nodes", { ...good(), nodes: 0 }, RangeError, "ERR_SCENARIO_RANGE", /nodes 0 must be 1 to 64/],
-  ["too many nodes", { ...good(), nodes: 65 }, RangeError, "ERR_SCENARIO_RANGE", /nodes 65 is out of range/],
+  ["too many nodes", { ...good(), nodes: 65 }, RangeError, "ERR_SCENARIO_RANGE", /nodes 65 must be 1 to 64/],
   ["config for another algorithm", { ...good(), config: { ttl_ms: 500 } }, RangeError, "ERR_SCENARIO_RANGE", /`ttl_ms` does not apply to algorithm raft/],
   ["probability above 1", { ...good(), network: { loss: 1.5 } }, RangeError, "ERR_SCENARIO_RANGE", /1.5 is not a probability/],
   ["latency min above max", { ...good(), network: { latency_ms: [9, 2] } }, RangeError, "ERR_SCENARIO_RANGE", /min is greater than max/],
@@ -100,7 +100,7 @@ const badTimes = [
   ["NaN", NaN, RangeError, "ERR_MILLIS_RANGE", /got NaN/],
   ["Infinity", Infinity, RangeError, "ERR_MILLIS_RANGE", /got Infinity/],
   ["negative", -1, RangeError, "ERR_MILLIS_RANGE", /got -1/],
-  ["too large", 2 ** 70, RangeError, "ERR_MILLIS_RANGE", /below 2\^64 us/],
+  ["too large", 2 ** 70, RangeError, "ERR_MILLIS_RANGE", /from 0 to 18446744073709551 \(2 \*\* 64 microseconds\)/],
   ["sub-microsecond", 10.0004, RangeError, "ERR_MILLIS_PRECISION", /10\.0004/],
 ];
 

@@ -195,8 +195,7 @@ pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u6
             // caller wrote (2**60 + 1 reads as 2**60), so say so instead of "not whole".
             Some(f)
                 if f.fract() == 0.0
-                    && f >= 9_007_199_254_740_992.0
-                    && f < 1.8446744073709552e19 =>
+                    && (9_007_199_254_740_992.0..1.844_674_407_370_955_2e19).contains(&f) =>
             {
                 D::Error::custom(format!(
                     "invalid value: {n} is above 2^53, where a JSON or JavaScript number no \

@@ -345,8 +345,15 @@ fn read_options(value: &JsValue) -> Result<SearchOptions, JsValue> {
             return Err(error);
         }
     }
-    let spec: Spec = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| search_error(Kind::Type, &format!("search options: {e}")))?;
+    let spec: Spec = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        search_error(
+            Kind::Type,
+            &format!(
+                "search options: {}",
+                tenure_sim::serde_words::json_words(&e.to_string())
+            ),
+        )
+    })?;
     let config = read_config(value)?;
     let property: Property = spec
         .property
@@ -426,7 +433,13 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
     }
     serde_json::from_str(&text).map(Some).map_err(|e| {
         let detail = e.to_string();
-        let error = search_error(Kind::Type, &format!("search options: config: {detail}"));
+        let error = search_error(
+            Kind::Type,
+            &format!(
+                "search options: config: {}",
+                tenure_sim::serde_words::json_words(&detail)
+            ),
+        );
         if detail.starts_with("unknown field") {
             let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
         }

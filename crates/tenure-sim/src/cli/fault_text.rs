@@ -104,10 +104,10 @@ fn ms_value(value: &str) -> Result<Value, String> {
 
 /// A value that is not a time: JSON, groups `1,2|3`, a list `1,2` or `1,`, or one atom.
 fn plain(value: &str) -> Value {
-    if value.starts_with(['[', '{', '"']) {
-        if let Ok(v) = serde_json::from_str(value) {
-            return v;
-        }
+    if value.starts_with(['[', '{', '"'])
+        && let Ok(v) = serde_json::from_str(value)
+    {
+        return v;
     }
     if value.contains('|') {
         return Value::Array(value.split('|').map(list).collect());
