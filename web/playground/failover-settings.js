@@ -33,13 +33,13 @@ export function settingOf(algorithm, knobs, { nodes = 5, latency } = {}) {
 /** `tenure failover ...` for one setting (the same runs, printed natively). */
 export function cliCommand(setting, { seed, runs, disturbance }) {
   const a = ["tenure failover", `--algorithm ${setting.algorithm}`, `--nodes ${setting.nodes}`];
-  if (setting.election_timeout_ms) a.push(`--timeouts ${setting.election_timeout_ms[0]}-${setting.election_timeout_ms[1]}`);
-  if (setting.ttl_ms != null) a.push(`--ttl ${setting.ttl_ms}ms`);
-  if (setting.safety_margin_ms != null) a.push(`--margin ${setting.safety_margin_ms}ms`);
-  if (setting.failure_timeout_ms != null) a.push(`--failure-timeout ${setting.failure_timeout_ms}ms`);
-  if (setting.answer_timeout_ms != null) a.push(`--answer-timeout ${setting.answer_timeout_ms}ms`);
-  if (setting.coordinator_timeout_ms != null) a.push(`--coordinator-timeout ${setting.coordinator_timeout_ms}ms`);
-  if (setting.latency_ms) a.push(`--latency ${setting.latency_ms[0]}-${setting.latency_ms[1]}`);
+  if (setting.election_timeout_ms) a.push(`--election-timeout-ms ${setting.election_timeout_ms[0]}-${setting.election_timeout_ms[1]}`);
+  if (setting.ttl_ms != null) a.push(`--ttl-ms ${setting.ttl_ms}`);
+  if (setting.safety_margin_ms != null) a.push(`--safety-margin-ms ${setting.safety_margin_ms}`);
+  if (setting.failure_timeout_ms != null) a.push(`--failure-timeout-ms ${setting.failure_timeout_ms}`);
+  if (setting.answer_timeout_ms != null) a.push(`--answer-timeout-ms ${setting.answer_timeout_ms}`);
+  if (setting.coordinator_timeout_ms != null) a.push(`--coordinator-timeout-ms ${setting.coordinator_timeout_ms}`);
+  if (setting.latency_ms) a.push(`--latency-ms ${setting.latency_ms[0]}-${setting.latency_ms[1]}`);
   a.push(`--runs ${runs}`, `--seed ${seed}`);
   if (disturbance) a.push(`--cost-run ${disturbance.run_ms}ms`, `--pauses-per-hour ${disturbance.pauses_per_hour}`, `--pause ${disturbance.pause_ms}ms`);
   return a.join(" ");

@@ -110,7 +110,7 @@ impl FromStr for Family {
             .ok_or_else(|| {
                 let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
                 format!(
-                    "unknown fault family `{s}` (expected one of {})",
+                    "`{s}` is not a fault family; the families are {}",
                     names.join(", ")
                 )
             })

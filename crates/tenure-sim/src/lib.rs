@@ -34,6 +34,7 @@ pub mod network;
 pub mod process;
 pub mod scenario;
 pub mod search;
+pub mod serde_words;
 pub mod snapshot;
 pub mod trace;
 pub mod units;

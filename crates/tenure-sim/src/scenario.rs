@@ -100,7 +100,7 @@ impl FromStr for Algorithm {
             .find(|a| a.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown algorithm `{s}` (expected one of {})",
+                    "`{s}` is not an algorithm; the algorithms are {}",
                     Algorithm::NAMES.join(", ")
                 )
             })
@@ -287,8 +287,8 @@ impl Scenario {
 
     /// Parses and validates scenario JSON.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario =
-            serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        let s: Scenario = serde_json::from_str(text)
+            .map_err(|e| ScenarioError::Json(crate::serde_words::json_words(&e.to_string())))?;
         s.validate()?;
         Ok(s)
     }
@@ -324,7 +324,7 @@ impl Scenario {
         }
         if self.nodes == 0 || self.nodes > MAX_NODES {
             return Err(ScenarioError::Invalid(format!(
-                "nodes {} is out of range 1..={MAX_NODES}",
+                "nodes {} must be 1 to {MAX_NODES}",
                 self.nodes
             )));
         }

@@ -162,8 +162,9 @@ impl Serialize for Probability {
 impl<'de> Deserialize<'de> for Probability {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Probability, D::Error> {
         let v = f64::deserialize(d)?;
-        Probability::new(v)
-            .ok_or_else(|| serde::de::Error::custom(format!("{v} is not a probability in [0, 1]")))
+        Probability::new(v).ok_or_else(|| {
+            serde::de::Error::custom(format!("{v} is not a probability from 0 to 1"))
+        })
     }
 }
 
@@ -177,11 +178,25 @@ pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u6
     use serde_json::Value;
     let range = |shown: &dyn fmt::Display| {
         D::Error::custom(format!(
-            "invalid value: {shown} is not a whole number in 0..2^64"
+            "invalid value: {shown} is not a whole number from 0 to 2^64 - 1"
         ))
     };
     match Value::deserialize(d)? {
-        Value::Number(n) => n.as_u64().ok_or_else(|| range(&n)),
+        Value::Number(n) => n.as_u64().ok_or_else(|| match n.as_f64() {
+            // A whole number past 2^53 arrived as a float: it may not be the number the
+            // caller wrote (2**60 + 1 reads as 2**60), so say so instead of "not whole".
+            Some(f)
+                if f.fract() == 0.0
+                    && (9_007_199_254_740_992.0..1.844_674_407_370_955_2e19).contains(&f) =>
+            {
+                D::Error::custom(format!(
+                    "invalid value: {n} is above 2^53, where a JSON or JavaScript number no \
+                     longer holds every whole number exactly; give it as a bigint or a \
+                     decimal string"
+                ))
+            }
+            _ => range(&n),
+        }),
         Value::String(t) => t.parse().map_err(|_| range(&format!("\"{t}\""))),
         other => Err(D::Error::custom(format!(
             "invalid type: {other}, expected a number or a decimal string"

@@ -32,9 +32,9 @@ fn two_timeout_ranges_give_two_settings_and_a_plot_with_two_lines() {
         "failover",
         "--algorithm",
         "raft",
-        "--timeouts",
+        "--election-timeout-ms",
         "150-300",
-        "--timeouts",
+        "--election-timeout-ms",
         "150-155",
         "--runs",
         "12",
@@ -69,8 +69,8 @@ fn the_same_seeds_give_the_same_numbers() {
         "failover",
         "--algorithm",
         "bully",
-        "--failure-timeout",
-        "200ms",
+        "--failure-timeout-ms",
+        "200",
         "--runs",
         "8",
         "--json",
@@ -84,9 +84,9 @@ fn the_cost_side_counts_false_elections_and_shorter_timeouts_pay_more() {
         "failover",
         "--algorithm",
         "raft",
-        "--timeouts",
+        "--election-timeout-ms",
         "100-200",
-        "--timeouts",
+        "--election-timeout-ms",
         "1000-2000",
         "--runs",
         "2",
@@ -109,31 +109,88 @@ fn the_cost_side_counts_false_elections_and_shorter_timeouts_pay_more() {
 #[test]
 fn knobs_of_another_algorithm_and_mixed_knobs_are_one_line_errors() {
     for args in [
-        &["failover", "--algorithm", "bully", "--ttl", "2s"][..],
+        &["failover", "--algorithm", "bully", "--ttl-ms", "2000"][..],
         &[
             "failover",
             "--algorithm",
             "raft",
-            "--failure-timeout",
-            "100ms",
+            "--failure-timeout-ms",
+            "100",
         ][..],
         &[
             "failover",
             "--algorithm",
             "raft",
-            "--timeouts",
+            "--election-timeout-ms",
             "150",
-            "--ttl",
-            "2s",
+            "--ttl-ms",
+            "2000",
         ][..],
-        &["failover", "--algorithm", "raft", "--latency", "30-5"][..],
+        &["failover", "--algorithm", "raft", "--latency-ms", "30-5"][..],
         &["failover", "--algorithm", "raft", "--runs", "0"][..],
         &["failover", "--algorithm", "raft", "--runs", "100001"][..],
         &["chaos", "--algorithm", "raft", "--runs", "99999999999999"][..],
+        // The spellings before the knob names are refused, naming the new one.
+        &["failover", "--algorithm", "raft", "--timeouts", "150-300"][..],
+        &["failover", "--algorithm", "lease-fencing", "--ttl", "2s"][..],
+        &[
+            "failover",
+            "--algorithm",
+            "lease-fencing",
+            "--margin",
+            "300ms",
+        ][..],
+        &["failover", "--algorithm", "raft", "--latency", "5-30"][..],
     ] {
         let out = tenure(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+#[test]
+fn old_flag_spellings_name_the_new_ones() {
+    for (old, new) in [
+        ("--timeouts", "--election-timeout-ms"),
+        ("--ttl", "--ttl-ms"),
+        ("--margin", "--safety-margin-ms"),
+        ("--failure-timeout", "--failure-timeout-ms"),
+        ("--answer-timeout", "--answer-timeout-ms"),
+        ("--coordinator-timeout", "--coordinator-timeout-ms"),
+        ("--latency", "--latency-ms"),
+    ] {
+        let out = tenure(&["failover", "--algorithm", "raft", old, "1"]);
+        assert_eq!(out.status.code(), Some(2), "{old}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(&format!("{old} was renamed {new}")), "{err}");
+    }
+}
+
+#[test]
+fn no_successful_failover_reports_na_not_zero() {
+    // Two nodes with one crashed leave no majority: Raft elects no new leader.
+    let args = [
+        "failover",
+        "--algorithm",
+        "raft",
+        "--nodes",
+        "2",
+        "--runs",
+        "2",
+    ];
+    let out = tenure(&[&args[..], &["--json"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a crash with no new leader exits 1"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &v["settings"][0];
+    assert_eq!(s["failures"], 2, "{v}");
+    assert!(s["min_ms"].is_null() && s["median_ms"].is_null(), "{v}");
+    let out = tenure(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("time to a new leader: n/a"), "{text}");
+    assert!(!text.contains("min 0.0 ms"), "{text}");
 }

@@ -39,7 +39,7 @@ fn bad_search_and_check_arguments_are_one_line() {
     );
     assert!(
         one_line_error(&[&s[..], &["--property", "no-leader-for=0s"]].concat())
-            .contains("positive")
+            .contains("a duration above 0 with a unit")
     );
     assert!(
         one_line_error(&[&s[..], &["--property", "split-brain", "--budget", "0"]].concat())

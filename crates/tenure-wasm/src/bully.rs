@@ -130,8 +130,9 @@ impl BullyNode {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "BullyConfigInit")] config: JsValue,
     ) -> Result<BullyNode, JsValue> {
-        let config = config_from_js(&config)?;
-        let inner = tenure::BullyNode::new(config).map_err(BindingError::from)?;
+        let parsed = config_from_js(&config)?;
+        let inner =
+            tenure::BullyNode::new(parsed).map_err(|e| BindingError::bully_config(&e, &config))?;
         Ok(BullyNode { inner })
     }
 
@@ -142,12 +143,13 @@ impl BullyNode {
         #[wasm_bindgen(unchecked_param_type = "BullyConfigInit")] config: JsValue,
         #[wasm_bindgen(unchecked_param_type = "BullyPersisted")] persisted: JsValue,
     ) -> Result<BullyNode, JsValue> {
-        let config = config_from_js(&config)?;
+        let parsed = config_from_js(&config)?;
         let f = Fields::new(&persisted, "persisted", PERSISTED_KEYS)?;
         let persisted = BullyPersisted {
             epoch: f.u64("epoch", U64Arg::Epoch)?,
         };
-        let inner = tenure::BullyNode::restart(config, persisted).map_err(BindingError::from)?;
+        let inner = tenure::BullyNode::restart(parsed, persisted)
+            .map_err(|e| BindingError::bully_config(&e, &config))?;
         Ok(BullyNode { inner })
     }
 

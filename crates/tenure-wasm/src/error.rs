@@ -175,7 +175,9 @@ pub(crate) enum BindingError {
         got: String,
     },
     /// A `u64` argument was a `bigint` outside `0n ..= 2n ** 64n - 1n`.
-    #[error("{name} must be in 0n..=18446744073709551615n, got {value}n")]
+    #[error(
+        "{name} must be a bigint from 0n to 2n ** 64n - 1n (18446744073709551615n), got {value}n"
+    )]
     BigintOutOfRange {
         /// Which quantity (picks the code).
         arg: U64Arg,
@@ -194,7 +196,8 @@ pub(crate) enum BindingError {
     },
     /// A millisecond argument was NaN, infinite, negative, or beyond `u64::MAX` microseconds.
     #[error(
-        "{arg} must be a finite number of milliseconds, >= 0 and below 2^64 us, got {shown}",
+        "{arg} must be a finite number of milliseconds from 0 to 18446744073709551 \
+         (2 ** 64 microseconds), got {shown}",
         shown = number_text(*.value)
     )]
     MillisOutOfRange {
@@ -283,7 +286,7 @@ pub(crate) enum BindingError {
         got: String,
     },
     /// An integer `number` field was fractional, negative, or above its maximum.
-    #[error("{arg} must be an integer in 0..={max}, got {shown}", shown = number_text(*.value))]
+    #[error("{arg} must be a whole number from 0 to {max}, got {shown}", shown = number_text(*.value))]
     IntegerOutOfRange {
         /// The field path.
         arg: Name,
@@ -292,13 +295,13 @@ pub(crate) enum BindingError {
         /// The largest accepted value.
         max: u64,
     },
-    /// A config object failed the machine's `validate()`; `message` is the core's, naming
-    /// the values (lease: design rule 5).
+    /// A config object failed the machine's `validate()`; `message` names the keys as the
+    /// caller wrote them, the values in ms and the defaults (`crate::config_words`).
     #[error("invalid {machine} config: {message}")]
     Config {
         /// `lease`, `raft` or `bully`.
         machine: &'static str,
-        /// The core error's message.
+        /// The rule broken, in the caller's words.
         message: String,
     },
     /// A list or string longer than the documented limit (`crate::limits`), refused before
@@ -321,7 +324,7 @@ pub(crate) enum BindingError {
         arg: Name,
     },
     /// Raft `propose` on a node that is not the leader (forward to `leaderId` instead).
-    #[error("{0}")]
+    #[error("{}", not_leader_words(.0))]
     NotLeader(tenure::NotLeader),
     /// Raft `campaign` refused by the core (already leader, or term exhausted).
     #[error("{message}")]
@@ -413,11 +416,39 @@ impl BindingError {
     }
 }
 
+impl BindingError {
+    /// A lease config refused by `validate()`, worded against the caller's `config` object
+    /// (the keys it gave, the defaults it did not).
+    pub(crate) fn lease_config(err: &tenure::LeaseConfigError, config: &JsValue) -> Self {
+        BindingError::Config {
+            machine: "lease",
+            message: crate::config_words::lease(err, &crate::config_words::given_in(config)),
+        }
+    }
+
+    /// A Raft config refused by `validate()`, worded against the caller's `config` object.
+    pub(crate) fn raft_config(err: &tenure::raft::ConfigError, config: &JsValue) -> Self {
+        BindingError::Config {
+            machine: "raft",
+            message: crate::config_words::raft(err, &crate::config_words::given_in(config)),
+        }
+    }
+
+    /// A Bully config refused by `validate()`, worded against the caller's `config` object.
+    pub(crate) fn bully_config(err: &tenure::bully::ConfigError, config: &JsValue) -> Self {
+        BindingError::Config {
+            machine: "bully",
+            message: crate::config_words::bully(err, &crate::config_words::given_in(config)),
+        }
+    }
+}
+
+/// Without the caller's object every value counts as given (no "(the default)" notes).
 impl From<tenure::LeaseConfigError> for BindingError {
     fn from(err: tenure::LeaseConfigError) -> Self {
         BindingError::Config {
             machine: "lease",
-            message: err.to_string(),
+            message: crate::config_words::lease(&err, &|_| true),
         }
     }
 }
@@ -426,7 +457,7 @@ impl From<tenure::raft::ConfigError> for BindingError {
     fn from(err: tenure::raft::ConfigError) -> Self {
         BindingError::Config {
             machine: "raft",
-            message: err.to_string(),
+            message: crate::config_words::raft(&err, &|_| true),
         }
     }
 }
@@ -435,7 +466,7 @@ impl From<tenure::bully::ConfigError> for BindingError {
     fn from(err: tenure::bully::ConfigError) -> Self {
         BindingError::Config {
             machine: "bully",
-            message: err.to_string(),
+            message: crate::config_words::bully(&err, &|_| true),
         }
     }
 }
@@ -457,6 +488,26 @@ impl From<tenure::raft::CampaignError> for BindingError {
             code,
             message: err.to_string(),
         }
+    }
+}
+
+/// A refused leader-only command in the JS caller's words: the leader as the bigint it
+/// passes (`2n`, the `leaderId` to forward to), not the core's `n2`.
+fn not_leader_words(err: &tenure::NotLeader) -> String {
+    match err {
+        tenure::NotLeader::NotLeading {
+            term: Some(term),
+            leader,
+        } => format!("not the leader of term {term}; {}", leader_words(*leader)),
+        other => other.to_string(),
+    }
+}
+
+/// "the leader is 2n (leaderId)" or "no leader is known": a refused `propose`.
+fn leader_words(leader: Option<tenure::NodeId>) -> String {
+    match leader {
+        Some(id) => format!("the leader is {}n (leaderId); send the command there", id.0),
+        None => String::from("no leader is known yet (leaderId is null)"),
     }
 }
 

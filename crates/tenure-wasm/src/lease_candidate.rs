@@ -173,8 +173,9 @@ impl LeaseCandidate {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "LeaseConfigInit")] config: JsValue,
     ) -> Result<LeaseCandidate, JsValue> {
-        let config = config_from_js(&config)?;
-        let inner = tenure::LeaseCandidate::new(config).map_err(BindingError::from)?;
+        let parsed = config_from_js(&config)?;
+        let inner = tenure::LeaseCandidate::new(parsed)
+            .map_err(|e| BindingError::lease_config(&e, &config))?;
         Ok(LeaseCandidate { inner })
     }
 

@@ -3,6 +3,7 @@
 //! One module per idea, so later bindings slot in beside the first:
 //! - `error`: typed binding errors, turned into real JS `TypeError`/`RangeError`
 //!   objects carrying a stable `code` (convention 12).
+//! - `config_words`: the machines' config errors in the JS caller's keys, units and defaults.
 //! - `convert`: checked conversions at the boundary: `bigint` <-> `u64`
 //!   (convention 14) and milliseconds (`number`) <-> microsecond `Duration`/`Instant`.
 //! - `object`: building plain JS result objects.
@@ -38,6 +39,7 @@
     allow(dead_code, unused_imports)
 )]
 
+mod config_words;
 mod convert;
 mod error;
 mod js;

@@ -136,8 +136,9 @@ impl RaftNode {
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "RaftConfigInit")] config: JsValue,
     ) -> Result<RaftNode, JsValue> {
-        let config = config_from_js(&config)?;
-        let inner = tenure::raft::RaftNode::new(config).map_err(BindingError::from)?;
+        let parsed = config_from_js(&config)?;
+        let inner = tenure::raft::RaftNode::new(parsed)
+            .map_err(|e| BindingError::raft_config(&e, &config))?;
         Ok(RaftNode { inner })
     }
 
@@ -148,9 +149,10 @@ impl RaftNode {
         #[wasm_bindgen(unchecked_param_type = "RaftConfigInit")] config: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RaftPersistentState")] persisted: JsValue,
     ) -> Result<RaftNode, JsValue> {
-        let config = config_from_js(&config)?;
+        let parsed = config_from_js(&config)?;
         let state = state_from_js(&persisted, "persisted")?;
-        let inner = tenure::raft::RaftNode::restart(config, state).map_err(BindingError::from)?;
+        let inner = tenure::raft::RaftNode::restart(parsed, state)
+            .map_err(|e| BindingError::raft_config(&e, &config))?;
         Ok(RaftNode { inner })
     }
 

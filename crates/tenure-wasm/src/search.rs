@@ -177,7 +177,7 @@ impl Search {
         if !(runs.fract() == 0.0 && (1.0..=max).contains(&runs)) {
             return Err(search_error(
                 Kind::Range,
-                &format!("runs must be an integer in 1..={MAX_BATCH}, got {runs}"),
+                &format!("runs must be a whole number from 1 to {MAX_BATCH}, got {runs}"),
             ));
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -236,7 +236,9 @@ impl Search {
         if !(steps.fract() == 0.0 && (1.0..=max).contains(&steps)) {
             return Err(search_error(
                 Kind::Range,
-                &format!("maxSteps must be an integer in 1..={MAX_SHRINK_STEPS}, got {steps}"),
+                &format!(
+                    "maxSteps must be a whole number from 1 to {MAX_SHRINK_STEPS}, got {steps}"
+                ),
             ));
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -346,8 +348,15 @@ fn read_options(value: &JsValue) -> Result<SearchOptions, JsValue> {
             return Err(error);
         }
     }
-    let spec: Spec = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| search_error(Kind::Type, &format!("search options: {e}")))?;
+    let spec: Spec = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        search_error(
+            Kind::Type,
+            &format!(
+                "search options: {}",
+                tenure_sim::serde_words::json_words(&e.to_string())
+            ),
+        )
+    })?;
     let config = read_config(value)?;
     let property: Property = spec
         .property
@@ -427,7 +436,13 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
     }
     serde_json::from_str(&text).map(Some).map_err(|e| {
         let detail = e.to_string();
-        let error = search_error(Kind::Type, &format!("search options: config: {detail}"));
+        let error = search_error(
+            Kind::Type,
+            &format!(
+                "search options: config: {}",
+                tenure_sim::serde_words::json_words(&detail)
+            ),
+        );
         if detail.starts_with("unknown field") {
             let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
         }

@@ -79,7 +79,9 @@ pub(crate) enum SimulationError {
         got: String,
     },
     /// The `eventsSince` cursor was negative, fractional or above 2^53 - 1.
-    #[error("cursor must be an integer in 0..=9007199254740991, got {shown}")]
+    #[error(
+        "cursor must be a whole number from 0 to 2 ** 53 - 1 (Number.MAX_SAFE_INTEGER), got {shown}"
+    )]
     CursorOutOfRange {
         /// The value, as JS prints it.
         shown: String,
@@ -99,7 +101,9 @@ pub(crate) enum SimulationError {
     },
     /// A `message(id)` id that is not a non-negative integer within 2^53 - 1
     /// (`ERR_MESSAGE_ID`, a `TypeError`).
-    #[error("message id must be a bigint or an integer number in 0..=9007199254740991, got {got}")]
+    #[error(
+        "message id must be a bigint or a whole number from 0 to 2 ** 53 - 1 (Number.MAX_SAFE_INTEGER), got {got}"
+    )]
     NotMessageId {
         /// `typeof` of the value and a short preview.
         got: String,
@@ -145,7 +149,11 @@ impl SimulationError {
     /// else (`invalid value`, the simulator's "is not a time in milliseconds", "is not a
     /// probability") is a value out of range.
     pub(crate) fn from_serde(subject: Subject, detail: &str) -> SimulationError {
-        let message = format!("{}: {detail}", subject.name());
+        let message = format!(
+            "{}: {}",
+            subject.name(),
+            tenure_sim::serde_words::json_words(detail)
+        );
         let shape = [
             "invalid type",
             "missing field",
@@ -215,15 +223,18 @@ mod tests {
                 "-5 is not a time in milliseconds (finite, >= 0)",
                 "ERR_SCENARIO_RANGE",
             ),
-            ("nodes 0 is out of range 1..=64", "ERR_SCENARIO_RANGE"),
+            ("nodes 0 must be 1 to 64", "ERR_SCENARIO_RANGE"),
         ];
         for (detail, code) in cases {
             let err = SimulationError::from_serde(Subject::Scenario, detail);
             assert_eq!(err.code(), code, "{detail}");
-            assert_eq!(err.to_string(), format!("scenario: {detail}"));
+            assert_eq!(
+                err.to_string(),
+                format!("scenario: {}", tenure_sim::serde_words::json_words(detail))
+            );
         }
         let err = SimulationError::from_serde(Subject::Fault, "missing field `node`");
         assert_eq!(err.code(), "ERR_FAULT_TYPE");
-        assert_eq!(err.to_string(), "fault: missing field `node`");
+        assert_eq!(err.to_string(), "fault: the key \"node\" is required");
     }
 }

@@ -480,6 +480,7 @@ fn config_errors_surface_from_the_constructor() {
     let err = LeaseCandidate::new(bad).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "safety_margin 0ms must satisfy 0 < safety_margin < ttl 1000ms"
+        "safety_margin 0ms must be above 0 and below ttl 1000ms (0 < safety_margin < ttl, \
+         design rule 5)"
     );
 }

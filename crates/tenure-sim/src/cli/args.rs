@@ -86,6 +86,147 @@ pub(crate) fn parse_failover_runs(s: &str) -> Result<u64, String> {
     parse_runs(s, MAX_FAILOVER_RUNS)
 }
 
+/// Parses a knob named in milliseconds (`--ttl-ms 2000`): a bare number is ms, as the name
+/// says; a duration with a unit (`2s`) is accepted too.
+pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    if let Ok(n) = t.parse::<u64>() {
+        return Ok(n);
+    }
+    if t.parse::<f64>().is_ok() {
+        return Err(format!(
+            "`{s}` is not a whole number of milliseconds from 0 to 10^15"
+        ));
+    }
+    parse_duration_ms(t)
+}
+
+/// A whole number from `lo` to `hi`, refused in words (`` `x` is not a number of nodes from
+/// 1 to 64 ``) rather than with the parser's "invalid digit found in string".
+fn whole(s: &str, what: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}` is not {what} from {lo} to {hi}")),
+    }
+}
+
+/// `--nodes`: 1 to [`crate::scenario::MAX_NODES`].
+pub(crate) fn parse_nodes(s: &str) -> Result<u64, String> {
+    whole(s, "a number of nodes", 1, crate::scenario::MAX_NODES)
+}
+
+/// `--seed`: any 64-bit seed, 0 to 2^64 - 1.
+pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
+    whole(s, "a seed (a whole number)", 0, u64::MAX)
+}
+
+/// A count of steps, faults or states: 0 to `hi`.
+pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
+    whole(s, "a whole number", 0, u64::MAX)
+}
+
+/// A count that fits 32 bits (`check --steps`, `--faults`).
+pub(crate) fn parse_small_count(s: &str) -> Result<u32, String> {
+    whole(s, "a whole number", 0, u64::from(u32::MAX)).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// A rate such as pauses per hour: a finite number, 0 or more.
+pub(crate) fn parse_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a rate: give a number, 0 or more (6, 0.5)"
+        )),
+    }
+}
+
+/// Most worker threads `--jobs` starts.
+pub(crate) const MAX_JOBS: usize = 256;
+
+/// `--jobs`: 1 to [`MAX_JOBS`] worker threads.
+pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
+        Ok(0) => Err(format!(
+            "`{s}` worker threads would run nothing: give 1 to {MAX_JOBS} (the default is one per core)"
+        )),
+        _ => Err(format!(
+            "`{s}` is not a number of worker threads from 1 to {MAX_JOBS}"
+        )),
+    }
+}
+
+/// The `--families` help: every family's name.
+pub(crate) fn families_help() -> String {
+    let names: Vec<&str> = crate::chaos::Family::ALL.iter().map(|f| f.name()).collect();
+    format!(
+        "Comma-separated fault families (default: all that apply to the algorithm): {}",
+        names.join(", ")
+    )
+}
+
+/// A flag that was renamed: always refused, with a message naming the new spelling.
+pub(crate) fn renamed(
+    old: &'static str,
+    new: &'static str,
+) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |_| {
+        Err(format!(
+            "{old} was renamed {new} (the machine's knob name, in milliseconds); use {new}"
+        ))
+    }
+}
+
+/// The options `chaos` and `search` share, as one set of flags (each command sets its own
+/// defaults with `mut_arg`, so `--help` shows them).
+#[derive(Debug, Args, Clone)]
+pub(crate) struct ChaosFlags {
+    #[arg(long, value_parser = Algorithm::from_str_arg,
+          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
+    pub(crate) algorithm: Algorithm,
+    /// Number of nodes (1 to 64).
+    #[arg(long, value_parser = parse_nodes)]
+    pub(crate) nodes: Option<u64>,
+    /// Faulty period of each run: 120s, 2m, 1500ms.
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub(crate) duration: Option<u64>,
+    /// Quiet period after the heal; a leader must appear within the liveness bound.
+    #[arg(long, value_parser = parse_duration_ms)]
+    pub(crate) heal: Option<u64>,
+    /// Seed of the first run; run i uses seed + i.
+    #[arg(long, default_value_t = 0, value_parser = parse_seed)]
+    pub(crate) seed: u64,
+    #[arg(long, value_delimiter = ',', value_parser = crate::chaos::Family::from_str_arg,
+          help = families_help())]
+    pub(crate) families: Vec<crate::chaos::Family>,
+    #[command(flatten)]
+    pub(crate) raft: RaftFlags,
+}
+
+impl ChaosFlags {
+    /// The campaign these flags describe, checked by [`crate::chaos::ChaosOptions::validate`].
+    pub(crate) fn options(&self) -> Result<crate::chaos::ChaosOptions, String> {
+        let mut opts = crate::chaos::ChaosOptions::new(self.algorithm);
+        if let Some(n) = self.nodes {
+            opts.nodes = n;
+        }
+        if let Some(d) = self.duration {
+            opts.duration_ms = d;
+        }
+        if let Some(h) = self.heal {
+            opts.heal_ms = h;
+        }
+        opts.seed = self.seed;
+        opts.pre_vote = self.raft.pre_vote();
+        opts.check_quorum = self.raft.check_quorum();
+        if !self.families.is_empty() {
+            opts.families = self.families.clone();
+        }
+        opts.validate()?;
+        Ok(opts)
+    }
+}
+
 /// Raft options shared by subcommands.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub(crate) struct RaftFlags {

@@ -1,46 +1,29 @@
 //! `tenure chaos`: a campaign of random fault schedules, on every core.
 
 use super::CliError;
-use super::args::{RaftFlags, ms, parse_duration_ms};
+use super::args::{ChaosFlags, ms, parse_duration_ms};
 use crate::chaos::{self, ChaosOptions, ChaosReport, Family, RunOutcome};
 use crate::scenario::Algorithm;
 use clap::Args;
 
 #[derive(Debug, Args)]
 pub(crate) struct ChaosArgs {
-    #[arg(long, value_parser = Algorithm::from_str_arg,
-          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
-    algorithm: Algorithm,
-    /// Number of nodes.
-    #[arg(long, default_value_t = 5)]
-    nodes: u64,
+    #[command(flatten)]
+    chaos: ChaosFlags,
     /// Number of runs (1 to 10,000,000).
     #[arg(long, default_value_t = 100, value_parser = super::args::parse_chaos_runs)]
     runs: u64,
-    /// Faulty period of each run: 120s, 2m, ...
-    #[arg(long, default_value = "120s", value_parser = parse_duration_ms)]
-    duration: u64,
-    /// Quiet period after the heal; a leader must appear within the liveness bound.
-    #[arg(long, default_value = "10s", value_parser = parse_duration_ms)]
-    heal: u64,
-    /// Seed of the first run; run i uses seed + i.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Comma-separated fault families (default: all that apply).
-    #[arg(long, value_delimiter = ',', value_parser = Family::from_str_arg)]
-    families: Vec<Family>,
-    #[command(flatten)]
-    raft: RaftFlags,
     /// Raft: the leader proposes a command this often (default 200ms); 5ms is a storm test.
     #[arg(long, value_parser = parse_duration_ms)]
     propose_every: Option<u64>,
-    /// Worker threads (default: available cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = super::args::parse_jobs)]
     jobs: Option<usize>,
-    /// Print the report as JSON.
+    /// Print the report as JSON (times in ms).
     #[arg(long)]
     json: bool,
-    /// Print the scenario JSON of each run instead of running it (use with --runs 1).
+    /// Print each run's scenario instead of running it, one JSON object per line (JSON
+    /// Lines: `--runs 3 --emit-scenario > runs.jsonl`).
     #[arg(long)]
     emit_scenario: bool,
 }
@@ -55,8 +38,9 @@ impl Family {
 /// does not hold up the others), in seed order, with the CPU time they took.
 fn outcomes(opts: &ChaosOptions, jobs: usize) -> Result<(Vec<RunOutcome>, Cpu), CliError> {
     use rayon::prelude::*;
+    let bar = super::progress::bar(opts.runs, "runs");
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.clamp(1, 256))
+        .num_threads(jobs.clamp(1, super::args::MAX_JOBS))
         .build()
         .map_err(|e| CliError::usage(format!("--jobs: cannot start the threads: {e}")))?;
     let runs: Vec<(RunOutcome, Cpu)> = pool
@@ -66,11 +50,17 @@ fn outcomes(opts: &ChaosOptions, jobs: usize) -> Result<(Vec<RunOutcome>, Cpu), 
                 .map(|i| {
                     let start = Cpu::now();
                     let r = chaos::run_one(opts, opts.seed.wrapping_add(i))?;
+                    if let Some(bar) = &bar {
+                        bar.inc(1);
+                    }
                     Ok((r, Cpu::now().since(start)))
                 })
                 .collect::<Result<Vec<_>, crate::scenario::ScenarioError>>()
         })
         .map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let total = runs.iter().fold(Cpu::default(), |t, (_, c)| t.plus(*c));
     Ok((runs.into_iter().map(|(r, _)| r).collect(), total))
 }
@@ -123,41 +113,28 @@ fn wall_epoch() -> std::time::Instant {
 }
 
 pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
-    a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    let mut opts = ChaosOptions::new(a.algorithm);
-    opts.nodes = a.nodes;
+    let mut opts = a.chaos.options().map_err(CliError::usage)?;
     opts.runs = a.runs;
-    opts.duration_ms = a.duration;
-    opts.heal_ms = a.heal;
-    opts.seed = a.seed;
-    opts.pre_vote = a.raft.pre_vote();
-    opts.check_quorum = a.raft.check_quorum();
     if let Some(ms) = a.propose_every {
-        if a.algorithm != Algorithm::Raft {
+        if opts.algorithm != Algorithm::Raft {
             return Err(CliError::usage(format!(
                 "--propose-every applies to raft, not {}",
-                a.algorithm
+                opts.algorithm
             )));
         }
         if ms == 0 {
-            return Err(CliError::usage("--propose-every must be at least 1ms"));
+            return Err(CliError::usage("--propose-every 0ms must be at least 1ms"));
         }
         opts.propose_interval_ms = Some(ms);
     }
-    if !a.families.is_empty() {
-        opts.families = a.families.clone();
-    }
-    opts.validate().map_err(CliError::usage)?;
     let probe = chaos::scenario(&opts, opts.seed);
     probe
         .validate()
         .map_err(|e| CliError::usage(e.to_string()))?;
     if a.emit_scenario {
         for i in 0..opts.runs {
-            println!(
-                "{}",
-                chaos::scenario(&opts, opts.seed.wrapping_add(i)).to_json()
-            );
+            let s = chaos::scenario(&opts, opts.seed.wrapping_add(i));
+            println!("{}", serde_json::to_string(&s).unwrap_or_default());
         }
         return Ok(false);
     }
@@ -175,12 +152,13 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     }
     let wall = start.elapsed();
     let speed = Speed {
-        jobs: jobs.clamp(1, 256),
+        jobs: jobs.clamp(1, super::args::MAX_JOBS),
         wall_s: wall.as_secs_f64(),
         cpu,
     };
     if a.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        let v = serde_json::to_value(&report).unwrap_or_default();
+        println!("{}", super::json_ms::to_ms(v));
     } else {
         print(&opts, &report, &speed);
     }
@@ -196,7 +174,7 @@ struct Speed {
 
 fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     println!(
-        "tenure chaos: {}, {} nodes, {} runs x {} of faults + {} heal, seeds {}..={}",
+        "tenure chaos: {}, {} nodes, {} runs x {} of faults + {} heal, seeds {} to {}",
         opts.algorithm,
         opts.nodes,
         r.runs,

@@ -11,7 +11,7 @@ use super::permalink;
 use super::search::{default_out, parse_config, parse_property};
 use crate::scenario::{Algorithm, Scenario};
 use crate::search::Property;
-use crate::search::explore::{CheckOptions, check};
+use crate::search::explore::{CheckOptions, check_with};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,22 +25,22 @@ pub(crate) struct CheckArgs {
     #[arg(long, value_parser = parse_property)]
     property: Property,
     /// Number of nodes.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = super::args::parse_nodes)]
     nodes: u64,
-    /// Length of one step (a multiple of 10ms).
+    /// Length of one step (a multiple of 10ms: 500ms, 1s).
     #[arg(long, default_value = "500ms", value_parser = parse_duration_ms)]
     step: u64,
     /// Steps to explore.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = super::args::parse_small_count)]
     steps: u32,
     /// Most faults on one path.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = super::args::parse_small_count)]
     faults: u32,
     /// Stop after this many states.
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = 200_000, value_parser = super::args::parse_count)]
     max_states: u64,
     /// The seed of the network's and the machines' random draws.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
     /// Algorithm parameters as the scenario's `config` JSON.
     #[arg(long, value_parser = parse_config)]
@@ -58,7 +58,9 @@ pub(crate) struct CheckArgs {
 pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     if a.steps == 0 {
-        return Err(CliError::usage("--steps must be at least 1"));
+        return Err(CliError::usage(
+            "--steps 0 would explore nothing: give at least 1",
+        ));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
     s.config = a.config.clone().unwrap_or_default();
@@ -72,7 +74,29 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     opts.max_faults = a.faults;
     opts.max_states = a.max_states;
     let start = Instant::now();
-    let report = check(&opts).map_err(|e| CliError::usage(e.to_string()))?;
+    let bar = super::progress::spinner(format!(
+        "exploring {} steps of {} ms, up to {} faults",
+        a.steps, a.step, a.faults
+    ));
+    let mut last = 0u64;
+    let report = check_with(&opts, &mut |r| {
+        if let Some(bar) = &bar
+            && r.states_explored >= last.saturating_add(64)
+        {
+            last = r.states_explored;
+            bar.set_message(format!(
+                "{} states explored, depth {} of {}, {} unique",
+                r.states_explored,
+                r.depth_reached.saturating_add(1),
+                a.steps,
+                r.unique_states
+            ));
+        }
+    })
+    .map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let wall = start.elapsed().as_secs_f64();
     #[allow(clippy::cast_precision_loss)]
     let rate = report.states_explored as f64 / wall.max(1e-9);
@@ -81,7 +105,7 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
         if let Some(o) = v.as_object_mut() {
             o.insert("states_per_second".into(), serde_json::json!(rate.round()));
         }
-        println!("{v}");
+        println!("{}", super::json_ms::to_ms(v));
     } else {
         println!(
             "tenure check: {} for {}, {} nodes, {} steps of {} ms, up to {} faults, seed {}",
@@ -108,12 +132,12 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     };
     if !a.json {
         println!(
-            "shortest counterexample: depth {} ({} ms), {} faults: {} at {} us: {}",
+            "shortest counterexample: depth {} ({} ms), {} faults: {} at {}: {}",
             cx.depth,
             u64::from(cx.depth).saturating_mul(a.step),
             cx.scenario.faults.len(),
             cx.witness.kind,
-            cx.witness.time_us,
+            super::args::ms(cx.witness.time_us),
             cx.witness.detail
         );
         let out = a.out.clone().unwrap_or_else(|| {

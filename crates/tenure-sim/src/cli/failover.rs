@@ -4,7 +4,7 @@
 //! [`crate::failover_setting::Setting`], as the playground's failover lab builds them.
 
 use super::CliError;
-use super::args::{RaftFlags, parse_duration_ms, parse_timeouts};
+use super::args::{RaftFlags, parse_duration_ms, parse_ms_knob, parse_timeouts, renamed};
 use crate::cost::{self, CostReport, Disturbance};
 use crate::failover::{self, FailoverReport};
 use crate::failover_plot::{Series, cdf_svg};
@@ -19,35 +19,52 @@ pub(crate) struct FailoverArgs {
           help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Algorithm,
     /// Number of nodes.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = super::args::parse_nodes)]
     nodes: u64,
-    /// Raft election timeout range in ms, `min-max` meaning [min, max) (150-300, 150-155),
-    /// or `T` meaning [T, 2T). Repeat it to overlay several settings.
-    #[arg(long, value_parser = parse_timeouts)]
-    timeouts: Vec<(u64, u64)>,
-    /// Lease time to live (`2s`, `1500ms`). Repeat it to overlay several settings.
-    #[arg(long, value_parser = parse_duration_ms)]
-    ttl: Vec<u64>,
-    /// Lease safety margin (`300ms`), for every --ttl.
-    #[arg(long, value_parser = parse_duration_ms)]
-    margin: Option<u64>,
-    /// Bully failure timeout (`200ms`). Repeat it to overlay several settings.
-    #[arg(long, value_parser = parse_duration_ms)]
-    failure_timeout: Vec<u64>,
-    /// Bully answer timeout (`50ms`).
-    #[arg(long, value_parser = parse_duration_ms)]
-    answer_timeout: Option<u64>,
-    /// Bully coordinator timeout (`150ms`).
-    #[arg(long, value_parser = parse_duration_ms)]
-    coordinator_timeout: Option<u64>,
-    /// One-way message latency range in ms (`5-30`), drawn uniformly.
-    #[arg(long, value_parser = parse_latency)]
-    latency: Option<(u64, u64)>,
+    /// Raft election timeouts in ms, `min-max` meaning [min, max) (150-300, 150-155), or
+    /// `T` meaning [T, 2T): the machine's election_timeout_ms and election_timeout_max_ms.
+    /// Repeat it to overlay several settings.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_timeouts)]
+    election_timeout_ms: Vec<(u64, u64)>,
+    /// Lease time to live in ms (2000, or 2s). Repeat it to overlay several settings.
+    #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
+    ttl_ms: Vec<u64>,
+    /// Lease safety margin in ms (300), for every --ttl-ms.
+    #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
+    safety_margin_ms: Option<u64>,
+    /// Bully failure timeout in ms (200). Repeat it to overlay several settings.
+    #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
+    failure_timeout_ms: Vec<u64>,
+    /// Bully answer timeout in ms (50).
+    #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
+    answer_timeout_ms: Option<u64>,
+    /// Bully coordinator timeout in ms (150).
+    #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
+    coordinator_timeout_ms: Option<u64>,
+    /// One-way message latency range in ms (`5-30`), drawn uniformly: the scenario's
+    /// network.latency_ms.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_latency)]
+    latency_ms: Option<(u64, u64)>,
+    // The spellings before the knob names; each is refused with the new name.
+    #[arg(long, hide = true, value_parser = renamed("--timeouts", "--election-timeout-ms"))]
+    timeouts: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--ttl", "--ttl-ms"))]
+    ttl: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--margin", "--safety-margin-ms"))]
+    margin: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--failure-timeout", "--failure-timeout-ms"))]
+    failure_timeout: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--answer-timeout", "--answer-timeout-ms"))]
+    answer_timeout: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--coordinator-timeout", "--coordinator-timeout-ms"))]
+    coordinator_timeout: Option<String>,
+    #[arg(long, hide = true, value_parser = renamed("--latency", "--latency-ms"))]
+    latency: Option<String>,
     /// Number of crashes to measure per setting (1 to 100,000).
     #[arg(long, default_value_t = 100, value_parser = super::args::parse_failover_runs)]
     runs: u64,
     /// Seed of the first run; run i uses seed + i.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
     /// Write the CDF of every setting, overlaid, to this SVG file.
     #[arg(long, value_name = "FILE")]
@@ -57,7 +74,7 @@ pub(crate) struct FailoverArgs {
     #[arg(long, value_parser = parse_duration_ms)]
     cost_run: Option<u64>,
     /// With --cost-run: stop-the-world pauses per node per hour.
-    #[arg(long, default_value_t = 6.0)]
+    #[arg(long, default_value_t = 6.0, value_parser = super::args::parse_rate)]
     pauses_per_hour: f64,
     /// With --cost-run: the length of each pause.
     #[arg(long, value_parser = parse_duration_ms, default_value = "500ms")]
@@ -87,14 +104,16 @@ fn parse_latency(s: &str) -> Result<(u64, u64), String> {
         v.trim()
             .trim_end_matches("ms")
             .parse::<u64>()
-            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30"))
+            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30 or 10"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, num(b)?),
         None => (num(s)?, num(s)?),
     };
     if hi < lo {
-        return Err(format!("latency `{s}`: the maximum is below the minimum"));
+        return Err(format!(
+            "latency `{s}`: the maximum {hi} is below the minimum {lo}"
+        ));
     }
     Ok((lo, hi))
 }
@@ -119,37 +138,37 @@ impl FailoverArgs {
         base.nodes = self.nodes;
         base.pre_vote = self.raft.pre_vote();
         base.check_quorum = self.raft.check_quorum();
-        base.safety_margin_ms = self.margin;
-        base.answer_timeout_ms = self.answer_timeout;
-        base.coordinator_timeout_ms = self.coordinator_timeout;
-        base.latency_ms = self.latency.map(|(lo, hi)| [lo, hi]);
+        base.safety_margin_ms = self.safety_margin_ms;
+        base.answer_timeout_ms = self.answer_timeout_ms;
+        base.coordinator_timeout_ms = self.coordinator_timeout_ms;
+        base.latency_ms = self.latency_ms.map(|(lo, hi)| [lo, hi]);
         let mut out: Vec<Setting> = Vec::new();
-        for &(t, max) in &self.timeouts {
+        for &(t, max) in &self.election_timeout_ms {
             out.push(Setting {
                 election_timeout_ms: Some([t, max]),
                 ..base.clone()
             });
         }
-        for &ttl in &self.ttl {
+        for &ttl in &self.ttl_ms {
             out.push(Setting {
                 ttl_ms: Some(ttl),
                 ..base.clone()
             });
         }
-        for &f in &self.failure_timeout {
+        for &f in &self.failure_timeout_ms {
             out.push(Setting {
                 failure_timeout_ms: Some(f),
                 ..base.clone()
             });
         }
         let kinds = [
-            !self.timeouts.is_empty(),
-            !self.ttl.is_empty(),
-            !self.failure_timeout.is_empty(),
+            !self.election_timeout_ms.is_empty(),
+            !self.ttl_ms.is_empty(),
+            !self.failure_timeout_ms.is_empty(),
         ];
         if kinds.iter().filter(|k| **k).count() > 1 {
             return Err(CliError::usage(
-                "give one kind of knob to vary: --timeouts (raft), --ttl (lease) or --failure-timeout (bully)",
+                "give one kind of knob to vary: --election-timeout-ms (raft), --ttl-ms (lease) or --failure-timeout-ms (bully)",
             ));
         }
         if out.is_empty() {
@@ -168,7 +187,11 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         pause_ms: a.pause,
     });
     let mut reports = Vec::new();
+    let bar = super::progress::bar(settings.len() as u64, "settings");
     for s in &settings {
+        if let Some(bar) = &bar {
+            bar.set_message(format!(", measuring {}", s.label()));
+        }
         let scenario = s
             .scenario(a.seed)
             .map_err(|e| CliError::usage(e.to_string()))?;
@@ -191,6 +214,12 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             failover: r,
             cost,
         });
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     if let Some(path) = &a.svg {
         let series: Vec<Series> = reports
@@ -208,24 +237,38 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
     }
     if a.json {
-        let out = serde_json::json!({ "runs": a.runs, "seed": a.seed, "settings": reports });
-        println!("{out}");
+        let mut out = serde_json::json!({ "runs": a.runs, "seed": a.seed, "settings": reports });
+        // No crash was followed by a new leader: there is no time to report (null, not 0).
+        if let Some(list) = out["settings"].as_array_mut() {
+            for (r, v) in reports.iter().zip(list) {
+                if r.failover.samples_us.is_empty() {
+                    for key in ["min_ms", "median_ms", "p99_ms", "max_ms"] {
+                        v[key] = serde_json::Value::Null;
+                    }
+                }
+            }
+        }
+        println!("{}", super::json_ms::to_ms(out));
     } else {
         println!(
-            "tenure failover: {}, {} nodes, {} crashes of the leader per setting, seeds {}..{}",
+            "tenure failover: {}, {} nodes, {} crashes of the leader per setting, seeds {} to {}",
             a.algorithm,
             a.nodes,
             a.runs,
             a.seed,
-            a.seed.saturating_add(a.runs)
+            a.seed.saturating_add(a.runs.saturating_sub(1))
         );
         for r in &reports {
             let f = &r.failover;
             println!("  {}", r.label);
-            println!(
-                "    time to a new leader: min {:.1} ms, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-                f.min_ms, f.median_ms, f.p99_ms, f.max_ms
-            );
+            if f.samples_us.is_empty() {
+                println!("    time to a new leader: n/a (no crash was followed by a new leader)");
+            } else {
+                println!(
+                    "    time to a new leader: min {:.1} ms, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+                    f.min_ms, f.median_ms, f.p99_ms, f.max_ms
+                );
+            }
             if f.failures > 0 {
                 println!(
                     "    no new leader within {} ms in {} runs",

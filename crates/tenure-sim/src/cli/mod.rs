@@ -1,13 +1,18 @@
 //! The `tenure` command line: `run`, `chaos`, `failover`, `search` and `check` (clap; native builds only).
 //!
-//! Exit codes: 0 when no invariant the algorithm promises was violated, 1 when one was, 2 for
-//! argument or scenario errors, which are printed as one line on stderr.
+//! Exit codes ([`EXIT_CODES`], printed by `--help`): 0 when no invariant the algorithm
+//! promises was violated (and, for `search`/`check`, no counterexample was found), 1 when
+//! one was, 2 for argument or scenario errors, which are printed as one line on stderr.
+//! Reports go to stdout; progress bars go to stderr and only when it is a terminal.
 
 mod args;
 mod chaos;
 mod check;
 mod failover;
+mod fault_text;
+mod json_ms;
 mod permalink;
+mod progress;
 mod run;
 mod search;
 
@@ -17,9 +22,16 @@ pub use permalink::permalink_hash;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// What each exit code means, as `--help` prints it.
+pub const EXIT_CODES: &str = "Exit codes:
+  0  no invariant the algorithm promises was violated (search, check: nothing found)
+  1  a promised invariant was violated (search, check: a counterexample was found;
+     failover: a crash left no new leader within the bound)
+  2  bad arguments or scenario, one line on stderr";
+
 /// Tenure: leader election you can watch, test and ship.
 #[derive(Debug, Parser)]
-#[command(name = "tenure", version, about)]
+#[command(name = "tenure", version, about, after_help = EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -28,14 +40,29 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run one scenario (a JSON file, or built from flags) and print a summary.
+    #[command(after_help = EXIT_CODES)]
     Run(run::RunArgs),
     /// Run a chaos campaign: random fault schedules, a heal, a liveness check.
+    #[command(
+        after_help = EXIT_CODES,
+        mut_arg("nodes", |a| a.default_value("5")),
+        mut_arg("duration", |a| a.default_value("120s")),
+        mut_arg("heal", |a| a.default_value("10s"))
+    )]
     Chaos(chaos::ChaosArgs),
     /// Measure the time to elect a new leader after the leader crashes (Raft Figure 16).
+    #[command(after_help = EXIT_CODES)]
     Failover(failover::FailoverArgs),
     /// Search seeded fault schedules for a run that violates a property, then shrink it.
+    #[command(
+        after_help = EXIT_CODES,
+        mut_arg("nodes", |a| a.default_value("3")),
+        mut_arg("duration", |a| a.default_value("20s")),
+        mut_arg("heal", |a| a.default_value("5s"))
+    )]
     Search(search::SearchArgs),
     /// Bounded exhaustive check: breadth-first over fault schedules; the shortest counterexample.
+    #[command(after_help = EXIT_CODES)]
     Check(check::CheckArgs),
 }
 

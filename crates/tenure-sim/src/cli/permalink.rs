@@ -11,7 +11,7 @@ use base64::Engine;
 use std::path::Path;
 
 /// Where the playground is served (`npm start`); `TENURE_PLAYGROUND` overrides it.
-pub(crate) const DEFAULT_PLAYGROUND: &str = "http://localhost:5173/";
+pub(crate) const DEFAULT_PLAYGROUND: &str = "http://127.0.0.1:5173/";
 
 /// The URL hash (with `#`) that opens `scenario` at `time_ms` in the playground.
 pub fn permalink_hash(scenario: &Scenario, time_ms: u64) -> String {

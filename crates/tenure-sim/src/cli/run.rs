@@ -18,21 +18,31 @@ pub(crate) struct RunArgs {
     #[arg(long, value_parser = Algorithm::from_str_arg,
           help = super::algorithm_help(), long_help = super::algorithm_long_help())]
     algorithm: Option<Algorithm>,
-    /// Number of nodes.
-    #[arg(long)]
+    /// Number of nodes, 1 to 64 (default 5).
+    #[arg(long, value_parser = super::args::parse_nodes)]
     nodes: Option<u64>,
-    /// Seed for every random choice.
-    #[arg(long)]
+    /// Seed for every random choice (default 0).
+    #[arg(long, value_parser = super::args::parse_seed)]
     seed: Option<u64>,
-    /// Simulated time to run: 60s, 1500ms, 2m.
+    /// Simulated time to run: 60s, 1500ms, 2m (default 60s).
     #[arg(long, value_parser = parse_duration_ms)]
     duration: Option<u64>,
     #[command(flatten)]
     raft: RaftFlags,
-    /// Write every event to this file as JSON lines.
-    #[arg(long)]
+    /// A fault to schedule (repeatable): words, `crash node=1 at=2s`,
+    /// `partition groups=1,2|3 at=2s`, `pause target=store duration=500ms at=1s`, or the
+    /// scenario file's JSON, `{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`.
+    #[arg(long = "fault", value_name = "FAULT", value_parser = super::fault_text::parse_fault)]
+    faults: Vec<serde_json::Value>,
+    /// Set a config key (repeatable): `ttl_ms=2000`, `pre_vote=false`, or a dotted path
+    /// from the scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
+    sets: Vec<(Vec<String>, serde_json::Value)>,
+    /// Write every event to this file as JSON Lines; `-` writes them to stdout (the summary
+    /// then goes to stderr).
+    #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
-    /// Print the summary as JSON.
+    /// Print the summary as JSON (times in ms, the trace hash as 16 hex digits).
     #[arg(long)]
     json: bool,
 }
@@ -56,7 +66,7 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
             s.config.pre_vote = a.raft.pre_vote().or(s.config.pre_vote);
             s.config.check_quorum = a.raft.check_quorum().or(s.config.check_quorum);
         }
-        return Ok(s);
+        return with_command_line(s, a);
     }
     let Some(algorithm) = a.algorithm else {
         return Err(CliError::usage(format!(
@@ -74,20 +84,83 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     s.config.pre_vote = a.raft.pre_vote();
     s.config.check_quorum = a.raft.check_quorum();
     s.validate().map_err(|e| CliError::usage(e.to_string()))?;
-    Ok(s)
+    with_command_line(s, a)
 }
 
-type Sink = Rc<RefCell<(std::io::BufWriter<std::fs::File>, Option<std::io::Error>)>>;
+/// `s` with the `--set` values and `--fault`s applied, read back through the scenario
+/// format (its keys, checks and messages).
+fn with_command_line(s: Scenario, a: &RunArgs) -> Result<Scenario, CliError> {
+    if a.sets.is_empty() && a.faults.is_empty() {
+        return Ok(s);
+    }
+    let mut doc = serde_json::to_value(&s).unwrap_or_default();
+    for (path, value) in &a.sets {
+        super::fault_text::apply_set(&mut doc, path, value.clone()).map_err(CliError::usage)?;
+    }
+    if let Some(list) = doc.get_mut("faults").and_then(|f| f.as_array_mut()) {
+        list.extend(a.faults.iter().cloned());
+    }
+    Scenario::from_json(&doc.to_string())
+        .map_err(|e| CliError::usage(format!("with --set/--fault: {e}")))
+}
+
+type Sink = Rc<RefCell<(Box<dyn Write>, Option<std::io::Error>)>>;
+
+/// Where the summary goes: stdout, or stderr when the trace is written to stdout.
+struct Out {
+    to_stderr: bool,
+}
+
+impl Out {
+    fn line(&self, text: &str) {
+        if self.to_stderr {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
+    }
+}
+
+/// Runs the world to its end; a run of a minute or more goes in 200 slices of simulated
+/// time, with a progress bar on a terminal (the events and their order do not depend on
+/// the slicing, and the tests hold the trace hash to the unsliced run's).
+fn run_world(world: &mut World) {
+    let end = world.scenario().duration_ms.micros();
+    if end < 60_000_000 {
+        world.run();
+        return;
+    }
+    let bar = super::progress::bar(end / 1_000_000, "simulated s");
+    let slice = (end / 200).max(1);
+    let mut t = world.now().as_micros();
+    while t < end {
+        t = t.saturating_add(slice).min(end);
+        world.run_until(tenure::Instant::from_micros(t));
+        if let Some(bar) = &bar {
+            bar.set_position(t / 1_000_000);
+        }
+    }
+    world.run();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+}
 
 pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
     let s = scenario(&a)?;
     let mut world = World::new(&s).map_err(|e| CliError::usage(e.to_string()))?;
     let mut sink: Option<Sink> = None;
+    let to_stdout = a.trace.as_deref() == Some(std::path::Path::new("-"));
     if let Some(path) = &a.trace {
-        let file = std::fs::File::create(path).map_err(|e| {
-            CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
-        })?;
-        let shared: Sink = Rc::new(RefCell::new((std::io::BufWriter::new(file), None)));
+        let out: Box<dyn Write> = if to_stdout {
+            Box::new(std::io::BufWriter::new(std::io::stdout()))
+        } else {
+            let file = std::fs::File::create(path).map_err(|e| {
+                CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
+            })?;
+            Box::new(std::io::BufWriter::new(file))
+        };
+        let shared: Sink = Rc::new(RefCell::new((out, None)));
         // Building the world already started every process (the t=0 sends): write what the
         // event log holds so far, then every later event as it happens.
         for ev in &world.events_since(0).0 {
@@ -97,27 +170,36 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
         world.set_trace_sink(Box::new(move |ev| write_event(&writer, ev)));
         sink = Some(shared);
     }
-    world.run();
+    run_world(&mut world);
     if let Some(shared) = sink {
         let mut w = shared.borrow_mut();
         let flushed = w.0.flush();
         if let Some(e) = w.1.take().or(flushed.err()) {
-            return Err(CliError {
-                message: format!("writing the trace failed: {e}"),
-                code: 2,
-            });
+            // A closed pipe (`| head`) is the reader's choice, not a failure.
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                return Err(CliError {
+                    message: format!("writing the trace failed: {e}"),
+                    code: 2,
+                });
+            }
         }
     }
-    print_summary(&world, a.json);
+    print_summary(
+        &world,
+        a.json,
+        &Out {
+            to_stderr: to_stdout,
+        },
+    );
     Ok(world.failed())
 }
 
-fn print_summary(world: &World, json: bool) {
+fn print_summary(world: &World, json: bool, out: &Out) {
     let s = world.scenario();
     let m = world.metrics();
     let leaders: Vec<String> = world.leaders().iter().map(|l| l.to_string()).collect();
     if json {
-        let out = serde_json::json!({
+        let doc = serde_json::json!({
             "algorithm": s.algorithm,
             "nodes": s.nodes,
             "seed": s.seed,
@@ -128,17 +210,17 @@ fn print_summary(world: &World, json: bool) {
             "failed": world.failed(),
             "trace_hash": format!("{:016x}", world.trace_hash()),
         });
-        println!("{out}");
+        out.line(&super::json_ms::to_ms(doc).to_string());
         return;
     }
-    println!(
+    out.line(&format!(
         "tenure run: {}, {} nodes, seed {}, {} of simulated time",
         s.algorithm,
         s.nodes,
         s.seed,
         ms(s.duration_ms.micros())
-    );
-    let row = |k: &str, v: String| println!("  {k:<24}{v}");
+    ));
+    let row = |k: &str, v: String| out.line(&format!("  {k:<24}{v}"));
     row(
         "leaders at the end",
         if leaders.is_empty() {

@@ -5,13 +5,12 @@
 //! arguments.
 
 use super::CliError;
-use super::args::{RaftFlags, parse_duration_ms};
+use super::args::ms;
+use super::args::{ChaosFlags, parse_duration_ms};
 use super::permalink;
-use crate::chaos::{ChaosOptions, Family};
 use crate::scenario::{AlgoConfig, Algorithm};
 use crate::search::{Progress, Property, Search, SearchOptions, shrink};
 use clap::Args;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -27,7 +26,7 @@ pub(crate) enum SearchBudget {
 fn parse_budget(s: &str) -> Result<SearchBudget, String> {
     if let Ok(n) = s.trim().parse::<u64>() {
         return if n == 0 {
-            Err("--budget must be at least 1 run".into())
+            Err("`0` runs would search nothing: give at least 1 run (10000) or a time (60s)".into())
         } else {
             Ok(SearchBudget::Runs(n))
         };
@@ -36,7 +35,7 @@ fn parse_budget(s: &str) -> Result<SearchBudget, String> {
         format!("--budget `{s}` is neither a number of runs (10000) nor a time (60s)")
     })?;
     if ms == 0 {
-        return Err("--budget must be more than 0 s".into());
+        return Err(format!("`{s}` would search for no time: give more than 0s"));
     }
     Ok(SearchBudget::Time(Duration::from_millis(ms)))
 }
@@ -46,45 +45,33 @@ pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
 }
 
 pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
-    serde_json::from_str(s).map_err(|e| format!("--config is not a config object: {e}"))
+    serde_json::from_str(s).map_err(|e| {
+        format!(
+            "`{s}` is not a config object: {}",
+            crate::serde_words::json_words(&e.to_string())
+        )
+    })
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct SearchArgs {
-    #[arg(long, value_parser = Algorithm::from_str_arg,
-          help = super::algorithm_help(), long_help = super::algorithm_long_help())]
-    algorithm: Algorithm,
-    /// any-promised, split-brain, stale-write, no-leader-for=DURATION, or an invariant name.
+    #[command(flatten)]
+    chaos: ChaosFlags,
+    /// any-promised, split-brain, stale-write, no-leader-for=DURATION (2s, 1500ms), or an
+    /// invariant name (election-safety, token-monotonic, ...).
     #[arg(long, value_parser = parse_property)]
     property: Property,
-    /// Comma-separated fault families (default: all that apply).
-    #[arg(long, value_delimiter = ',', value_parser = Family::from_str_arg)]
-    families: Vec<Family>,
     /// Runs (10000) or wall time (60s).
     #[arg(long, default_value = "10000", value_parser = parse_budget)]
     budget: SearchBudget,
     /// Where to write the shrunk scenario (default: tenure-<algorithm>-<property>.json here).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Number of nodes.
-    #[arg(long, default_value_t = 3)]
-    nodes: u64,
-    /// Faulty period of each run.
-    #[arg(long, default_value = "20s", value_parser = parse_duration_ms)]
-    duration: u64,
-    /// Quiet period after the heal.
-    #[arg(long, default_value = "5s", value_parser = parse_duration_ms)]
-    heal: u64,
-    /// Search seed: run i uses chaos seed seed + i.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Algorithm parameters as the scenario's `config` JSON, e.g. '{"ttl_ms": 2000}'.
     #[arg(long, value_parser = parse_config)]
     config: Option<AlgoConfig>,
-    #[command(flatten)]
-    raft: RaftFlags,
     /// Most candidate runs the shrinker may try.
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = 2_000, value_parser = super::args::parse_count)]
     shrink_steps: u64,
 }
 
@@ -111,36 +98,26 @@ pub(crate) fn default_out(algorithm: Algorithm, property: Property) -> PathBuf {
 fn describe(p: &Progress, property: Property, wall: Duration) -> String {
     let rate = p.runs as f64 / wall.as_secs_f64().max(1e-9);
     let best = match property {
-        Property::SplitBrain => format!("longest split brain {} us", p.best_score),
+        Property::SplitBrain => format!("longest split brain {}", ms(p.best_score)),
         Property::StaleWrite => format!("{} stale writes", p.best_score),
-        Property::NoLeaderFor { .. } => format!("longest leaderless {} us", p.best_score),
+        Property::NoLeaderFor { .. } => format!("longest leaderless {}", ms(p.best_score)),
         _ => format!("{} violations", p.best_score),
     };
     format!("{rate:.0} runs/s, best so far: {best}")
 }
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
-    a.raft.check(a.algorithm).map_err(CliError::usage)?;
-    let mut chaos = ChaosOptions::new(a.algorithm);
-    chaos.nodes = a.nodes;
-    chaos.duration_ms = a.duration;
-    chaos.heal_ms = a.heal;
-    chaos.seed = a.seed;
-    chaos.pre_vote = a.raft.pre_vote();
-    chaos.check_quorum = a.raft.check_quorum();
-    if !a.families.is_empty() {
-        chaos.families = a.families.clone();
-    }
+    let chaos = a.chaos.options().map_err(CliError::usage)?;
+    let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
+    println!(
+        "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
+        a.property, chaos.duration_ms, chaos.heal_ms
+    );
     let mut opts = SearchOptions::new(chaos, a.property);
     opts.config = a.config.clone().unwrap_or_default();
-    opts.chaos.validate().map_err(CliError::usage)?;
     let mut search = Search::new(opts).map_err(|e| CliError::usage(e.to_string()))?;
-    println!(
-        "tenure search: {} for {}, {} nodes, {} ms of faults + {} ms heal, seed {}",
-        a.algorithm, a.property, a.nodes, a.duration, a.heal, a.seed
-    );
     let start = Instant::now();
-    let bar = std::io::stderr().is_terminal().then(|| {
+    let bar = super::progress::wanted().then(|| {
         let bar = match a.budget {
             SearchBudget::Runs(n) => indicatif::ProgressBar::new(n),
             SearchBudget::Time(_) => indicatif::ProgressBar::new_spinner(),
@@ -218,12 +195,12 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         crate::search::shrink::SEED_PROBES,
     );
     println!(
-        "  violation:  {} at {} us: {}",
-        report.witness.kind, report.witness.time_us, report.witness.detail
+        "  violation:  {} at {}: {}",
+        report.witness.kind,
+        ms(report.witness.time_us),
+        report.witness.detail
     );
-    let out = a
-        .out
-        .unwrap_or_else(|| default_out(a.algorithm, a.property));
+    let out = a.out.unwrap_or_else(|| default_out(algorithm, a.property));
     permalink::emit(&report.scenario, &out, report.witness.time_us / 1_000)?;
     Ok(true)
 }

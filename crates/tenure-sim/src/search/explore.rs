@@ -173,6 +173,15 @@ fn applicable(world: &World, fault: &Fault) -> bool {
 /// Errors: the base scenario is invalid, `step_ms` is not a positive multiple of 10, or a
 /// candidate fault does not apply to the scenario's world.
 pub fn check(opts: &CheckOptions) -> Result<CheckReport, ScenarioError> {
+    check_with(opts, &mut |_| {})
+}
+
+/// [`check`], calling `progress` with the report so far after every state explored (the
+/// CLI's progress bar; the result does not depend on it).
+pub fn check_with(
+    opts: &CheckOptions,
+    progress: &mut dyn FnMut(&CheckReport),
+) -> Result<CheckReport, ScenarioError> {
     if opts.step_ms == 0 || !opts.step_ms.is_multiple_of(CHUNK_MS) {
         return Err(ScenarioError::Invalid(format!(
             "check step {} ms is not a positive multiple of {CHUNK_MS} ms",
@@ -230,6 +239,7 @@ pub fn check(opts: &CheckOptions) -> Result<CheckReport, ScenarioError> {
                     });
                 }
                 report.states_explored += 1;
+                progress(&report);
                 let mut witness = None;
                 let mut t = n.world.now().as_micros() / 1_000;
                 while t < until && witness.is_none() {

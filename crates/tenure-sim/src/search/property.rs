@@ -61,7 +61,7 @@ impl fmt::Display for Property {
     }
 }
 
-/// Parses `250ms`, `2s` or a bare number of ms.
+/// Parses `250ms` or `2s` (a unit is required: a bare `2` could mean seconds or ms).
 fn parse_ms(s: &str) -> Option<u64> {
     let s = s.trim();
     if let Some(v) = s.strip_suffix("ms") {
@@ -74,7 +74,7 @@ fn parse_ms(s: &str) -> Option<u64> {
         return (ms.is_finite() && (0.0..=1e12).contains(&ms) && ms.fract() == 0.0)
             .then_some(ms as u64);
     }
-    s.parse().ok()
+    None
 }
 
 impl FromStr for Property {
@@ -89,8 +89,13 @@ impl FromStr for Property {
         if let Some(d) = s.strip_prefix("no-leader-for=") {
             return match parse_ms(d) {
                 Some(ms) if ms > 0 => Ok(Property::NoLeaderFor { ms }),
+                _ if d.trim().parse::<f64>().is_ok() => Err(format!(
+                    "property `{s}`: give the duration a unit, as in no-leader-for={d}ms or \
+                     no-leader-for={d}s"
+                )),
                 _ => Err(format!(
-                    "property `{s}`: give a positive duration, as in no-leader-for=2s"
+                    "property `{s}`: give a duration above 0 with a unit, as in \
+                     no-leader-for=2s or no-leader-for=1500ms"
                 )),
             };
         }
@@ -100,8 +105,8 @@ impl FromStr for Property {
             .map(Property::Invariant)
             .ok_or_else(|| {
                 format!(
-                    "unknown property `{s}` (expected any-promised, split-brain, stale-write, \
-                     no-leader-for=DURATION or an invariant name such as election-safety)"
+                    "`{s}` is not a property: give any-promised, split-brain, stale-write, \
+                     no-leader-for=DURATION (2s) or an invariant name such as election-safety"
                 )
             })
     }
@@ -296,6 +301,8 @@ mod tests {
         );
         assert!("no-leader-for=0s".parse::<Property>().is_err());
         assert!("no-leader-for=soon".parse::<Property>().is_err());
+        let bare = "no-leader-for=2000".parse::<Property>().unwrap_err();
+        assert!(bare.contains("no-leader-for=2000ms"), "{bare}");
         assert!("splitbrain".parse::<Property>().is_err());
     }
 

@@ -60,26 +60,26 @@ impl Default for BullyConfig {
 #[non_exhaustive]
 pub enum ConfigError {
     /// `peers` contains the node's own id.
-    #[error("peers contain the node's own id {id}")]
+    #[error("peers must not contain the node's own id {id}")]
     SelfInPeers {
         /// The node's id.
         id: NodeId,
     },
     /// `peers` lists the same id twice.
-    #[error("peer {peer} is listed more than once")]
+    #[error("peers lists {peer} more than once")]
     DuplicatePeer {
         /// The repeated id.
         peer: NodeId,
     },
     /// `heartbeat_interval` is zero.
-    #[error("heartbeat_interval must be > 0, got {heartbeat_interval}")]
+    #[error("heartbeat_interval {heartbeat_interval} must be above 0")]
     HeartbeatIntervalZero {
         /// The value given.
         heartbeat_interval: Duration,
     },
     /// `failure_timeout` does not exceed `heartbeat_interval`.
     #[error(
-        "failure_timeout ({failure_timeout}) must exceed heartbeat_interval ({heartbeat_interval})"
+        "failure_timeout {failure_timeout} must be above heartbeat_interval {heartbeat_interval}"
     )]
     FailureTimeoutTooShort {
         /// The value given.
@@ -88,14 +88,14 @@ pub enum ConfigError {
         heartbeat_interval: Duration,
     },
     /// `answer_timeout` is zero.
-    #[error("answer_timeout must be > 0, got {answer_timeout}")]
+    #[error("answer_timeout {answer_timeout} must be above 0")]
     AnswerTimeoutZero {
         /// The value given.
         answer_timeout: Duration,
     },
     /// `coordinator_timeout` does not exceed `answer_timeout`.
     #[error(
-        "coordinator_timeout ({coordinator_timeout}) must exceed answer_timeout ({answer_timeout})"
+        "coordinator_timeout {coordinator_timeout} must be above answer_timeout {answer_timeout}"
     )]
     CoordinatorTimeoutTooShort {
         /// The value given.
@@ -179,7 +179,7 @@ mod tests {
         c.peers = vec![NodeId(2), NodeId(3), NodeId(2)];
         let err = c.validate().unwrap_err();
         assert_eq!(err, ConfigError::DuplicatePeer { peer: NodeId(2) });
-        assert_eq!(err.to_string(), "peer n2 is listed more than once");
+        assert_eq!(err.to_string(), "peers lists n2 more than once");
     }
 
     #[test]
@@ -191,7 +191,7 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "failure_timeout (100ms) must exceed heartbeat_interval (100ms)"
+            "failure_timeout 100ms must be above heartbeat_interval 100ms"
         );
         let c = BullyConfig {
             heartbeat_interval: Duration::ZERO,
@@ -215,7 +215,7 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "coordinator_timeout (50ms) must exceed answer_timeout (50ms)"
+            "coordinator_timeout 50ms must be above answer_timeout 50ms"
         );
     }
 }

@@ -76,7 +76,10 @@ impl Default for LeaseConfig {
 #[non_exhaustive]
 pub enum ConfigError {
     /// `safety_margin` is not strictly between 0 and `ttl` (rule 5).
-    #[error("safety_margin {safety_margin} must satisfy 0 < safety_margin < ttl {ttl}")]
+    #[error(
+        "safety_margin {safety_margin} must be above 0 and below ttl {ttl} \
+         (0 < safety_margin < ttl, design rule 5)"
+    )]
     MarginOutOfRange {
         /// The configured margin (us).
         safety_margin: Duration,
@@ -85,8 +88,8 @@ pub enum ConfigError {
     },
     /// `renew_interval + max_round_trip` exceeds `ttl - safety_margin` (rule 5).
     #[error(
-        "renew_interval {renew_interval} + max_round_trip {max_round_trip} must fit in \
-         ttl {ttl} - safety_margin {safety_margin}"
+        "renew_interval {renew_interval} + max_round_trip {max_round_trip} must be at most \
+         ttl {ttl} - safety_margin {safety_margin} (design rule 5)"
     )]
     RenewalDoesNotFit {
         /// The effective renew interval (us; `ttl / 3` when not set).
@@ -100,8 +103,8 @@ pub enum ConfigError {
     },
     /// `safety_margin` is below the drift over one TTL (rule 5).
     #[error(
-        "safety_margin {safety_margin} must cover ttl {ttl} x max_drift_ppm {max_drift_ppm} \
-         / 1e6 = {required}"
+        "safety_margin {safety_margin} must be at least ttl {ttl} x max_drift_ppm \
+         {max_drift_ppm} / 1000000 = {required} (design rule 5)"
     )]
     MarginBelowDrift {
         /// The configured margin (us).
@@ -114,25 +117,25 @@ pub enum ConfigError {
         required: Duration,
     },
     /// `max_drift_ppm` is 1 000 000 or more: no margin below the TTL covers it.
-    #[error("max_drift_ppm {max_drift_ppm} must be below 1000000")]
+    #[error("max_drift_ppm {max_drift_ppm} must be 0 to 999999")]
     DriftOutOfRange {
         /// The configured drift bound (ppm).
         max_drift_ppm: u32,
     },
     /// `renew_interval` is zero, which would renew in a loop.
-    #[error("renew_interval {renew_interval} must be > 0")]
+    #[error("renew_interval {renew_interval} must be above 0")]
     RenewIntervalZero {
         /// The effective renew interval (us).
         renew_interval: Duration,
     },
     /// `retry_interval` is zero, which would retry in a loop.
-    #[error("retry_interval {retry_interval} must be > 0")]
+    #[error("retry_interval {retry_interval} must be above 0")]
     RetryIntervalZero {
         /// The configured retry interval (us).
         retry_interval: Duration,
     },
     /// `request_timeout` is zero, which would resend in a loop.
-    #[error("request_timeout {request_timeout} must be > 0")]
+    #[error("request_timeout {request_timeout} must be above 0")]
     RequestTimeoutZero {
         /// The configured request timeout (us).
         request_timeout: Duration,
@@ -262,8 +265,8 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "renew_interval 8500ms + max_round_trip 1000ms must fit in ttl 10000ms - \
-             safety_margin 1000ms"
+            "renew_interval 8500ms + max_round_trip 1000ms must be at most ttl 10000ms - \
+             safety_margin 1000ms (design rule 5)"
         );
         // Exactly fitting is allowed.
         let c = LeaseConfig {

@@ -85,14 +85,15 @@ impl Default for RaftConfig {
 #[non_exhaustive]
 pub enum ConfigError {
     /// `election_timeout` is zero.
-    #[error("election_timeout must be > 0, got {election_timeout}")]
+    #[error("election_timeout {election_timeout} must be above 0")]
     ElectionTimeoutZero {
         /// The configured value.
         election_timeout: Duration,
     },
     /// `heartbeat_interval` is zero or not below `election_timeout`.
     #[error(
-        "heartbeat_interval must be > 0 and < election_timeout, got heartbeat_interval = {heartbeat_interval}, election_timeout = {election_timeout}"
+        "heartbeat_interval {heartbeat_interval} must be above 0 and below election_timeout \
+         {election_timeout} (0 < heartbeat_interval < election_timeout)"
     )]
     HeartbeatInterval {
         /// The configured heartbeat interval.
@@ -101,11 +102,13 @@ pub enum ConfigError {
         election_timeout: Duration,
     },
     /// `max_entries_per_append` is zero.
-    #[error("max_entries_per_append must be >= 1, got 0")]
+    #[error("max_entries_per_append 0 must be at least 1")]
     MaxEntriesPerAppendZero,
     /// `election_timeout_max` does not exceed `election_timeout`.
     #[error(
-        "election_timeout_max must exceed election_timeout, got [{election_timeout}, {election_timeout_max})"
+        "election_timeout_max {election_timeout_max} must be above election_timeout \
+         {election_timeout} (timeouts are drawn from election_timeout up to, not including, \
+         election_timeout_max)"
     )]
     ElectionTimeoutRange {
         /// The configured minimum.
@@ -114,16 +117,17 @@ pub enum ConfigError {
         election_timeout_max: Duration,
     },
     /// `max_inflight_appends` is zero.
-    #[error("max_inflight_appends must be >= 1, got 0")]
+    #[error("max_inflight_appends 0 must be at least 1")]
     MaxInflightAppendsZero,
     /// `leader_lease` is on without `check_quorum`: without leader stickiness followers
     /// vote at once, so no lease holds.
     #[error(
-        "leader_lease needs check_quorum (followers must refuse votes while they hear a leader)"
+        "leader_lease true needs check_quorum true (followers must refuse votes while they \
+         hear a leader)"
     )]
     LeaderLeaseNeedsCheckQuorum,
     /// `max_drift_ppm` is 1 000 000 or more.
-    #[error("max_drift_ppm must be < 1000000, got {max_drift_ppm}")]
+    #[error("max_drift_ppm {max_drift_ppm} must be 0 to 999999")]
     MaxDrift {
         /// The configured bound.
         max_drift_ppm: u32,
@@ -241,7 +245,8 @@ mod tests {
         let err = c.validate().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "heartbeat_interval must be > 0 and < election_timeout, got heartbeat_interval = 150ms, election_timeout = 150ms"
+            "heartbeat_interval 150ms must be above 0 and below election_timeout 150ms \
+             (0 < heartbeat_interval < election_timeout)"
         );
         let c = RaftConfig {
             peers: vec![NodeId(2), NodeId(1)],
@@ -278,7 +283,8 @@ mod tests {
         };
         assert_eq!(
             c.validate().unwrap_err().to_string(),
-            "election_timeout_max must exceed election_timeout, got [150ms, 150ms)"
+            "election_timeout_max 150ms must be above election_timeout 150ms (timeouts are \
+             drawn from election_timeout up to, not including, election_timeout_max)"
         );
         let c = RaftConfig {
             leader_lease: true,

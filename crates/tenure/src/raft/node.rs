@@ -29,7 +29,7 @@ pub enum CampaignError {
         term: u64,
     },
     /// The term is `u64::MAX`, so there is no higher term to campaign in.
-    #[error("term is u64::MAX ({term}); no higher term exists")]
+    #[error("term {term} is the largest term (2^64 - 1); no higher term exists")]
     TermExhausted {
         /// The current term.
         term: u64,

@@ -1,0 +1,262 @@
+//! `run --fault` and `run --set`: faults and config on the command line, without a file.
+//!
+//! A fault is its scenario JSON (`{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`)
+//! or a line of words: the fault's `type`, then `key=value` pairs, with `at=` the time it
+//! strikes (`crash node=1 at=2s`, `pause target=store duration=500ms at=1s`,
+//! `partition groups=1,2|3 at=2s`, `isolate nodes=1, at=3s`). Values: a number, a name
+//! (`store`), a list `1,2,store` (a trailing comma makes a list of one: `1,`), groups
+//! `1,2|3`, or JSON. A key `x=` given a duration with a unit (`duration=500ms`) is the
+//! format's `x_ms`; `x_ms=` takes milliseconds or a duration.
+//!
+//! `--set key=value` sets `config.key` (`--set ttl_ms=2000`, `--set pre_vote=false`), or a
+//! dotted path from the scenario's top (`--set network.loss=0.05`,
+//! `--set network.latency_ms=5-30`). Both are read by the scenario format itself, so its
+//! keys, checks and error messages apply unchanged.
+
+use super::args::{parse_duration_ms, parse_ms_knob};
+use serde_json::{Map, Value, json};
+
+/// Parses one `--fault`: a timed fault as the scenario file writes it (checked for shape
+/// here, and against the world when the scenario is built).
+pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
+    let t = s.trim();
+    let v = if t.starts_with('{') {
+        serde_json::from_str::<Value>(t).map_err(|e| {
+            format!(
+                "`{s}` is not a fault: {}",
+                crate::serde_words::json_words(&e.to_string())
+            )
+        })?
+    } else {
+        words(t).map_err(|e| format!("`{s}` is not a fault: {e}"))?
+    };
+    serde_json::from_value::<crate::fault::TimedFault>(v.clone()).map_err(|e| {
+        format!(
+            "`{s}` is not a fault: {}",
+            crate::serde_words::json_words(&e.to_string())
+        )
+    })?;
+    Ok(v)
+}
+
+/// `crash node=1 at=2s` as `{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`.
+fn words(t: &str) -> Result<Value, String> {
+    let mut parts = t.split_whitespace();
+    let Some(kind) = parts.next().filter(|k| !k.contains('=')) else {
+        return Err("start with the fault's type, as in `crash node=1 at=2s`".into());
+    };
+    let mut fault = Map::new();
+    fault.insert("type".into(), json!(kind));
+    let mut at = None;
+    for part in parts {
+        let Some((key, value)) = part.split_once('=') else {
+            return Err(format!("`{part}` is not key=value"));
+        };
+        if key == "at" || key == "at_ms" {
+            at = Some(if key == "at" {
+                parse_duration_ms(value)?
+            } else {
+                parse_ms_knob(value)?
+            });
+            continue;
+        }
+        let (key, value) = field(key, value)?;
+        if fault.insert(key.clone(), value).is_some() {
+            return Err(format!("`{key}` is given twice"));
+        }
+    }
+    let Some(at) = at else {
+        return Err("give the time it strikes, as in at=2s".into());
+    };
+    Ok(json!({ "at_ms": at, "fault": Value::Object(fault) }))
+}
+
+/// One `key=value` of a fault or a `--set`, as the format's key and JSON value.
+fn field(key: &str, value: &str) -> Result<(String, Value), String> {
+    if let Some(stem) = key.strip_suffix("_ms") {
+        return Ok((format!("{stem}_ms"), ms_value(value)?));
+    }
+    if value.parse::<f64>().is_err()
+        && let Ok(ms) = parse_duration_ms(value)
+    {
+        return Ok((format!("{key}_ms"), json!(ms)));
+    }
+    Ok((key.to_string(), plain(value)))
+}
+
+/// A millisecond value: `2000`, `2s`, `-500` (a signed offset) or a range `5-30`.
+fn ms_value(value: &str) -> Result<Value, String> {
+    if let Some(rest) = value.strip_prefix('-') {
+        return Ok(json!(-i128::from(parse_ms_knob(rest)?)));
+    }
+    if let Some((lo, hi)) = value.split_once('-') {
+        return Ok(json!([parse_ms_knob(lo)?, parse_ms_knob(hi)?]));
+    }
+    if value.starts_with('[') {
+        return serde_json::from_str(value)
+            .map_err(|e| crate::serde_words::json_words(&e.to_string()));
+    }
+    if let Ok(f) = value.parse::<f64>() {
+        return Ok(json!(f));
+    }
+    Ok(json!(parse_ms_knob(value)?))
+}
+
+/// A value that is not a time: JSON, groups `1,2|3`, a list `1,2` or `1,`, or one atom.
+fn plain(value: &str) -> Value {
+    if value.starts_with(['[', '{', '"'])
+        && let Ok(v) = serde_json::from_str(value)
+    {
+        return v;
+    }
+    if value.contains('|') {
+        return Value::Array(value.split('|').map(list).collect());
+    }
+    if value.contains(',') {
+        return list(value);
+    }
+    atom(value)
+}
+
+fn list(value: &str) -> Value {
+    Value::Array(
+        value
+            .split(',')
+            .filter(|a| !a.trim().is_empty())
+            .map(atom)
+            .collect(),
+    )
+}
+
+fn atom(a: &str) -> Value {
+    let a = a.trim();
+    if let Ok(n) = a.parse::<u64>() {
+        return json!(n);
+    }
+    if let Ok(n) = a.parse::<i64>() {
+        return json!(n);
+    }
+    if let Ok(f) = a.parse::<f64>()
+        && f.is_finite()
+    {
+        return json!(f);
+    }
+    match a {
+        "true" => json!(true),
+        "false" => json!(false),
+        _ => json!(a),
+    }
+}
+
+/// Parses one `--set key=value` into a path and a value (the path starts at the scenario's
+/// top: `config.ttl_ms`, `network.loss`).
+pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
+    let Some((key, value)) = s.split_once('=') else {
+        return Err(format!(
+            "`{s}` is not key=value, as in --set ttl_ms=2000 or --set network.loss=0.05"
+        ));
+    };
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(format!("`{s}` names no key"));
+    }
+    let mut path: Vec<String> = key.split('.').map(str::to_string).collect();
+    if path.len() == 1 {
+        path.insert(0, "config".into());
+    }
+    let last = path.last().cloned().unwrap_or_default();
+    let value = if last.ends_with("_ms") {
+        ms_value(value.trim()).map_err(|e| format!("--set {s}: {e}"))?
+    } else {
+        plain(value.trim())
+    };
+    Ok((path, value))
+}
+
+/// Sets `value` at `path` in the scenario JSON `doc` (objects are created on the way).
+pub(crate) fn apply_set(doc: &mut Value, path: &[String], value: Value) -> Result<(), String> {
+    let mut at = doc;
+    for (i, key) in path.iter().enumerate() {
+        let Value::Object(map) = at else {
+            return Err(format!(
+                "--set {}: `{}` is not an object",
+                path.join("."),
+                path[..i].join(".")
+            ));
+        };
+        if i + 1 == path.len() {
+            map.insert(key.clone(), value);
+            return Ok(());
+        }
+        at = map
+            .entry(key.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_read_as_words_or_json() {
+        assert_eq!(
+            parse_fault("crash node=1 at=2s"),
+            Ok(json!({ "at_ms": 2000, "fault": { "type": "crash", "node": 1 } }))
+        );
+        assert_eq!(
+            parse_fault("partition groups=1,2|3 at=1500ms"),
+            Ok(json!({ "at_ms": 1500, "fault": { "type": "partition", "groups": [[1, 2], [3]] } }))
+        );
+        assert_eq!(
+            parse_fault("pause target=2 duration=500ms at=1s"),
+            Ok(
+                json!({ "at_ms": 1000, "fault": { "type": "pause", "target": 2, "duration_ms": 500 } })
+            )
+        );
+        assert_eq!(
+            parse_fault("isolate nodes=1, at=3s"),
+            Ok(json!({ "at_ms": 3000, "fault": { "type": "isolate", "nodes": [1] } }))
+        );
+        let j = r#"{"at_ms": 5, "fault": {"type": "heal"}}"#;
+        assert_eq!(
+            parse_fault(j),
+            Ok(json!({ "at_ms": 5, "fault": { "type": "heal" } }))
+        );
+        for bad in [
+            "crash node=1",
+            "meteor at=1s",
+            "crash nod=1 at=1s",
+            "node=1",
+            "crash node at=1s",
+        ] {
+            let e = parse_fault(bad).unwrap_err();
+            assert!(e.starts_with(&format!("`{bad}` is not a fault")), "{e}");
+            for rust in ["variant", "field `", "u64"] {
+                assert!(!e.contains(rust), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn sets_reach_config_or_a_dotted_path() {
+        assert_eq!(
+            parse_set("ttl_ms=2s"),
+            Ok((vec!["config".into(), "ttl_ms".into()], json!(2000)))
+        );
+        assert_eq!(
+            parse_set("network.latency_ms=5-30"),
+            Ok((vec!["network".into(), "latency_ms".into()], json!([5, 30])))
+        );
+        assert_eq!(
+            parse_set("pre_vote=false"),
+            Ok((vec!["config".into(), "pre_vote".into()], json!(false)))
+        );
+        assert!(parse_set("ttl_ms").is_err());
+        let mut doc = json!({ "config": {} });
+        let (p, v) = parse_set("network.loss=0.5").unwrap_or_default();
+        assert_eq!(apply_set(&mut doc, &p, v), Ok(()));
+        assert_eq!(doc, json!({ "config": {}, "network": { "loss": 0.5 } }));
+    }
+}

@@ -1,0 +1,189 @@
+//! serde's error messages in the words of someone writing JSON: "unknown key \"ttl\"; the
+//! keys are ttl_ms, ..." rather than "unknown field `ttl`, expected one of `ttl_ms`", and
+//! "expected a whole number 0 or more, got the string \"5\"" rather than "invalid type:
+//! string \"5\", expected u64".
+//!
+//! serde builds these messages from fixed phrases (`serde::de::Error`'s provided methods:
+//! `invalid_type`, `unknown_field`, `missing_field`, ...), so they are reworded by phrase; a
+//! message that matches none is returned as it is. serde_json's " at line L column C" suffix
+//! is kept.
+
+/// `detail` (a serde or serde_json error message) in JSON words.
+pub fn json_words(detail: &str) -> String {
+    let (body, position) = split_position(detail);
+    let body = reword(body).unwrap_or_else(|| body.to_string());
+    format!("{body}{position}")
+}
+
+/// Splits serde_json's trailing ` at line L column C`.
+fn split_position(detail: &str) -> (&str, &str) {
+    match detail.rfind(" at line ") {
+        Some(i) if detail[i..].contains(" column ") => detail.split_at(i),
+        _ => (detail, ""),
+    }
+}
+
+fn reword(body: &str) -> Option<String> {
+    if let Some(rest) = body.strip_prefix("unknown field ") {
+        let (name, expected) = split_expected(rest);
+        return Some(match expected {
+            Some(list) => format!("unknown key \"{name}\"; the keys are {}", names(list)),
+            None => format!("unknown key \"{name}\"; this object takes no keys"),
+        });
+    }
+    if let Some(rest) = body.strip_prefix("unknown variant ") {
+        let (name, expected) = split_expected(rest);
+        return Some(match expected {
+            Some(list) => format!("\"{name}\" is not one of {}", names(list)),
+            None => format!("\"{name}\" is not allowed here"),
+        });
+    }
+    if let Some(rest) = body.strip_prefix("missing field ") {
+        return Some(format!("the key \"{}\" is required", unquote(rest)));
+    }
+    if let Some(rest) = body.strip_prefix("duplicate field ") {
+        return Some(format!("the key \"{}\" is given twice", unquote(rest)));
+    }
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = body.strip_prefix(prefix) {
+            // A message of the simulator's own (`Error::custom`) carries no "expected".
+            let Some((got, expected)) = rest.split_once(", expected ") else {
+                return Some(rest.to_string());
+            };
+            return Some(format!(
+                "expected {}, got {}",
+                expected_words(expected),
+                got_words(got)
+            ));
+        }
+    }
+    if body == "trailing characters" {
+        // serde_json's word for a list longer than its fixed length, or text after the value.
+        return Some("more elements or text than expected here".into());
+    }
+    if let Some(rest) = body.strip_prefix("invalid length ") {
+        let (got, expected) = rest.split_once(", expected ")?;
+        return Some(format!(
+            "expected {}, got {got} elements",
+            expected_words(expected)
+        ));
+    }
+    None
+}
+
+/// "`ttl`, expected one of `ttl_ms`, `seed`" -> ("ttl", Some("`ttl_ms`, `seed`")).
+fn split_expected(rest: &str) -> (&str, Option<&str>) {
+    let (name, tail) = match rest.split_once(", ") {
+        Some((n, t)) => (n, Some(t)),
+        None => (rest, None),
+    };
+    let list = tail.and_then(|t| {
+        t.strip_prefix("expected one of ")
+            .or_else(|| t.strip_prefix("expected "))
+    });
+    (unquote(name), list)
+}
+
+fn unquote(s: &str) -> &str {
+    s.trim().trim_matches('`')
+}
+
+/// "`a`, `b`" -> "a, b".
+fn names(list: &str) -> String {
+    list.split(", ").map(unquote).collect::<Vec<_>>().join(", ")
+}
+
+/// serde's `expected` text (a type name or a visitor's own `expecting`) in JSON words.
+fn expected_words(expected: &str) -> String {
+    let e = expected.trim();
+    let word = match e {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "a boolean" | "bool" => "true or false",
+        "a string" | "a borrowed string" | "a char" | "char" => "a string",
+        "a sequence" | "a tuple" => "an array",
+        "a map" | "unit" => "an object",
+        _ if e.starts_with("struct ") || e.starts_with("a map") => "an object",
+        _ if e.starts_with("internally tagged enum") || e.starts_with("adjacently tagged enum") => {
+            "an object with a \"type\" key"
+        }
+        _ if e.starts_with("enum ") || e.starts_with("variant identifier") => "one of the names",
+        _ if e.starts_with("tuple of ") || e.starts_with("a tuple of size ") => "an array",
+        _ if e.starts_with("an array of length ") => {
+            return format!("an array of {} elements", &e["an array of length ".len()..]);
+        }
+        _ => return e.to_string(),
+    };
+    word.to_string()
+}
+
+/// serde's `Unexpected` text in JSON words.
+fn got_words(got: &str) -> String {
+    let g = got.trim();
+    for (prefix, name) in [("integer ", ""), ("floating point ", ""), ("boolean ", "")] {
+        if let Some(v) = g.strip_prefix(prefix) {
+            return format!("{name}{}", unquote(v));
+        }
+    }
+    if let Some(v) = g.strip_prefix("string ") {
+        return format!("the string {v}");
+    }
+    match g {
+        "map" => "an object".into(),
+        "sequence" => "an array".into(),
+        "null" | "unit value" | "unit" => "null".into(),
+        _ => g.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_words;
+
+    #[test]
+    fn serde_phrases_become_json_words() {
+        let cases = [
+            (
+                "unknown field `ttl`, expected one of `ttl_ms`, `seed` at line 1 column 9",
+                "unknown key \"ttl\"; the keys are ttl_ms, seed at line 1 column 9",
+            ),
+            (
+                "unknown variant `paxos`, expected one of `raft`, `bully`",
+                "\"paxos\" is not one of raft, bully",
+            ),
+            ("missing field `nodes`", "the key \"nodes\" is required"),
+            (
+                "invalid type: string \"5\", expected u64",
+                "expected a whole number 0 or more, got the string \"5\"",
+            ),
+            (
+                "invalid value: integer `-1`, expected u64",
+                "expected a whole number 0 or more, got -1",
+            ),
+            (
+                "invalid type: floating point `1.5`, expected u32",
+                "expected a whole number 0 or more, got 1.5",
+            ),
+            (
+                "invalid type: map, expected a sequence",
+                "expected an array, got an object",
+            ),
+            (
+                "invalid length 3, expected an array of length 2",
+                "expected an array of 2 elements, got 3 elements",
+            ),
+            (
+                "-5 is not a time in milliseconds",
+                "-5 is not a time in milliseconds",
+            ),
+            (
+                "invalid value: -1 is not a whole number from 0 to 2^64 - 1",
+                "-1 is not a whole number from 0 to 2^64 - 1",
+            ),
+        ];
+        for (serde, words) in cases {
+            assert_eq!(json_words(serde), words, "{serde}");
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! The CLI's conventions: `--trace -` to stdout, JSON Lines from `--emit-scenario`, `--jobs`
+//! bounds in words, `--families` values and exit codes in `--help`, faults and config on the
+//! command line, `--json` in milliseconds with a 16-hex-digit trace hash, no progress output
+//! when piped, and argument errors without Rust notation.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+use std::process::{Command, Output};
+
+fn tenure(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args(args)
+        .env_remove("TENURE_PROGRESS")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+/// Text that shows Rust rather than the caller's words.
+const RUST_ISMS: &[&str] = &[
+    "None",
+    "Some(",
+    "u64",
+    "u32",
+    "f64",
+    "usize",
+    "..=",
+    "variant",
+    "invalid digit",
+    "ParseInt",
+    "ParseFloat",
+    "{ ",
+    " }",
+];
+
+#[test]
+fn trace_dash_writes_json_lines_to_stdout_and_the_summary_to_stderr() {
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--nodes",
+        "3",
+        "--duration",
+        "2s",
+        "--trace",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() > 50, "{}", lines.len());
+    assert_eq!(lines[0]["seq"], 0);
+    let summary = stderr(&out);
+    assert!(
+        summary.starts_with("tenure run: raft, 3 nodes"),
+        "{summary}"
+    );
+    let events: usize = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("events"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap();
+    assert_eq!(events, lines.len());
+}
+
+#[test]
+fn emit_scenario_writes_one_scenario_per_line() {
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "bully",
+        "--runs",
+        "3",
+        "--duration",
+        "5s",
+        "--emit-scenario",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (i, line) in lines.iter().enumerate() {
+        let s = tenure_sim::scenario::Scenario::from_json(line).unwrap();
+        assert_eq!(s.seed, i as u64);
+        assert_eq!(s.algorithm, tenure_sim::Algorithm::Bully);
+    }
+}
+
+#[test]
+fn jobs_and_counts_are_refused_in_words() {
+    for (args, words) in [
+        (
+            &["chaos", "--algorithm", "raft", "--jobs", "0"][..],
+            "`0` worker threads would run nothing: give 1 to 256",
+        ),
+        (
+            &["chaos", "--algorithm", "raft", "--jobs", "many"][..],
+            "`many` is not a number of worker threads from 1 to 256",
+        ),
+        (
+            &["chaos", "--algorithm", "raft", "--nodes", "x"][..],
+            "`x` is not a number of nodes from 1 to 64",
+        ),
+        (
+            &["chaos", "--algorithm", "raft", "--nodes", "65"][..],
+            "`65` is not a number of nodes from 1 to 64",
+        ),
+        (
+            &["run", "--algorithm", "raft", "--seed=-1"][..],
+            "`-1` is not a seed",
+        ),
+        (
+            &[
+                "check",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--steps",
+                "1.5",
+            ][..],
+            "`1.5` is not a whole number",
+        ),
+        (
+            &[
+                "failover",
+                "--algorithm",
+                "raft",
+                "--pauses-per-hour",
+                "lots",
+            ][..],
+            "`lots` is not a rate",
+        ),
+        (
+            &[
+                "failover",
+                "--algorithm",
+                "lease-fencing",
+                "--ttl-ms",
+                "1.5",
+            ][..],
+            "`1.5` is not a whole number of milliseconds",
+        ),
+        (
+            &[
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "no-leader-for=2000",
+            ][..],
+            "give the duration a unit, as in no-leader-for=2000ms",
+        ),
+        (
+            &[
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--budget",
+                "0",
+            ][..],
+            "would search nothing",
+        ),
+        (
+            &["run", "--algorithm", "raft", "--fault", "crash at=1s"][..],
+            "the key \"node\" is required",
+        ),
+        (
+            &["run", "--algorithm", "raft", "--fault", "crash node=1"][..],
+            "give the time it strikes, as in at=2s",
+        ),
+        (
+            &["run", "--algorithm", "raft", "--set", "ttl"][..],
+            "is not key=value",
+        ),
+        (
+            &["run", "--algorithm", "raft", "--set", "heartbeat_msx=5"][..],
+            "unknown key \"heartbeat_msx\"",
+        ),
+        (
+            &[
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--config",
+                "{\"ttl\": 5}",
+            ][..],
+            "unknown key \"ttl\"",
+        ),
+        (&["run", "--algorithm", "paxos"][..], "paxos"),
+    ] {
+        let out = tenure(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+        let words = err.replace("invariant", "");
+        for bad in RUST_ISMS {
+            assert!(!words.contains(bad), "{args:?}: `{err}` contains `{bad}`");
+        }
+    }
+}
+
+#[test]
+fn help_lists_the_families_and_the_exit_codes() {
+    let help = stdout(&tenure(&["chaos", "--help"]));
+    for f in tenure_sim::chaos::Family::ALL {
+        assert!(help.contains(f.name()), "{f} missing from: {help}");
+    }
+    assert!(
+        help.contains("[default: 120s]") && help.contains("[default: 5]"),
+        "{help}"
+    );
+    let search = stdout(&tenure(&["search", "--help"]));
+    assert!(
+        search.contains("[default: 20s]") && search.contains("[default: 3]"),
+        "{search}"
+    );
+    for cmd in [&["--help"][..], &["run", "--help"], &["check", "--help"]] {
+        let text = stdout(&tenure(cmd));
+        assert!(
+            text.contains("Exit codes:") && text.contains("2  bad arguments"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn faults_and_config_on_the_command_line_change_the_run() {
+    let base = [
+        "run",
+        "--algorithm",
+        "raft",
+        "--nodes",
+        "3",
+        "--seed",
+        "1",
+        "--duration",
+        "5s",
+        "--json",
+    ];
+    let plain: serde_json::Value = serde_json::from_slice(&tenure(&base).stdout).unwrap();
+    let leader = plain["leaders"][0].as_u64().unwrap();
+    let crash = format!("crash node={leader} at=2s");
+    let out = tenure(&[&base[..], &["--fault", &crash]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let faulted: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_ne!(faulted["leaders"][0], leader, "{faulted}");
+    assert!(
+        faulted["metrics"]["elections_total"].as_u64().unwrap() >= 2,
+        "{faulted}"
+    );
+    // The same fault as the scenario file's JSON gives the same run.
+    let json_fault =
+        format!(r#"{{"at_ms": 2000, "fault": {{"type": "crash", "node": {leader}}}}}"#);
+    let out = tenure(&[&base[..], &["--fault", &json_fault]].concat());
+    let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again["trace_hash"], faulted["trace_hash"]);
+    // A config key changes the run; ms and a unit say the same.
+    let set = |v: &str| -> serde_json::Value {
+        let out = tenure(&[&base[..], &["--set", v]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let slow = set("election_timeout_ms=1000");
+    assert_ne!(slow["trace_hash"], plain["trace_hash"]);
+    assert_eq!(
+        set("election_timeout_ms=1s")["trace_hash"],
+        slow["trace_hash"]
+    );
+    assert!(
+        slow["metrics"]["leaderless_ms"].as_f64() > plain["metrics"]["leaderless_ms"].as_f64(),
+        "{slow} {plain}"
+    );
+    // A fault naming a node the world does not have is refused with the scenario's words.
+    let out = tenure(&[&base[..], &["--fault", "crash node=9 at=1s"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not in this 3-node raft world"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn json_reports_are_in_milliseconds_with_a_hex_trace_hash() {
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "lease-fencing",
+        "--nodes",
+        "3",
+        "--duration",
+        "3s",
+        "--json",
+    ]);
+    let text = stdout(&out);
+    assert!(!text.contains("_us\""), "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(v["metrics"]["leaderless_ms"].is_number(), "{v}");
+    let hash = v["trace_hash"].as_str().unwrap();
+    assert_eq!(hash.len(), 16);
+    assert!(
+        hash.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+        "{hash}"
+    );
+    let chaos = stdout(&tenure(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--runs",
+        "2",
+        "--duration",
+        "5s",
+        "--json",
+    ]));
+    assert!(
+        !chaos.contains("_us\"") && chaos.contains("worst_split_brain_ms"),
+        "{chaos}"
+    );
+}
+
+#[test]
+fn piped_runs_print_no_progress() {
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--runs",
+        "4",
+        "--duration",
+        "5s",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr(&out), "", "progress goes to a terminal only");
+    let out = tenure(&[
+        "check",
+        "--algorithm",
+        "bully",
+        "--property",
+        "split-brain",
+        "--steps",
+        "2",
+    ]);
+    assert!(!stderr(&out).contains('\u{1b}'), "{}", stderr(&out));
+}
+
+#[test]
+fn a_long_run_in_slices_has_the_unsliced_trace_hash() {
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--nodes",
+        "3",
+        "--seed",
+        "4",
+        "--duration",
+        "90s",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = tenure_sim::scenario::Scenario::new(tenure_sim::Algorithm::Raft, 3, 4, 90_000);
+    let mut world = tenure_sim::world::World::new(&s).unwrap();
+    world.run();
+    assert_eq!(v["trace_hash"], format!("{:016x}", world.trace_hash()));
+}

@@ -1,0 +1,261 @@
+//! Every error the simulator gives a caller reads in words: each scenario and fault mistake,
+//! the chaos, search and check options, the names of algorithms, families and properties, and
+//! the CLI's own parsers. No message carries Rust or serde notation.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
+use tenure_sim::chaos::{ChaosOptions, Family};
+use tenure_sim::search::Property;
+use tenure_sim::{Algorithm, Scenario};
+
+/// Text that shows Rust or serde rather than the caller's words.
+const RUST_ISMS: &[&str] = &[
+    "None",
+    "Some(",
+    "u64",
+    "u32",
+    "i32",
+    "f64",
+    "usize",
+    "..=",
+    "0..",
+    "variant",
+    "invalid digit",
+    "field `",
+    "invalid type",
+    "invalid value",
+    "expected one of",
+    "struct ",
+    "enum ",
+    "{ ",
+    " }",
+];
+
+fn assert_words(what: &str, message: &str) {
+    // "invariant" is the field's word; "variant" alone is Rust's.
+    let words = message.replace("invariant", "");
+    for bad in RUST_ISMS {
+        assert!(!words.contains(bad), "{what}: `{message}` contains `{bad}`");
+    }
+    assert!(
+        !message.trim().is_empty() && !message.contains('\n'),
+        "{what}: {message:?}"
+    );
+}
+
+/// A valid scenario's JSON with `edit` applied to it.
+fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v = serde_json::to_value(Scenario::new(Algorithm::LeaseFencing, 3, 1, 5_000)).unwrap();
+    edit(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn every_scenario_mistake_reads_in_words() {
+    use serde_json::json;
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("not json", "{".into(), "EOF"),
+        (
+            "unknown key",
+            scenario(|v| v["colour"] = json!(1)),
+            "unknown key \"colour\"",
+        ),
+        (
+            "unknown config key",
+            scenario(|v| v["config"]["ttl"] = json!(1)),
+            "unknown key \"ttl\"",
+        ),
+        (
+            "missing key",
+            scenario(|v| {
+                v.as_object_mut().unwrap().remove("nodes");
+            }),
+            "the key \"nodes\" is required",
+        ),
+        (
+            "string nodes",
+            scenario(|v| v["nodes"] = json!("3")),
+            "got the string \"3\"",
+        ),
+        (
+            "fractional nodes",
+            scenario(|v| v["nodes"] = json!(1.5)),
+            "got 1.5",
+        ),
+        (
+            "negative nodes",
+            scenario(|v| v["nodes"] = json!(-1)),
+            "got -1",
+        ),
+        (
+            "unknown algorithm",
+            scenario(|v| v["algorithm"] = json!("paxos")),
+            "\"paxos\" is not one of",
+        ),
+        (
+            "no nodes",
+            scenario(|v| v["nodes"] = json!(0)),
+            "nodes 0 must be 1 to 64",
+        ),
+        (
+            "version",
+            scenario(|v| v["version"] = json!(99)),
+            "version 99 is not supported",
+        ),
+        (
+            "negative seed",
+            scenario(|v| v["seed"] = json!(-1)),
+            "-1 is not a whole number from 0 to 2^64 - 1",
+        ),
+        (
+            "float seed past 2^53",
+            scenario(|v| v["seed"] = json!(1.152_921_504_606_847e18)),
+            "above 2^53",
+        ),
+        (
+            "bool seed",
+            scenario(|v| v["seed"] = json!(true)),
+            "got true",
+        ),
+        (
+            "negative duration",
+            scenario(|v| v["duration_ms"] = json!(-5)),
+            "-5",
+        ),
+        (
+            "loss above 1",
+            scenario(|v| v["network"]["loss"] = json!(2)),
+            "2 is not a probability from 0 to 1",
+        ),
+        (
+            "latency backwards",
+            scenario(|v| v["network"]["latency_ms"] = json!([9, 1])),
+            "min is greater than max",
+        ),
+        (
+            "latency of three",
+            scenario(|v| v["network"]["latency_ms"] = json!([1, 2, 3])),
+            "more elements or text than expected",
+        ),
+        (
+            "config of another algorithm",
+            scenario(|v| v["config"]["pre_vote"] = json!(true)),
+            "does not apply to algorithm lease-fencing",
+        ),
+        (
+            "unknown fault type",
+            scenario(|v| v["faults"] = json!([{"at_ms": 1, "fault": {"type": "meteor"}}])),
+            "\"meteor\" is not one of",
+        ),
+        (
+            "fault missing a key",
+            scenario(|v| v["faults"] = json!([{"at_ms": 1, "fault": {"type": "crash"}}])),
+            "the key \"node\" is required",
+        ),
+        (
+            "fault without type",
+            scenario(|v| v["faults"] = json!([{"at_ms": 1, "fault": {"node": 1}}])),
+            "\"type\"",
+        ),
+        (
+            "fault on a missing node",
+            scenario(|v| {
+                v["faults"] = json!([{"at_ms": 1, "fault": {"type": "crash", "node": 9}}])
+            }),
+            "not in this 3-node",
+        ),
+        (
+            "fault of another family",
+            scenario(|v| {
+                v["faults"] =
+                    json!([{"at_ms": 1, "fault": {"type": "propose", "node": 1, "command": 1}}])
+            }),
+            "applies only to",
+        ),
+        (
+            "drift out of range",
+            scenario(
+                |v| v["faults"] = json!([{"at_ms": 1, "fault": {"type": "clock-drift", "target": 1, "ppm": 900000}}]),
+            ),
+            "clock-drift ppm 900000",
+        ),
+        (
+            "partition twice",
+            scenario(|v| {
+                v["faults"] =
+                    json!([{"at_ms": 1, "fault": {"type": "partition", "groups": [[1], [1]]}}])
+            }),
+            "in two groups",
+        ),
+        (
+            "faults not a list",
+            scenario(|v| v["faults"] = json!({})),
+            "expected an array",
+        ),
+    ];
+    for (what, text, expect) in cases {
+        let err = Scenario::from_json(&text).expect_err(what).to_string();
+        assert!(err.contains(expect), "{what}: {err}");
+        assert_words(what, &err);
+    }
+}
+
+#[test]
+fn option_and_name_errors_read_in_words() {
+    let mut bully = ChaosOptions::new(Algorithm::Bully);
+    bully.pre_vote = Some(true);
+    let mut store = ChaosOptions::new(Algorithm::Raft);
+    store.families = vec![Family::StoreOutage];
+    let mut messages = vec![
+        ("pre-vote outside raft", bully.validate().unwrap_err()),
+        (
+            "store outage outside a lease",
+            store.validate().unwrap_err(),
+        ),
+        ("algorithm", "paxos".parse::<Algorithm>().unwrap_err()),
+        ("family", "meteor".parse::<Family>().unwrap_err()),
+        ("property", "liveliness".parse::<Property>().unwrap_err()),
+        (
+            "bare duration",
+            "no-leader-for=2000".parse::<Property>().unwrap_err(),
+        ),
+        (
+            "zero duration",
+            "no-leader-for=0s".parse::<Property>().unwrap_err(),
+        ),
+    ];
+    for bad in ["60", "-1s", "xs", "1.5ms", "1e99s"] {
+        messages.push((
+            "duration",
+            tenure_sim::cli::parse_duration_ms(bad).unwrap_err(),
+        ));
+    }
+    for bad in ["150-150", "200-150", "0", "a-b"] {
+        messages.push((
+            "timeouts",
+            tenure_sim::cli::parse_timeouts(bad).unwrap_err(),
+        ));
+    }
+    let s = Scenario::new(Algorithm::Raft, 3, 0, 1_000);
+    let mut opts = tenure_sim::search::explore::CheckOptions::new(s, Property::SplitBrain);
+    opts.step_ms = 15;
+    messages.push((
+        "check step",
+        tenure_sim::search::explore::check(&opts)
+            .unwrap_err()
+            .to_string(),
+    ));
+    let mut world = tenure_sim::World::new(&Scenario::new(Algorithm::Raft, 3, 0, 1_000)).unwrap();
+    messages.push((
+        "inject",
+        world
+            .inject(tenure_sim::Fault::StoreOutage {
+                duration_ms: tenure_sim::units::Ms::from_millis(5),
+            })
+            .unwrap_err()
+            .to_string(),
+    ));
+    for (what, message) in messages {
+        assert_words(what, &message);
+    }
+}
