@@ -4,7 +4,8 @@
 // type names, `..=` ranges, "variant", "invalid digit", `Debug` braces).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode, Search, Simulation } from "tenure";
+import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
+import { Search, Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
 
 const RUST_ISMS = [

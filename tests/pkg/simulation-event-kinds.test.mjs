@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { Simulation } from "tenure/sim";
 import { chaosFaults, scenario } from "./simulation-helpers.mjs";
 
-const KINDS = ["send", "deliver", "drop", "timeout", "node", "write", "fault", "violation"];
+const KINDS = ["send", "deliver", "drop", "timeout", "node", "split-brain-started", "split-brain-ended", "write", "fault", "violation"];
 
 function run(algorithm, toMs, fields = {}) {
   const sim = new Simulation(scenario(algorithm, { nodes: 5, duration_ms: 30_000, faults: chaosFaults(11, 5, 30_000), ...fields }));
@@ -48,7 +48,7 @@ test("bad kinds lists are refused with a code and change nothing", () => {
   const sim = run("raft", 500);
   const before = sim.eventsSince(0);
   const cases = [
-    ["node", TypeError, "ERR_KINDS_TYPE", /kinds must be an array of event names \(send, deliver, drop, timeout, node, write, fault, violation\), got string "node"/],
+    ["node", TypeError, "ERR_KINDS_TYPE", /kinds must be an array of event names \(send, deliver, drop, timeout, node, split-brain-started, split-brain-ended, write, fault, violation\), got string "node"/],
     [{ 0: "node", length: 1 }, TypeError, "ERR_KINDS_TYPE", /got object/],
     [[1], TypeError, "ERR_KINDS_TYPE", /got number 1 at \[0\]/],
     [["node", null], TypeError, "ERR_KINDS_TYPE", /got null at \[1\]/],
