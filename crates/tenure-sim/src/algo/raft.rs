@@ -35,6 +35,8 @@ pub(crate) struct RaftAdapter {
     checker: RaftChecker,
     next_command: u64,
     found: Vec<Finding>,
+    /// Reused for each log write's entry codes: no allocation per append.
+    codes: Vec<EntryCode>,
 }
 
 fn code(e: &Entry) -> EntryCode {
@@ -80,6 +82,7 @@ impl RaftAdapter {
             checker: RaftChecker::new(),
             next_command: 0,
             found: Vec::new(),
+            codes: Vec::new(),
         };
         // Validate the config once, up front, with the first node's view.
         adapter
@@ -142,9 +145,10 @@ impl RaftAdapter {
                         entries,
                     } = &op
                     {
-                        let codes: Vec<EntryCode> = entries.iter().map(code).collect();
+                        self.codes.clear();
+                        self.codes.extend(entries.iter().map(code));
                         self.checker
-                            .log_replaced(id, *first_index, &codes, &mut self.found);
+                            .log_replaced(id, *first_index, &self.codes, &mut self.found);
                     }
                 }
                 RaftOutput::Send { to, msg } => env.send(p, index_of(to), Payload::Raft(msg)),

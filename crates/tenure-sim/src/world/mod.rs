@@ -189,6 +189,14 @@ impl World {
         self.end
     }
 
+    /// Keeps the last `capacity` events for [`World::events_since`] from now on; 0 keeps
+    /// none (a run that reads only metrics, violations and the trace hash, as chaos and search
+    /// runs do, skips storing events). The trace hash, the event count and a trace sink are
+    /// unaffected. A new world keeps [`DEFAULT_LOG_CAPACITY`].
+    pub fn keep_recent_events(&mut self, capacity: usize) {
+        self.log.set_capacity(capacity);
+    }
+
     /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
     pub fn set_trace_sink(&mut self, sink: TraceSink) {
         self.sink = SinkSlot(Some(sink));
@@ -279,9 +287,10 @@ impl World {
     }
 
     fn trace(&mut self, kind: TraceKind) {
-        let ev = self.log.push(self.now.as_micros(), kind);
-        if let (Some(sink), Some(ev)) = (self.sink.0.as_mut(), ev) {
-            sink(ev);
+        let at = self.now.as_micros();
+        match self.sink.0.as_mut() {
+            Some(sink) => self.log.push_with(at, kind, |ev| sink(ev)),
+            None => self.log.push_with(at, kind, |_| {}),
         }
     }
 }
