@@ -197,6 +197,20 @@ impl World {
         self.log.set_capacity(capacity);
     }
 
+    /// Sets how far (in entries) the logs of an algorithm with one (Raft) run ahead of their
+    /// compaction point before every log and the checker's records are compacted; 0 never
+    /// compacts. Compaction changes no trace event and no verdict, only memory; a new world
+    /// compacts every 1,024 entries.
+    pub fn set_log_compaction(&mut self, entries: u64) {
+        self.adapter.set_log_compaction(entries);
+    }
+
+    /// Per-index records the world holds for its algorithm (log entries of every node, live
+    /// and durable, and the checker's rows): flat over a run's length with compaction on.
+    pub fn log_records(&self) -> usize {
+        self.adapter.records()
+    }
+
     /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
     pub fn set_trace_sink(&mut self, sink: TraceSink) {
         self.sink = SinkSlot(Some(sink));
