@@ -2,6 +2,8 @@
 //! record the same trace (hash and event count) and the same verdicts, and with compaction
 //! a ten-hour run holds as many log records as a one-hour run.
 
+#![allow(clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use tenure::Instant;
 use tenure_sim::chaos::{self, ChaosOptions};

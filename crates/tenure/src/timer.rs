@@ -114,7 +114,7 @@ impl<K: Copy + Eq> TimerTable<K> {
             match inline.get_mut(n) {
                 Some(slot) => {
                     *slot = (*at, i, Some(*k));
-                    n += 1;
+                    n = n.saturating_add(1);
                 }
                 None => spill.push((*at, i, *k)),
             }
@@ -173,7 +173,7 @@ impl<K: Copy + Eq> Due<K> {
             let key = match self.spill.pop() {
                 Some(k) => k,
                 None if self.len > 0 => {
-                    self.len -= 1;
+                    self.len = self.len.saturating_sub(1);
                     match self.inline.get(self.len).copied().flatten() {
                         Some(k) => k,
                         None => continue,

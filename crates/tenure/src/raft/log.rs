@@ -101,7 +101,8 @@ impl RaftLog {
         let index = index.min(self.last_index());
         if index > self.offset {
             let term = self.term_at(index).unwrap_or(self.offset_term);
-            self.entries.drain(..to_usize(index - self.offset));
+            self.entries
+                .drain(..to_usize(index.saturating_sub(self.offset)));
             self.offset = index;
             self.offset_term = term;
         }

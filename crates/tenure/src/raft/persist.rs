@@ -94,7 +94,8 @@ impl PersistentState {
         if index <= self.compacted_index {
             return;
         }
-        let drop = usize::try_from(index - self.compacted_index).unwrap_or(usize::MAX);
+        let drop =
+            usize::try_from(index.saturating_sub(self.compacted_index)).unwrap_or(usize::MAX);
         if let Some(last) = self.log.get(drop.saturating_sub(1)) {
             self.compacted_term = last.term;
         }

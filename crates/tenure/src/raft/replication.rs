@@ -180,7 +180,8 @@ impl RaftNode {
         // Below the compaction point every entry is committed and held by every voter
         // (`compact_log`): skip what the message repeats of it and check at the point itself.
         let (prev_log_index, prev_log_term) = if prev_log_index < self.log.offset() {
-            let skip = usize::try_from(self.log.offset() - prev_log_index).unwrap_or(usize::MAX);
+            let skip = usize::try_from(self.log.offset().saturating_sub(prev_log_index))
+                .unwrap_or(usize::MAX);
             entries.drain(..skip.min(entries.len()));
             (self.log.offset(), self.log.offset_term())
         } else {
