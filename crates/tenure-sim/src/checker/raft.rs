@@ -106,20 +106,19 @@ impl RaftChecker {
         }
     }
 
-    /// The term of committed entry `index`, if known and not compacted.
-    fn committed_term(&self, index: u64) -> Option<u64> {
-        let i = index.checked_sub(self.committed_base)?.checked_sub(1)?;
-        self.committed.get(at(i)).copied()
-    }
-
-    /// Moves `log.agree` up while its entries equal the committed ones.
-    fn advance_agree(&self, log: &mut NodeLog) {
+    /// Moves `log.agree` up while its entries equal the committed ones (`committed[i]` is
+    /// entry `base + i + 1`).
+    fn advance_agree(base: u64, committed: &[u64], log: &mut NodeLog) {
         log.agree = log.agree.max(log.base);
-        while let Some(t) = self.committed_term(log.agree.saturating_add(1)) {
-            if log.term_at(log.agree.saturating_add(1)) != Some(t) {
+        loop {
+            let next = log.agree.saturating_add(1);
+            let Some(i) = next.checked_sub(base).and_then(|d| d.checked_sub(1)) else {
                 break;
+            };
+            match committed.get(at(i)) {
+                Some(&t) if log.term_at(next) == Some(t) => log.agree = next,
+                _ => break,
             }
-            log.agree = log.agree.saturating_add(1);
         }
     }
 
@@ -132,7 +131,7 @@ impl RaftChecker {
         entries: &[EntryCode],
         out: &mut Vec<Finding>,
     ) {
-        let mut log = self.logs.remove(&node).unwrap_or_default();
+        let log = self.logs.entry(node).or_default();
         if from <= log.last() && from <= log.commit {
             out.push(Finding {
                 kind: InvariantKind::LeaderCompleteness,
@@ -170,8 +169,7 @@ impl RaftChecker {
                 }
             }
         }
-        self.advance_agree(&mut log);
-        self.logs.insert(node, log);
+        Self::advance_agree(self.committed_base, &self.committed, log);
     }
 
     /// `node` restarted: its volatile commit index is gone (its log survives).
@@ -220,7 +218,7 @@ impl RaftChecker {
     /// `node` reports commit index `commit`.
     pub fn observe_commit(&mut self, node: NodeId, commit: u64, out: &mut Vec<Finding>) {
         let reporter_term = self.terms.get(&node).copied().unwrap_or(0);
-        let mut log = self.logs.remove(&node).unwrap_or_default();
+        let log = self.logs.entry(node).or_default();
         let from = log.commit.max(log.base).max(self.committed_base);
         log.commit = log.commit.max(commit);
         for index in from.saturating_add(1)..=commit {
@@ -255,13 +253,10 @@ impl RaftChecker {
                 }
             }
         }
-        self.logs.insert(node, log);
         // New committed entries may extend what every node agrees on.
-        let mut logs = std::mem::take(&mut self.logs);
-        for log in logs.values_mut() {
-            self.advance_agree(log);
+        for log in self.logs.values_mut() {
+            Self::advance_agree(self.committed_base, &self.committed, log);
         }
-        self.logs = logs;
     }
 
     /// The highest index known committed anywhere.
