@@ -292,6 +292,10 @@ impl Hasher for TraceHasher {
 pub const DEFAULT_LOG_CAPACITY: usize = 4096;
 
 /// Recent events in a ring buffer, plus the running hash of all events.
+///
+/// With capacity 0 the log keeps no event at all, only the count and the hash: a chaos or
+/// search run that never reads events back pays for hashing, not for storing (see
+/// [`EventLog::set_capacity`]).
 #[derive(Clone, Debug)]
 pub struct EventLog {
     events: VecDeque<TraceEvent>,
@@ -301,18 +305,42 @@ pub struct EventLog {
 }
 
 impl EventLog {
-    /// A log keeping the last `capacity` events (at least 1).
+    /// A log keeping the last `capacity` events (0: none, the hash and count only).
     pub fn new(capacity: usize) -> Self {
         EventLog {
-            events: VecDeque::with_capacity(capacity.clamp(1, 1 << 16)),
-            capacity: capacity.max(1),
+            events: VecDeque::with_capacity(capacity.min(1 << 16)),
+            capacity,
             next_seq: 0,
             hasher: TraceHasher::default(),
         }
     }
 
-    /// Records an event at true time `time_us`; returns it.
+    /// Keeps at most the last `capacity` events from now on (0: none); events already over
+    /// the new capacity are dropped, oldest first. The hash and count are unaffected.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.events.len() > capacity {
+            self.events.pop_front();
+        }
+        if capacity == 0 {
+            self.events = VecDeque::new();
+        }
+    }
+
+    /// How many recent events the log keeps.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Records an event at true time `time_us`; returns it (`None` with capacity 0).
     pub fn push(&mut self, time_us: u64, kind: TraceKind) -> Option<&TraceEvent> {
+        let mut kept = None;
+        self.push_with(time_us, kind, |ev| kept = Some(ev.seq));
+        kept.and_then(|_| self.events.back())
+    }
+
+    /// Records an event at true time `time_us`, lending it to `see` first (a trace sink).
+    pub fn push_with(&mut self, time_us: u64, kind: TraceKind, see: impl FnOnce(&TraceEvent)) {
         let ev = TraceEvent {
             seq: self.next_seq,
             time_us,
@@ -320,11 +348,16 @@ impl EventLog {
         };
         self.next_seq = self.next_seq.saturating_add(1);
         ev.hash(&mut self.hasher);
+        if self.capacity == 0 {
+            return see(&ev);
+        }
         if self.events.len() >= self.capacity {
             self.events.pop_front();
         }
         self.events.push_back(ev);
-        self.events.back()
+        if let Some(ev) = self.events.back() {
+            see(ev);
+        }
     }
 
     /// Events with `seq >= cursor` still held, and the cursor to pass next time. Events older

@@ -266,6 +266,8 @@ pub(crate) fn state_from_js(
         term: f.u64("term", U64Arg::Term)?,
         voted_for: f.opt_u64("voted_for", U64Arg::NodeId)?.map(NodeId),
         log: entries_from_js(&f, "log", crate::limits::MAX_LOG_ENTRIES)?,
+        // The JS machines never compact their logs.
+        ..PersistentState::default()
     })
 }
 

@@ -104,18 +104,45 @@ impl<K: Copy + Eq> TimerTable<K> {
     /// assert_eq!(fired, ['a', 'b']);
     /// ```
     pub fn due(&self, now: Instant) -> Due<K> {
-        let mut keys: Vec<(Instant, usize, K)> = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, at))| *at <= now)
-            .map(|(i, (k, at))| (*at, i, *k))
-            .collect();
-        keys.sort_unstable_by_key(|(at, i, _)| (*at, *i));
-        Due {
-            now,
-            keys: keys.into_iter().map(|(_, _, k)| k).rev().collect(),
+        let mut inline = [(Instant::ZERO, 0usize, None); DUE_INLINE];
+        let mut n = 0;
+        let mut spill = Vec::new();
+        for (i, (k, at)) in self.entries.iter().enumerate() {
+            if *at > now {
+                continue;
+            }
+            match inline.get_mut(n) {
+                Some(slot) => {
+                    *slot = (*at, i, Some(*k));
+                    n = n.saturating_add(1);
+                }
+                None => spill.push((*at, i, *k)),
+            }
         }
+        let mut due = Due {
+            now,
+            inline: [None; DUE_INLINE],
+            len: 0,
+            spill: Vec::new(),
+        };
+        if spill.is_empty() {
+            // The common case: a handful of keys, sorted in place, no allocation.
+            let found = inline.get_mut(..n).unwrap_or_default();
+            found.sort_unstable_by_key(|(at, i, _)| (*at, *i));
+            for (slot, (_, _, k)) in due.inline.iter_mut().zip(found.iter().rev()) {
+                *slot = *k;
+            }
+            due.len = n;
+        } else {
+            spill.extend(
+                inline
+                    .iter()
+                    .filter_map(|(at, i, k)| k.map(|k| (*at, *i, k))),
+            );
+            spill.sort_unstable_by_key(|(at, i, _)| (*at, *i));
+            due.spill = spill.into_iter().map(|(_, _, k)| k).rev().collect();
+        }
+        due
     }
 
     /// Every armed timer, in arming order.
@@ -129,20 +156,36 @@ impl<K: Copy + Eq> TimerTable<K> {
 #[must_use = "fire the keys with `next`"]
 pub struct Due<K> {
     now: Instant,
-    /// Reversed: the next key to fire is last.
-    keys: Vec<K>,
+    /// Reversed: the next key to fire is `inline[len - 1]`. Up to [`DUE_INLINE`] keys live
+    /// here without allocating; a larger table's due keys go to `spill` (also reversed).
+    inline: [Option<K>; DUE_INLINE],
+    len: usize,
+    spill: Vec<K>,
 }
+
+/// How many due keys a [`Due`] holds without allocating (every machine has fewer timers).
+const DUE_INLINE: usize = 8;
 
 impl<K: Copy + Eq> Due<K> {
     /// Disarms and returns the next key that is still due in `table`, or `None` when done.
     pub fn next(&mut self, table: &mut TimerTable<K>) -> Option<K> {
-        while let Some(key) = self.keys.pop() {
+        loop {
+            let key = match self.spill.pop() {
+                Some(k) => k,
+                None if self.len > 0 => {
+                    self.len = self.len.saturating_sub(1);
+                    match self.inline.get(self.len).copied().flatten() {
+                        Some(k) => k,
+                        None => continue,
+                    }
+                }
+                None => return None,
+            };
             if table.get(key).is_some_and(|at| at <= self.now) {
                 table.clear(key);
                 return Some(key);
             }
         }
-        None
     }
 }
 

@@ -35,6 +35,7 @@ fn vote_requires_a_log_at_least_as_up_to_date_5_4_1() {
         term: 2,
         voted_for: None,
         log: vec![entry(1), entry(1), entry(2)],
+        ..PersistentState::default()
     };
     let cases = [
         ((5, 1), false, "longer log, older last term"),
@@ -130,6 +131,7 @@ fn append_entries_consistency_check_and_conflict_truncation_5_3() {
         term: 2,
         voted_for: None,
         log: vec![entry(1), entry(2), entry(2)],
+        ..PersistentState::default()
     };
     let mut n = node(config(2, 3), state);
     let append =

@@ -100,6 +100,7 @@ fn s13_leader_never_commits_an_older_term_entry_by_counting_replicas() {
         term: 3,
         voted_for: None,
         log: vec![entry(1), entry(2)],
+        ..PersistentState::default()
     };
     let mut n1 = node(config(1, 3), state);
     n1.campaign(Instant::ZERO).unwrap();

@@ -189,6 +189,12 @@ pub(crate) trait Adapter {
     fn fencing_token(&self) -> Option<u64> {
         None
     }
+    /// Sets the log compaction step in entries (0: never), for algorithms with a log.
+    fn set_log_compaction(&mut self, _every: u64) {}
+    /// Per-index records held (log entries, checker rows): what log compaction bounds.
+    fn records(&self) -> usize {
+        0
+    }
 }
 
 impl Clone for Box<dyn Adapter> {

@@ -18,6 +18,12 @@ use tenure::{Duration, Instant};
 /// Default interval between the leader's proposals, ms.
 pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
 
+/// Default log compaction step, in entries: once every node's log agrees with the committed
+/// log this far past the last compaction point, every log (live and durable) and the
+/// checker's records are compacted there. At one proposal per 200 ms that is every few
+/// minutes of simulated time; memory stays flat however long a run lasts.
+pub(crate) const DEFAULT_COMPACT_EVERY: u64 = 1024;
+
 #[derive(Clone)]
 struct Slot {
     node: Option<RaftNode>,
@@ -36,6 +42,12 @@ pub(crate) struct RaftAdapter {
     checker: RaftChecker,
     next_command: u64,
     found: Vec<Finding>,
+    /// Reused for each log write's entry codes: no allocation per append.
+    codes: Vec<EntryCode>,
+    /// Compaction step in entries (0: never compact).
+    compact_every: u64,
+    /// Every log is compacted through this index.
+    compacted: u64,
 }
 
 fn code(e: &Entry) -> EntryCode {
@@ -81,6 +93,9 @@ impl RaftAdapter {
             checker: RaftChecker::new(),
             next_command: 0,
             found: Vec::new(),
+            codes: Vec::new(),
+            compact_every: DEFAULT_COMPACT_EVERY,
+            compacted: 0,
         };
         // Validate the config once, up front, with the first node's view.
         adapter
@@ -143,9 +158,10 @@ impl RaftAdapter {
                         entries,
                     } = &op
                     {
-                        let codes: Vec<EntryCode> = entries.iter().map(code).collect();
+                        self.codes.clear();
+                        self.codes.extend(entries.iter().map(code));
                         self.checker
-                            .log_replaced(id, *first_index, &codes, &mut self.found);
+                            .log_replaced(id, *first_index, &self.codes, &mut self.found);
                     }
                 }
                 RaftOutput::Send { to, msg } => env.send(p, index_of(to), Payload::Raft(msg)),
@@ -187,17 +203,53 @@ impl RaftAdapter {
             slot.next_propose = None;
         }
         env.findings(std::mem::take(&mut self.found));
+        if self.compact_every > 0
+            && self.checker.committed_len()
+                >= self
+                    .compacted
+                    .saturating_add(self.compact_every.saturating_mul(2))
+        {
+            self.maybe_compact();
+        }
+    }
+
+    /// Compacts every log and the checker through the highest index that every node's log
+    /// holds the same as the committed log and that every live leader knows each peer to
+    /// hold (so no leader ever needs a compacted entry: Tenure has no snapshot transfer, see
+    /// `RaftNode::compact_log`), keeping `compact_every` entries below it.
+    fn maybe_compact(&mut self) {
+        let mut upto = u64::MAX;
+        for (p, slot) in self.slots.iter().enumerate() {
+            upto = upto.min(self.checker.agrees_through(id_of(p)));
+            if let Some(node) = slot.node.as_ref().filter(|n| n.role() == Role::Leader) {
+                for q in (0..self.slots.len()).filter(|&q| q != p) {
+                    upto = upto.min(node.match_index(id_of(q)).unwrap_or(0));
+                }
+            }
+        }
+        let upto = upto.saturating_sub(self.compact_every);
+        if upto < self.compacted.saturating_add(self.compact_every) {
+            return;
+        }
+        for slot in &mut self.slots {
+            if let Some(node) = slot.node.as_mut() {
+                node.compact_log(upto);
+            }
+            slot.durable.compact(upto);
+        }
+        self.checker.compact(upto);
+        self.compacted = upto;
     }
 }
 
-/// The newest [`LOG_TAIL`] entries of `log` (index 1 is `log[0]`), for a snapshot.
-fn log_tail(log: &[Entry]) -> Vec<LogEntryView> {
+/// The newest [`LOG_TAIL`] entries of `log` (index `base + 1` is `log[0]`), for a snapshot.
+fn log_tail(base: u64, log: &[Entry]) -> Vec<LogEntryView> {
     let start = log.len().saturating_sub(LOG_TAIL);
     log.iter()
         .enumerate()
         .skip(start)
         .map(|(i, e)| LogEntryView {
-            index: i as u64 + 1,
+            index: base.saturating_add(i as u64).saturating_add(1),
             term: e.term,
             command: match e.data {
                 EntryData::Noop => None,
@@ -320,8 +372,12 @@ impl Adapter for RaftAdapter {
             return NodeInfo {
                 role: SimRole::Crashed,
                 term: Some(slot.durable.term),
-                log_len: Some(slot.durable.log.len() as u64),
-                log: Some(log_tail(&slot.durable.log)),
+                log_len: Some(
+                    slot.durable
+                        .compacted_index
+                        .saturating_add(slot.durable.log.len() as u64),
+                ),
+                log: Some(log_tail(slot.durable.compacted_index, &slot.durable.log)),
                 ..NodeInfo::default()
             };
         };
@@ -332,9 +388,22 @@ impl Adapter for RaftAdapter {
             next_timer: self.next_timer(p),
             log_len: Some(node.last_log_index()),
             commit: Some(node.commit_index()),
-            log: Some(log_tail(node.log())),
+            log: Some(log_tail(node.compacted_index(), node.log())),
             ..NodeInfo::default()
         }
+    }
+
+    fn set_log_compaction(&mut self, every: u64) {
+        self.compact_every = every;
+    }
+
+    fn records(&self) -> usize {
+        let logs: usize = self
+            .slots
+            .iter()
+            .map(|s| s.durable.log.len() + s.node.as_ref().map_or(0, |n| n.log().len()))
+            .sum();
+        logs + self.checker.records()
     }
 
     fn fault(&mut self, env: &mut Env<'_>, fault: &Fault) -> bool {

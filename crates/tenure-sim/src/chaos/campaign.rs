@@ -34,6 +34,8 @@ pub struct RunOutcome {
 pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioError> {
     let s = scenario(opts, seed);
     let mut world = World::new(&s)?;
+    // The outcome reads metrics, violations and counts only: store no events.
+    world.keep_recent_events(0);
     let heal = Instant::from_millis(opts.duration_ms);
     let (peak, over_budget) =
         crate::budget::run_within(&mut world, opts.duration_ms, crate::budget::budget(&s));

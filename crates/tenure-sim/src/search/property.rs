@@ -257,6 +257,8 @@ pub fn evaluate(
     to_end: bool,
 ) -> Result<Outcome, ScenarioError> {
     let mut world = World::new(scenario)?;
+    // The monitor reads snapshots, metrics and violations, never the event log.
+    world.keep_recent_events(0);
     let mut monitor = Monitor::new(property);
     let end = scenario.duration_ms.duration().as_millis();
     let mut witness = monitor.observe(&world);

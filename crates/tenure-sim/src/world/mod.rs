@@ -193,6 +193,28 @@ impl World {
         self.end
     }
 
+    /// Keeps the last `capacity` events for [`World::events_since`] from now on; 0 keeps
+    /// none (a run that reads only metrics, violations and the trace hash, as chaos and search
+    /// runs do, skips storing events). The trace hash, the event count and a trace sink are
+    /// unaffected. A new world keeps [`DEFAULT_LOG_CAPACITY`].
+    pub fn keep_recent_events(&mut self, capacity: usize) {
+        self.log.set_capacity(capacity);
+    }
+
+    /// Sets how far (in entries) the logs of an algorithm with one (Raft) run ahead of their
+    /// compaction point before every log and the checker's records are compacted; 0 never
+    /// compacts. Compaction changes no trace event and no verdict, only memory; a new world
+    /// compacts every 1,024 entries.
+    pub fn set_log_compaction(&mut self, entries: u64) {
+        self.adapter.set_log_compaction(entries);
+    }
+
+    /// Per-index records the world holds for its algorithm (log entries of every node, live
+    /// and durable, and the checker's rows): flat over a run's length with compaction on.
+    pub fn log_records(&self) -> usize {
+        self.adapter.records()
+    }
+
     /// Calls `sink` with every event from now on (for `--trace out.jsonl`).
     pub fn set_trace_sink(&mut self, sink: TraceSink) {
         self.sink = SinkSlot(Some(sink));
@@ -283,9 +305,10 @@ impl World {
     }
 
     fn trace(&mut self, kind: TraceKind) {
-        let ev = self.log.push(self.now.as_micros(), kind);
-        if let (Some(sink), Some(ev)) = (self.sink.0.as_mut(), ev) {
-            sink(ev);
+        let at = self.now.as_micros();
+        match self.sink.0.as_mut() {
+            Some(sink) => self.log.push_with(at, kind, |ev| sink(ev)),
+            None => self.log.push_with(at, kind, |_| {}),
         }
     }
 }

@@ -70,7 +70,8 @@ pub enum CampaignError {
 /// Memory stays bounded per input: at most `max_inflight_appends` messages per peer plus one
 /// reply, a few `Persist` ops and events. The log grows only through `propose`, one no-op
 /// per won election, and entries a leader sends (at most `max_entries_per_append` per
-/// message). There is no snapshotting or log compaction.
+/// message); [`compact_log`](Self::compact_log) drops a committed prefix every voter holds.
+/// There is no snapshot transfer.
 ///
 /// # Flow control and the message bound
 /// A leader tracks each follower in a probe or replicate state with a bounded window of
@@ -117,6 +118,17 @@ pub struct RaftNode {
     pub(crate) lease_until: Option<Instant>,
     /// Leader: when it won its term (responses echoing older send times are from before).
     pub(crate) leader_since: Instant,
+    /// Reused buffers (quorum arithmetic, the peer list of a heartbeat tick), empty between
+    /// inputs: the common path allocates nothing per message.
+    pub(crate) scratch: Scratch,
+}
+
+/// Buffers a node reuses within one input; always left empty.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub(crate) indexes: Vec<u64>,
+    pub(crate) times: Vec<Option<Instant>>,
+    pub(crate) peers: Vec<NodeId>,
 }
 
 impl RaftNode {
@@ -148,7 +160,7 @@ impl RaftNode {
             term: state.term,
             voted_for: state.voted_for,
             persisted_hard_state: (state.term, state.voted_for),
-            log: RaftLog::from_entries(state.log),
+            log: RaftLog::from_parts(state.compacted_index, state.compacted_term, state.log),
             commit_index: 0,
             leader_id: None,
             last_leader_contact: None,
@@ -156,6 +168,7 @@ impl RaftNode {
             progress: BTreeMap::new(),
             lease_until: None,
             leader_since: Instant::ZERO,
+            scratch: Scratch::default(),
         })
     }
 
@@ -349,9 +362,29 @@ impl RaftNode {
     pub fn last_log_term(&self) -> u64 {
         self.log.last_term()
     }
-    /// Its log; `log()[0]` is index 1.
+    /// Its log after the compacted prefix; `log()[0]` is index
+    /// [`compacted_index`](Self::compacted_index)` + 1`.
     pub fn log(&self) -> &[Entry] {
         self.log.entries()
+    }
+    /// The last index compacted away by [`compact_log`](Self::compact_log) (0: none).
+    pub fn compacted_index(&self) -> u64 {
+        self.log.offset()
+    }
+
+    /// Log compaction: forgets every entry through `index` (at most the last index), keeping
+    /// only its term, so memory stays flat however long the node runs. Returns the
+    /// compaction point after (it never moves back).
+    ///
+    /// Tenure has no InstallSnapshot message, so the caller must only compact entries that
+    /// are committed and held, the same, by **every** voter's durable log: no leader will then
+    /// need to send them again (a follower asked to check an index below its compaction point
+    /// treats the compacted prefix as matching, as etcd-io/raft answers an append below its
+    /// commit index). The driver compacts its durable copy with
+    /// [`PersistentState::compact`] at the same index. The simulator computes that index
+    /// from every node's log; a deployment would need the same knowledge (or snapshots).
+    pub fn compact_log(&mut self, index: u64) -> u64 {
+        self.log.compact(index)
     }
     /// The earliest armed timer and its deadline, to label what the node waits for.
     pub fn next_timer(&self) -> Option<(RaftTimer, Instant)> {
@@ -390,6 +423,8 @@ impl RaftNode {
             term: self.term,
             voted_for: self.voted_for,
             log: self.log.entries().to_vec(),
+            compacted_index: self.log.offset(),
+            compacted_term: self.log.offset_term(),
         }
     }
 
@@ -492,14 +527,18 @@ impl RaftNode {
 
     /// The `k`-th latest (0-based) of the peers' values, given a quorum of `quorum()`
     /// counting this node: the time by which a quorum, this node included, is covered.
-    fn quorum_time(&self, of: impl Fn(&Progress) -> Option<Instant>) -> Option<Instant> {
+    fn quorum_time(&mut self, of: impl Fn(&Progress) -> Option<Instant>) -> Option<Instant> {
         let needed = self.config.quorum().saturating_sub(1);
         if needed == 0 {
             return Some(Instant::MAX);
         }
-        let mut times: Vec<Option<Instant>> = self.progress.values().map(of).collect();
+        let mut times = core::mem::take(&mut self.scratch.times);
+        times.extend(self.progress.values().map(of));
         times.sort_unstable_by(|a, b| b.cmp(a));
-        times.get(needed.saturating_sub(1)).copied().flatten()
+        let at = times.get(needed.saturating_sub(1)).copied().flatten();
+        times.clear();
+        self.scratch.times = times;
+        at
     }
 
     /// CheckQuorum (dissertation §6.2) on contact times: step down once the latest time

@@ -46,8 +46,15 @@ pub struct PersistentState {
     pub term: u64,
     /// The vote cast in `term`, if any.
     pub voted_for: Option<NodeId>,
-    /// The log; `log[0]` is index 1.
+    /// The log after the compacted prefix; `log[0]` is index `compacted_index + 1`.
     pub log: Vec<Entry>,
+    /// Entries `1..=compacted_index` were compacted away (0: none; see
+    /// `RaftNode::compact_log`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub compacted_index: u64,
+    /// The term of entry `compacted_index` (0 when nothing was compacted).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub compacted_term: u64,
 }
 
 impl PersistentState {
@@ -69,11 +76,31 @@ impl PersistentState {
                 first_index,
                 entries,
             } => {
-                let keep = usize::try_from(first_index.saturating_sub(1)).unwrap_or(usize::MAX);
-                self.log.truncate(keep);
+                let keep = first_index
+                    .saturating_sub(self.compacted_index)
+                    .saturating_sub(1);
+                self.log
+                    .truncate(usize::try_from(keep).unwrap_or(usize::MAX));
                 self.log.extend_from_slice(entries);
             }
         }
+    }
+
+    /// Forgets every entry through `index` (at most the last), keeping its term, as
+    /// `RaftNode::compact_log` does to the node's own log.
+    pub fn compact(&mut self, index: u64) {
+        let held = u64::try_from(self.log.len()).unwrap_or(u64::MAX);
+        let index = index.min(self.compacted_index.saturating_add(held));
+        if index <= self.compacted_index {
+            return;
+        }
+        let drop =
+            usize::try_from(index.saturating_sub(self.compacted_index)).unwrap_or(usize::MAX);
+        if let Some(last) = self.log.get(drop.saturating_sub(1)) {
+            self.compacted_term = last.term;
+        }
+        self.log.drain(..drop.min(self.log.len()));
+        self.compacted_index = index;
     }
 }
 
@@ -113,5 +140,26 @@ mod tests {
             entries: alloc::vec![e(3, 50)],
         });
         assert_eq!(s.log.len(), 3);
+    }
+
+    #[test]
+    fn compact_keeps_indexes_for_later_appends() {
+        let mut s = PersistentState::default();
+        s.apply(&PersistOp::Append {
+            first_index: 1,
+            entries: alloc::vec![e(1, 10), e(2, 20), e(2, 30)],
+        });
+        s.compact(2);
+        s.compact(1); // never moves back
+        assert_eq!((s.compacted_index, s.compacted_term), (2, 2));
+        assert_eq!(s.log, alloc::vec![e(2, 30)]);
+        s.apply(&PersistOp::TruncateAndAppend {
+            first_index: 3,
+            entries: alloc::vec![e(3, 40), e(3, 50)],
+        });
+        assert_eq!(s.log, alloc::vec![e(3, 40), e(3, 50)]);
+        s.compact(99); // at most the last index
+        assert_eq!((s.compacted_index, s.compacted_term), (4, 3));
+        assert!(s.log.is_empty());
     }
 }

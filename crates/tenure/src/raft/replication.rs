@@ -16,8 +16,9 @@ impl RaftNode {
     /// window has not moved for a whole interval, in which case the window is presumed lost
     /// and probing restarts from `match_index + 1`.
     pub(crate) fn heartbeat(&mut self, now: Instant) {
-        let peers: Vec<NodeId> = self.progress.keys().copied().collect();
-        for peer in peers {
+        let mut peers = core::mem::take(&mut self.scratch.peers);
+        peers.extend(self.progress.keys().copied());
+        for &peer in &peers {
             let Some(pr) = self.progress.get_mut(&peer) else {
                 continue;
             };
@@ -43,6 +44,8 @@ impl RaftNode {
                 }
             }
         }
+        peers.clear();
+        self.scratch.peers = peers;
     }
 
     /// Leader: an empty AppendEntries at the follower's `match_index`, which it holds.
@@ -50,7 +53,11 @@ impl RaftNode {
         let Some(pr) = self.progress.get(&peer) else {
             return;
         };
-        let prev_log_index = pr.match_index.min(self.log.last_index());
+        // Never below the compaction point: every voter holds the compacted prefix.
+        let prev_log_index = pr
+            .match_index
+            .min(self.log.last_index())
+            .max(self.log.offset());
         let msg = Message::AppendEntries {
             term: self.term,
             prev_log_index,
@@ -78,7 +85,8 @@ impl RaftNode {
         if pr.is_paused() {
             return false;
         }
-        let next_index = pr.next_index.clamp(1, last_index.saturating_add(1));
+        let first = self.log.offset().saturating_add(1);
+        let next_index = pr.next_index.clamp(first, last_index.saturating_add(1));
         let entries = self
             .log
             .slice_from(next_index, self.config.max_entries_per_append);
@@ -118,11 +126,15 @@ impl RaftNode {
         if self.role != Role::Leader {
             return;
         }
-        let mut matched: Vec<u64> = self.progress.values().map(|p| p.match_index).collect();
+        let mut matched = core::mem::take(&mut self.scratch.indexes);
+        matched.extend(self.progress.values().map(|p| p.match_index));
         matched.push(self.log.last_index());
         matched.sort_unstable_by(|a, b| b.cmp(a));
         let quorum_index = self.config.quorum().saturating_sub(1);
-        let Some(&candidate) = matched.get(quorum_index) else {
+        let found = matched.get(quorum_index).copied();
+        matched.clear();
+        self.scratch.indexes = matched;
+        let Some(candidate) = found else {
             return;
         };
         if candidate > self.commit_index && self.log.term_at(candidate) == Some(self.term) {
@@ -160,6 +172,21 @@ impl RaftNode {
         // A leader of our term exists: follow it and reset the election timer (§5.2).
         self.become_follower(now, term, Some(from));
 
+        // Accept at most `max_entries_per_append` so one message stays bounded; a success
+        // acknowledges through the last index the message covers.
+        let mut entries = entries;
+        entries.truncate(self.config.max_entries_per_append);
+        let last_new = prev_log_index.saturating_add(u64::try_from(entries.len()).unwrap_or(0));
+        // Below the compaction point every entry is committed and held by every voter
+        // (`compact_log`): skip what the message repeats of it and check at the point itself.
+        let (prev_log_index, prev_log_term) = if prev_log_index < self.log.offset() {
+            let skip = usize::try_from(self.log.offset().saturating_sub(prev_log_index))
+                .unwrap_or(usize::MAX);
+            entries.drain(..skip.min(entries.len()));
+            (self.log.offset(), self.log.offset_term())
+        } else {
+            (prev_log_index, prev_log_term)
+        };
         // Step 2: consistency check on the previous entry.
         if self.log.term_at(prev_log_index) != Some(prev_log_term) {
             let hint = prev_log_index.saturating_sub(1).min(self.log.last_index());
@@ -167,11 +194,7 @@ impl RaftNode {
             return;
         }
         // Steps 3-4: skip entries we already hold, truncate at the first conflict, append
-        // the rest. Accept at most `max_entries_per_append` so one message stays bounded.
-        let entries: Vec<Entry> = entries
-            .into_iter()
-            .take(self.config.max_entries_per_append)
-            .collect();
+        // the rest.
         let mut new_from = entries.len();
         let mut conflict = false;
         for (offset, entry) in entries.iter().enumerate() {
@@ -192,7 +215,9 @@ impl RaftNode {
             new_from = offset;
             break;
         }
-        let new_entries = entries.get(new_from..).unwrap_or(&[]).to_vec();
+        // The message's own buffer becomes the persist op's: no copy.
+        let mut new_entries = entries;
+        new_entries.drain(..new_from.min(new_entries.len()));
         if !new_entries.is_empty() {
             let first_index = prev_log_index
                 .saturating_add(u64::try_from(new_from).unwrap_or(u64::MAX))
@@ -216,7 +241,6 @@ impl RaftNode {
             };
             self.persist_log(op);
         }
-        let last_new = prev_log_index.saturating_add(u64::try_from(entries.len()).unwrap_or(0));
         // Step 5: commit up to what the leader committed, within what we know matches.
         self.set_commit_index(leader_commit.min(last_new));
         self.reply_append(from, true, last_new, context);
