@@ -182,11 +182,10 @@ fn s14_rejoining_top_id_leads_only_through_an_election_the_others_see() {
 
         // 3 started with an election, not with a claim to its old coordinatorship.
         let out3 = notes_of(&w, 3, mark);
-        assert_eq!(
+        assert!(
             out3.iter()
                 .find(|n| **n != NodeEvent::Restarted)
                 .is_some_and(|n| matches!(n, NodeEvent::ElectionStarted { .. })),
-            true,
             "seed {seed}: 3 began with {out3:?}"
         );
         // Its winning announcement is newer than 2's, in the (epoch, id) order.
@@ -200,15 +199,13 @@ fn s14_rejoining_top_id_leads_only_through_an_election_the_others_see() {
             assert_eq!(epoch(&w, n), final_epoch, "seed {seed}: n{n}");
         }
         assert!(
-            notes_of(&w, 2, mark)
-                .iter()
-                .any(|n| matches!(
-                    n,
-                    NodeEvent::SteppedDown {
-                        reason: StepDownCause::HigherCoordinator,
-                        ..
-                    }
-                )),
+            notes_of(&w, 2, mark).iter().any(|n| matches!(
+                n,
+                NodeEvent::SteppedDown {
+                    reason: StepDownCause::HigherCoordinator,
+                    ..
+                }
+            )),
             "seed {seed}: 2 never stepped down"
         );
     }

@@ -35,7 +35,9 @@ fn stable_leader(w: &World) -> Option<NodeId> {
         .filter(|v| matches!(v.id, Proc::Node(_)))
         .count();
     let up = || nodes.iter().filter(|v| v.status == Status::Up);
-    let leader = up().filter(|v| v.role == Role::Leader).max_by_key(|v| v.term)?;
+    let leader = up()
+        .filter(|v| v.role == Role::Leader)
+        .max_by_key(|v| v.term)?;
     let Proc::Node(id) = leader.id else {
         return None;
     };

@@ -80,9 +80,9 @@ mod simulation_input;
 #[cfg(feature = "sim")]
 mod simulation_message;
 #[cfg(feature = "sim")]
-mod simulation_types;
-#[cfg(feature = "sim")]
 mod simulation_output;
+#[cfg(feature = "sim")]
+mod simulation_types;
 
 #[cfg(feature = "machines")]
 pub use bully::BullyNode;
