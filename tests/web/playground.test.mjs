@@ -362,7 +362,7 @@ test("a_bad_knob_is_refused_at_its_field_in_its_units_and_the_run_goes_on", asyn
   await knob("ttl_ms").fill("2000");
   await knob("safety_margin_ms").fill("2500");
   await knob("safety_margin_ms").blur();
-  assert.equal(await errorOf("safety_margin_ms").textContent(), "Safety margin 2500 ms must satisfy 0 < Safety margin < Lease TTL 2000 ms.");
+  assert.equal(await errorOf("safety_margin_ms").textContent(), "Safety margin 2500 ms must be above 0 and below Lease TTL 2000 ms (0 < Safety margin < Lease TTL, design rule 5).");
   assert.equal(await knob("safety_margin_ms").getAttribute("aria-invalid"), "true");
   assert.equal(await errorOf("ttl_ms").isVisible(), false, "the fixed TTL field is clear again");
   assert.equal(await scenario(), before);
