@@ -88,9 +88,13 @@ fn unquote(s: &str) -> &str {
     s.trim().trim_matches('`')
 }
 
-/// "`a`, `b`" -> "a, b".
+/// "`a`, `b`" -> "a, b"; serde's two-name form "`a` or `b`" -> "a, b" too.
 fn names(list: &str) -> String {
-    list.split(", ").map(unquote).collect::<Vec<_>>().join(", ")
+    list.split(", ")
+        .flat_map(|part| part.split(" or "))
+        .map(unquote)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// serde's `expected` text (a type name or a visitor's own `expecting`) in JSON words.
@@ -151,6 +155,10 @@ mod tests {
             (
                 "unknown variant `paxos`, expected one of `raft`, `bully`",
                 "\"paxos\" is not one of raft, bully",
+            ),
+            (
+                "unknown field `duration`, expected `target` or `duration_ms`",
+                "unknown key \"duration\"; the keys are target, duration_ms",
             ),
             ("missing field `nodes`", "the key \"nodes\" is required"),
             (

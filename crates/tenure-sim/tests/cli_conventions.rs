@@ -187,6 +187,20 @@ fn jobs_and_counts_are_refused_in_words() {
             "is not key=value",
         ),
         (
+            &[
+                "run",
+                "--algorithm",
+                "raft",
+                "--set",
+                "election_timeout_ms=NaN",
+            ][..],
+            "`NaN` is not a number of milliseconds",
+        ),
+        (
+            &["run", "--algorithm", "lease-fencing", "--set", "ttl_ms=inf"][..],
+            "`inf` is not a number of milliseconds",
+        ),
+        (
             &["run", "--algorithm", "raft", "--set", "heartbeat_msx=5"][..],
             "unknown key \"heartbeat_msx\"",
         ),

@@ -97,6 +97,11 @@ fn ms_value(value: &str) -> Result<Value, String> {
             .map_err(|e| crate::serde_words::json_words(&e.to_string()));
     }
     if let Ok(f) = value.parse::<f64>() {
+        // `NaN`, `inf` and `1e400` parse as floats but are no time (JSON has no such number,
+        // and serde_json would turn them into null: the default, silently).
+        if !f.is_finite() {
+            return Err(format!("`{value}` is not a number of milliseconds"));
+        }
         return Ok(json!(f));
     }
     Ok(json!(parse_ms_knob(value)?))
