@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
-import { Search, Simulation } from "tenure/sim";
+import { failoverMeasure, Search, Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
 
 const RUST_ISMS = [
@@ -134,4 +134,16 @@ test("config errors name the keys as written, the defaults and the rule", () => 
   assert.throws(() => new FencedResource().check(-1n), (err) => /from 0n to 2n \*\* 64n - 1n/.test(err.message));
   assert.throws(() => new Simulation({ ...good(), algorithm: "paxos" }), (err) => /"paxos" is not one of lease-fencing, lease-unfenced, raft, /.test(err.message));
   assert.throws(() => new Simulation({ ...good(), seed: 2 ** 60 }), (err) => /above 2\^53.*bigint or a decimal string/.test(err.message));
+});
+
+test("search and failover-lab options speak JSON words, not serde's", () => {
+  const words = (fn, pattern) =>
+    assert.throws(fn, (err) => {
+      assert.match(err.message, pattern);
+      for (const bad of RUST_ISMS) assert.ok(!err.message.includes(bad), `${JSON.stringify(bad)} in: ${err.message}`);
+      return true;
+    });
+  words(() => new Search({ algorithm: "paxos", property: "split-brain" }), /"paxos" is not one of lease-fencing, /);
+  words(() => Search.promises("paxos"), /"paxos" is not one of /);
+  words(() => failoverMeasure({ algorithm: "raft", foo: 1 }, 0, 5), /unknown key "foo"; the keys are /);
 });

@@ -10,6 +10,8 @@
 
 /// `detail` (a serde or serde_json error message) in JSON words.
 pub fn json_words(detail: &str) -> String {
+    // serde-wasm-bindgen's errors are JS `Error`s, whose text starts with "Error: ".
+    let detail = detail.strip_prefix("Error: ").unwrap_or(detail);
     let (body, position) = split_position(detail);
     let body = reword(body).unwrap_or_else(|| body.to_string());
     format!("{body}{position}")
@@ -159,6 +161,10 @@ mod tests {
             (
                 "unknown field `duration`, expected `target` or `duration_ms`",
                 "unknown key \"duration\"; the keys are target, duration_ms",
+            ),
+            (
+                "Error: unknown variant `paxos`, expected `raft` or `bully`",
+                "\"paxos\" is not one of raft, bully",
             ),
             ("missing field `nodes`", "the key \"nodes\" is required"),
             (

@@ -100,7 +100,12 @@ fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T
     if text.len() > 1 << 20 {
         return Err(shape(format!("{what}: longer than 1 MiB")));
     }
-    serde_json::from_str(&text).map_err(|e| shape(format!("{what}: {e}")))
+    serde_json::from_str(&text).map_err(|e| {
+        shape(format!(
+            "{what}: {}",
+            tenure_sim::serde_words::json_words(&e.to_string())
+        ))
+    })
 }
 
 fn count(value: &JsValue, what: &str, max: u64) -> Result<u64, JsValue> {

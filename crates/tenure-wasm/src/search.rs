@@ -286,8 +286,15 @@ impl Search {
     pub fn promises(
         #[wasm_bindgen(unchecked_param_type = "Algorithm")] algorithm: JsValue,
     ) -> Result<Vec<String>, JsValue> {
-        let algorithm: Algorithm = serde_wasm_bindgen::from_value(algorithm)
-            .map_err(|e| search_error(Kind::Type, &format!("algorithm: {e}")))?;
+        let algorithm: Algorithm = serde_wasm_bindgen::from_value(algorithm).map_err(|e| {
+            search_error(
+                Kind::Type,
+                &format!(
+                    "algorithm: {}",
+                    tenure_sim::serde_words::json_words(&e.to_string())
+                ),
+            )
+        })?;
         Ok(tenure_sim::checker::promises(algorithm)
             .iter()
             .map(|k| k.name().to_string())
