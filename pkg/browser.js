@@ -4,14 +4,13 @@
 // Until then every class throws a coded ERR_NOT_INITIALIZED error that says so, and a call
 // on a freed object throws ERR_FREED (pkg/guard.js).
 import wasmInit, * as bindings from "./dist/tenure.js";
-import { guardClasses, guardConstructor } from "./guard.js";
+import { guardClasses, guardConstructor, wasmLoader } from "./guard.js";
 
 export * from "./dist/tenure.js";
 export * from "./election/index.js";
 
-let ready;
-let loaded = false;
-const isReady = () => loaded;
+const loader = wasmLoader(wasmInit, bindings);
+const isReady = loader.isReady;
 guardClasses(bindings, isReady);
 
 // Constructors cannot be patched in place: these names shadow the star export above.
@@ -26,19 +25,9 @@ export const RaftNode = guardConstructor(bindings.RaftNode, isReady);
  * `input` overrides where the `.wasm` comes from (a URL, a Response, bytes or a module);
  * by default it is `dist/tenure_bg.wasm` next to this file.
  */
-export function init(input) {
-  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(() => {
-    loaded = true;
-  });
-  return ready;
-}
+export const init = loader.init;
 
 /** Instantiates the wasm module synchronously from its bytes or a compiled module. */
-export function initSync(module) {
-  const result = bindings.initSync(module);
-  loaded = true;
-  ready ??= Promise.resolve();
-  return result;
-}
+export const initSync = loader.initSync;
 
 export default init;

@@ -101,3 +101,30 @@ export function guardConstructor(cls, isReady, entry = "tenure") {
     },
   });
 }
+
+/**
+ * The browser entries' loader for one wasm-bindgen module (`wasmInit` its default export,
+ * `bindings` its namespace): `init(input)` fetches and instantiates it once (later calls return
+ * the same promise; `input` is a URL, a Response, bytes or a module, by default the `.wasm`
+ * beside the glue), `initSync(module)` instantiates it from bytes or a compiled module, and
+ * `isReady()` says whether either has finished (what the class guards ask).
+ */
+export function wasmLoader(wasmInit, bindings) {
+  let ready;
+  let loaded = false;
+  return {
+    isReady: () => loaded,
+    init(input) {
+      ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(() => {
+        loaded = true;
+      });
+      return ready;
+    },
+    initSync(module) {
+      const result = bindings.initSync(module);
+      loaded = true;
+      ready ??= Promise.resolve();
+      return result;
+    },
+  };
+}

@@ -3,13 +3,12 @@
 // `dist/tenure_bg.wasm`. Until then every class throws ERR_NOT_INITIALIZED; a call on a freed
 // object throws ERR_FREED (pkg/guard.js).
 import wasmInit, * as bindings from "../dist/tenure_sim.js";
-import { guardClasses, guardConstructor } from "../guard.js";
+import { guardClasses, guardConstructor, wasmLoader } from "../guard.js";
 
 export * from "../dist/tenure_sim.js";
 
-let ready;
-let loaded = false;
-const isReady = () => loaded;
+const loader = wasmLoader(wasmInit, bindings);
+const isReady = loader.isReady;
 guardClasses(bindings, isReady, "tenure/sim");
 
 // Constructors cannot be patched in place: these names shadow the star export above.
@@ -21,19 +20,9 @@ export const Simulation = guardConstructor(bindings.Simulation, isReady, "tenure
  * promise). `input` overrides where the `.wasm` comes from (a URL, a Response, bytes or a
  * module); by default it is `dist/tenure_sim_bg.wasm` inside the package.
  */
-export function init(input) {
-  ready ??= wasmInit(input === undefined ? undefined : { module_or_path: input }).then(() => {
-    loaded = true;
-  });
-  return ready;
-}
+export const init = loader.init;
 
 /** Instantiates the simulator's wasm module synchronously from its bytes or a compiled module. */
-export function initSync(module) {
-  const result = bindings.initSync(module);
-  loaded = true;
-  ready ??= Promise.resolve();
-  return result;
-}
+export const initSync = loader.initSync;
 
 export default init;
