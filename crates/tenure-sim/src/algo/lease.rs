@@ -34,9 +34,12 @@ pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
 pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 /// Default leader write interval, ms.
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+mod driver;
 mod labels;
 mod resource;
 mod spec;
+
+pub use driver::LeaseWorld;
 
 pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
@@ -73,6 +76,8 @@ pub(crate) struct LeaseAdapter {
     found: Vec<Finding>,
     /// The current store outage's number: only its wake-up ends it.
     outage_gen: u64,
+    /// The store answers every renewal with a refusal (a test's switch, `driver.rs`).
+    refuse_renewals: bool,
 }
 
 /// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
@@ -127,6 +132,7 @@ impl LeaseAdapter {
             checker: LeaseChecker::new(),
             found: Vec::new(),
             outage_gen: 0,
+            refuse_renewals: false,
         })
     }
 
@@ -205,6 +211,9 @@ impl LeaseAdapter {
             return;
         };
         let store = self.store_idx();
+        if self.refuse_renewals && matches!(req.op, tenure::lease::StoreOp::Renew { .. }) {
+            return env.send(store, from, driver::refused_renewal(&req));
+        }
         let now = env.local(store);
         let Some(resp) = self.store.handle(now, &req) else {
             env.node(store, NodeEvent::RequestSwallowed { value: req.id.0 });
@@ -283,6 +292,15 @@ impl Adapter for LeaseAdapter {
         } else {
             self.deliver_to_candidate(env, p, payload);
         }
+    }
+
+    fn campaign(&mut self, env: &mut Env<'_>, p: usize) -> Result<(), String> {
+        let now = env.local(p);
+        let m = self.cands.get_mut(p).and_then(|c| c.m.as_mut());
+        m.ok_or_else(|| String::from("no running candidate"))?
+            .campaign(now);
+        self.drain(env, p);
+        Ok(())
     }
 
     fn timeout(&mut self, env: &mut Env<'_>, p: usize) {

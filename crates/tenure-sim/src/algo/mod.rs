@@ -16,6 +16,7 @@ mod spec;
 
 #[cfg(feature = "cli")] // only the exhaustive explorer (search/explore.rs) reads it
 pub(crate) use self::lease::DEFAULT_TTL_MS;
+pub use self::lease::LeaseWorld;
 pub use self::spec::AlgorithmSpec;
 pub(crate) use self::spec::no_premise;
 
@@ -126,7 +127,7 @@ pub(crate) struct NodeInfo {
 
 /// One algorithm's machines in one world. Process indexes: nodes `0..nodes`, then (lease
 /// worlds) the store and the resource.
-pub(crate) trait Adapter {
+pub(crate) trait Adapter: std::any::Any {
     /// A copy of every machine and the checker (for [`crate::World`]'s `clone`).
     fn clone_box(&self) -> Box<dyn Adapter>;
     /// Starts process `p` at the beginning of the run.
