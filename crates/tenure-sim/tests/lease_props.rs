@@ -81,7 +81,7 @@ fn up(w: &World, proc: Proc) -> bool {
 
 /// Three candidates, each with holder id `i + 1`, or all with holder 7 when `same_id`;
 /// every message waits for an action.
-fn lease_world(rates: &[i64], offsets: &[i64], seed: u64, same_id: bool) -> (World, Log) {
+fn interleaved_world(rates: &[i64], offsets: &[i64], seed: u64, same_id: bool) -> (World, Log) {
     let configs = (0..NODES)
         .map(|i| {
             let holder = if same_id { 7 } else { i as u64 + 1 };
@@ -224,7 +224,7 @@ proptest! {
         same_id in any::<bool>(),
         actions in proptest::collection::vec(action(), 1..300),
     ) {
-        let (mut w, log) = lease_world(&rates, &offsets, seed, same_id);
+        let (mut w, log) = interleaved_world(&rates, &offsets, seed, same_id);
         for i in 0..NODES {
             campaign(&mut w, node(i).0);
         }
