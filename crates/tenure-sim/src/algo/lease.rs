@@ -38,12 +38,14 @@ mod driver;
 mod labels;
 mod resource;
 mod spec;
+mod store;
 
 pub use driver::LeaseWorld;
 
 pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
 use labels::{cause_of, timer_label};
+use store::first_store;
 
 /// Default bound on a request's round trip, ms (rule 5).
 pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
@@ -78,21 +80,6 @@ pub(crate) struct LeaseAdapter {
     outage_gen: u64,
     /// The store answers every renewal with a refusal (a test's switch, `driver.rs`).
     refuse_renewals: bool,
-}
-
-/// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
-fn first_store(base: &LeaseConfig, first: Option<u64>) -> Result<LeaseStore, ScenarioError> {
-    let mut store = LeaseStore::new();
-    match first {
-        Some(0) => Err(ScenarioError::Invalid(String::from(
-            "lease config: first_token 0 is below 1 (tokens start at 1)",
-        ))),
-        Some(t) => {
-            store.continue_tokens_after(base.key.clone(), FencingToken(t - 1));
-            Ok(store)
-        }
-        None => Ok(store),
-    }
 }
 
 impl LeaseAdapter {
@@ -204,37 +191,6 @@ impl LeaseAdapter {
             c.next_write = None;
         }
         let _ = every;
-    }
-
-    fn deliver_to_store(&mut self, env: &mut Env<'_>, from: usize, payload: Payload) {
-        let Payload::StoreRequest(req) = payload else {
-            return;
-        };
-        let store = self.store_idx();
-        if self.refuse_renewals && matches!(req.op, tenure::lease::StoreOp::Renew { .. }) {
-            return env.send(store, from, driver::refused_renewal(&req));
-        }
-        let now = env.local(store);
-        let Some(resp) = self.store.handle(now, &req) else {
-            env.node(store, NodeEvent::RequestSwallowed { value: req.id.0 });
-            return;
-        };
-        // The checker names the node (the process), whatever holder id it claims.
-        let node = id_of(from);
-        match resp.result {
-            StoreResult::Granted { token, ttl } => {
-                self.checker
-                    .on_grant(now, node, req.session, token.0, ttl, &mut self.found);
-            }
-            StoreResult::Renewed { token, ttl } => {
-                self.checker
-                    .on_renew(now, node, req.session, token.0, ttl, &mut self.found);
-            }
-            StoreResult::Released => self.checker.on_release(now, req.session),
-            _ => {}
-        }
-        env.findings(std::mem::take(&mut self.found));
-        env.send(store, from, Payload::StoreResponse(resp));
     }
 
     fn deliver_to_candidate(&mut self, env: &mut Env<'_>, p: usize, payload: Payload) {
@@ -458,27 +414,14 @@ impl Adapter for LeaseAdapter {
             },
             token: m.token().map(|t| t.0),
             lease_deadline: m.lease_deadline(),
+            lease_validity: Some(m.config().ttl.saturating_sub(m.config().safety_margin)),
             next_timer: self.next_timer(p),
             ..NodeInfo::default()
         }
     }
 
     fn store_view(&self, env: &Env<'_>) -> Option<StoreView> {
-        let store_now = env.local(self.store_idx());
-        let held = self.store.holder(&self.base.key, store_now);
-        let clock = env
-            .clocks
-            .get(self.store_idx())
-            .copied()
-            .unwrap_or_default();
-        Some(StoreView {
-            holder: held.map(|h| h.0.0),
-            token: held.map(|h| h.1.0),
-            expiry_us: held.map(|h| h.2.as_micros()),
-            expiry_true_us: held.map(|h| clock.true_time_of(env.now, h.2).as_micros()),
-            last_token: self.store.last_token(&self.base.key).map(|t| t.0),
-            available: self.store.is_available(),
-        })
+        Some(self.store_view_now(env))
     }
 
     fn resource_view(&self) -> Option<ResourceView> {

@@ -119,6 +119,8 @@ pub(crate) struct NodeInfo {
     pub token: Option<u64>,
     pub leader: Option<u64>,
     pub lease_deadline: Option<Instant>,
+    /// A lease contender's validity span (ttl - safety margin) on its own clock.
+    pub lease_validity: Option<Duration>,
     pub next_timer: Option<(&'static str, Instant)>,
     pub log_len: Option<u64>,
     pub commit: Option<u64>,

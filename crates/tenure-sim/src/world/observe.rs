@@ -156,6 +156,7 @@ impl World {
             status,
             clock_us: clock.read(self.now).as_micros(),
             lease_deadline_us: info.lease_deadline.map(to_true),
+            lease_validity_us: info.lease_validity.map(Duration::as_micros),
             next_timer: info.next_timer.map(|(kind, at)| {
                 let local_now = clock.read(self.now);
                 let armed = self
