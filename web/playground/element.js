@@ -373,7 +373,7 @@ export class TenurePlayground extends HTMLElement {
     if (!fromLink && this.hasAttribute("use-hash") && location.hash.includes("s=")) history.replaceState(null, "", location.href.split("#")[0]);
     this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
-    this.setup = setupOf(scenario);
+    this.setup = setupOf(scenario, timeline.effective);
     this.cluster.reset();
     this.syncSetupControls();
     this.showError(null);

@@ -19,6 +19,7 @@ use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError};
 use crate::snapshot::{ResourceView, StoreView};
 use crate::trace::{WriteRecord, WriteRefusal};
+use crate::units::Ms;
 use std::collections::VecDeque;
 use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, LeaseCandidate, LeaseConfig, LeaseStore,
@@ -434,6 +435,17 @@ impl Adapter for LeaseAdapter {
             fenced: self.fencing,
             recent_writes: self.writes.iter().copied().collect(),
         })
+    }
+
+    fn effective_config(&self, c: &mut crate::scenario::AlgoConfig) {
+        let b = &self.base;
+        c.ttl_ms = Some(Ms(b.ttl));
+        c.safety_margin_ms = Some(Ms(b.safety_margin));
+        c.renew_interval_ms = Some(Ms(b.effective_renew_interval()));
+        c.retry_interval_ms = Some(Ms(b.retry_interval));
+        c.write_interval_ms = Some(Ms(self.write_every));
+        c.max_drift_ppm = Some(b.max_drift_ppm);
+        c.max_round_trip_ms = Some(Ms(b.max_round_trip));
     }
 
     fn fencing_token(&self) -> Option<u64> {

@@ -192,6 +192,9 @@ pub(crate) trait Adapter: std::any::Any {
     fn fencing_token(&self) -> Option<u64> {
         None
     }
+    /// Writes into `c` every config value its machines run with (the scenario's, or the
+    /// default it filled in), in the scenario's keys.
+    fn effective_config(&self, _c: &mut crate::scenario::AlgoConfig) {}
     /// Sets the log compaction step in entries (0: never), for algorithms with a log.
     fn set_log_compaction(&mut self, _every: u64) {}
     /// Per-index records held (log entries, checker rows): what log compaction bounds.

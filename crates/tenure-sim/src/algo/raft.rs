@@ -357,6 +357,21 @@ impl Adapter for RaftAdapter {
         self.drain(env, p);
     }
 
+    fn effective_config(&self, c: &mut crate::scenario::AlgoConfig) {
+        use crate::units::Ms;
+        let b = &self.base;
+        c.election_timeout_ms = Some(Ms(b.election_timeout));
+        c.election_timeout_max_ms = Some(Ms(b
+            .election_timeout_max
+            .unwrap_or(b.election_timeout.saturating_mul(2))));
+        c.heartbeat_interval_ms = Some(Ms(b.heartbeat_interval));
+        c.pre_vote = Some(b.pre_vote);
+        c.check_quorum = Some(b.check_quorum);
+        c.propose_interval_ms = Some(Ms(self.propose_every));
+        c.leader_lease = Some(b.leader_lease);
+        c.leader_lease_drift_ppm = Some(b.max_drift_ppm);
+    }
+
     fn is_leader(&self, p: usize) -> bool {
         self.slots
             .get(p)
