@@ -15,7 +15,7 @@
 //!   message, with the scenario's latency), then hold messages again.
 //! - `tick 3`: move true time to node 3's next timer and fire it (and every timer due before).
 //! - `campaign 3`: node 3 starts an election now, as its application may (Raft's
-//!   `campaign`, Bully's `start_election`).
+//!   `campaign`, Bully's `start_election`, a lease candidate's `campaign`).
 //! - `deliver [from=<proc>] [to=<proc>]`: deliver each held message (of that sender, to that
 //!   receiver) once; what the receivers send stays held. `stabilize`: deliver until nothing
 //!   is held (at most 100 rounds). `drop [from=] [to=]`: drop held messages.

@@ -170,7 +170,8 @@ pub(crate) trait Adapter: std::any::Any {
         false
     }
     /// Asks node `p` to start an election now, as its application may (Raft's `campaign`,
-    /// Bully's `start_election`); `Err` with the refusal, or where the algorithm has none.
+    /// Bully's `start_election`, a lease candidate's `campaign`); `Err` with the refusal, or
+    /// where the algorithm has none.
     fn campaign(&mut self, _env: &mut Env<'_>, _p: usize) -> Result<(), String> {
         Err("this algorithm has no campaign call".into())
     }
