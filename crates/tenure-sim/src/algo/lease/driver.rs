@@ -169,7 +169,7 @@ impl LeaseWorld for World {
             Ok(m) => m,
             Err(e) => return lease(self).map(|_| Err(e)),
         };
-        let placed = self.drive(Proc::Node(node), |a: &mut LeaseAdapter, env, p| {
+        self.drive(Proc::Node(node), |a: &mut LeaseAdapter, env, p| {
             let c = a.cands.get_mut(p)?;
             c.m = Some(built);
             c.next_write = None;
@@ -177,7 +177,7 @@ impl LeaseWorld for World {
             Some(())
         })??;
         self.drop_messages_of(Proc::Node(node));
-        Some(Ok(placed))
+        Some(Ok(()))
     }
 }
 
