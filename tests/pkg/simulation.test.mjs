@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { Simulation } from "tenure/sim";
 import { ref, runUntilFound, scenario, show, soleLeader } from "./simulation-helpers.mjs";
 
-const NODE_KEYS = ["id", "role", "role_kind", "acting_leader", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "next_timer", "log_len", "commit", "log"];
+const NODE_KEYS = ["id", "role", "role_kind", "acting_leader", "term", "token", "leader", "status", "clock_ms", "lease_deadline_ms", "lease_validity_ms", "next_timer", "log_len", "commit", "log"];
 const SNAPSHOT_KEYS = ["time_ms", "algorithm", "nodes", "in_flight", "dropped", "blocked", "store", "resource", "metrics", "violations", "promised"];
 const isTime = (v) => typeof v === "number" && Number.isFinite(v) && v >= 0;
 const isIdOrNull = (v) => v === null || Number.isSafeInteger(v);

@@ -118,6 +118,12 @@ test("nine_lease_nodes_leave_room_for_the_resource", async () => {
   const nodes = await boxes(page, "[data-testid^=node-]");
   const near = nodes.filter((n) => overlap({ ...n, x1: n.x1 + 12 }, res));
   assert.deepEqual(near.map((n) => n.text), [], "no node (with its labels) within 12 px of the resource");
+  // The leader's lease arc and the store's expiry bar are drawn, their full spans read from
+  // the snapshot (the page restates no TTL or margin).
+  const arcs = await page.locator(PG).locator(".lease-arc").evaluateAll((ps) => ps.map((p) => p.getAttribute("d") ?? ""));
+  assert.equal(arcs.filter((d) => d.length > 0).length, 1, `one leader's arc: ${JSON.stringify(arcs)}`);
+  const bar = Number(await page.locator(PG).locator("rect.expiry").getAttribute("width"));
+  assert.ok(bar > 0 && bar <= 76, `store expiry bar ${bar}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await elementShot(page.locator(PG).locator(".stage"), "render-lease-9");
   await page.close();

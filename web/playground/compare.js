@@ -340,7 +340,7 @@ export class CompareMode {
     const snaps = this.snapshots();
     this.panes.forEach((p, i) => {
       const snap = snaps[i];
-      p.cluster.render(snap, p.timeline.scenario().config ?? {}, { sticky: p.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6) });
+      p.cluster.render(snap, { sticky: p.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6) });
       const line = p.timeline.display.live.findLast((l) => l.time <= snap.time_ms + 1e-6)?.text ?? "Electing a first leader…";
       if (p.caption.textContent !== line) setText(p.caption, line);
       p.skippedEl.hidden = p.skipped.length === 0;

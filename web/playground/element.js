@@ -373,7 +373,7 @@ export class TenurePlayground extends HTMLElement {
     if (!fromLink && this.hasAttribute("use-hash") && location.hash.includes("s=")) history.replaceState(null, "", location.href.split("#")[0]);
     this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
-    this.setup = setupOf(scenario);
+    this.setup = setupOf(scenario, timeline.effective);
     this.cluster.reset();
     this.syncSetupControls();
     this.showError(null);
@@ -566,9 +566,8 @@ export class TenurePlayground extends HTMLElement {
     // that show messages.
     if (!this.playing && !this.seeking) this.timeline.fillDetail(this.now - DETAIL_MS);
     const snap = this.timeline.model.snapshot();
-    const config = this.timeline.config ?? {};
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
-    this.cluster.render(snap, config, { sticky });
+    this.cluster.render(snap, { sticky });
     this.safety.render(snap);
     setText(this.timeEl, `${fmtMs(snap.time_ms)}${this.endMs < 3_600_000 ? ` / ${fmtMs(this.endMs)}` : ""}`);
     this.timeEl.dataset.ms = String(snap.time_ms);

@@ -40,5 +40,11 @@ export const INFO = {
     promises: "It claims what the unfenced lease claims: one valid holder on the store's clock and never two leaders at once. The holder trusts its lease until exactly its send time plus the TTL, on its own clock.",
     not: "A clock that runs a little slow (well within the drift a real lease allows for) keeps the holder leading after the store gave the lease away. Drift a node's clock, then cut it off from the store, and watch the split brain.",
     choose: "Never: it is a teaching foil. It shows why a lease needs a safety margin that covers clock drift (Lease with fencing or without have one).",
+    // Its own knobs (setup.js KNOBS format): no margin and no drift bound, keys the
+    // simulator refuses for it.
+    knobs: [
+      ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000, "ms"],
+      ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667, "ms"],
+    ],
   },
 };

@@ -137,6 +137,11 @@ export class Model {
     return this.sim.toJSON();
   }
 
+  /** The config the simulator runs with: the scenario's, every default filled in (ms). */
+  effectiveConfig() {
+    return this.sim.effectiveConfig();
+  }
+
   /** Frees the wasm memory. */
   free() {
     this.sim.free?.();

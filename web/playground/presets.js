@@ -28,10 +28,8 @@ function scenario(algorithm, nodes, durationMs, faults, config = {}, network = N
 const n = (p) => procKey(p);
 const isNode = (ev, what) => ev.event === "node" && ev.what === what;
 const led = (ev) => isNode(ev, "became-leader");
-const leaseNote = (c) => {
-  const ttl = c.ttl_ms ?? 2000;
-  return { ttl, margin: c.safety_margin_ms ?? 300, renew: c.renew_interval_ms ?? Math.round(ttl / 3), write: c.write_interval_ms ?? 100 };
-};
+/** The lease timings a story narrates: `c` is the simulator's effective config (defaults filled in). */
+const leaseNote = (c) => ({ ttl: c.ttl_ms, margin: c.safety_margin_ms, renew: c.renew_interval_ms, write: c.write_interval_ms });
 
 /** The first lease beats of the fencing stories: the winner, then the pause. */
 const leaseWinner = {
@@ -140,7 +138,7 @@ export const PRESETS = [
       {
         when: led,
         bind: (ev, b) => ((b.old = n(ev.proc)), (b.oldTerm = String(ev.value))),
-        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_interval_ms ?? 50} ms. The leader also appends a client command every ${c.propose_interval_ms ?? 200} ms: watch the logs fill.`,
+        say: (ev, b, c) => `At ${at(ev.time_ms)} ${b.old} wins term ${b.oldTerm} and sends heartbeats every ${c.heartbeat_interval_ms} ms. The leader also appends a client command every ${c.propose_interval_ms} ms: watch the logs fill.`,
       },
       {
         when: (ev) => ev.event === "fault" && ev.fault.type === "partition",

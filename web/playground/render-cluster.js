@@ -3,7 +3,7 @@
 // processes by their send and arrival times; dropped ones fade out. In lease worlds the store
 // sits in the middle of the ring and the fenced resource beside it.
 //
-// It reads only the snapshot (plus the scenario's config for the lease arc) and reports clicks
+// It reads only the snapshot (the lease arcs' full spans included) and reports clicks
 // and drawn lines through callbacks; it never calls the model.
 import { procKey } from "./procs.js";
 import { arcPath, setAttrs, setText, svg, syncKeyed } from "./svg.js";
@@ -170,10 +170,10 @@ export class ClusterView {
   }
 
   /**
-   * Draws `snap` (a Snapshot). `config` gives ttl/margin for the lease arc; `sticky` is the
+   * Draws `snap` (a Snapshot: the lease arcs read their full spans from it too); `sticky` is the
    * resource's last refusal (or stale acceptance) so far, kept on a card.
    */
-  render(snap, config = {}, { sticky } = {}) {
+  render(snap, { sticky } = {}) {
     this.sticky = sticky;
     const now = snap.time_ms;
     const keys = snap.nodes.map((n) => procKey(n.id));
@@ -196,7 +196,7 @@ export class ClusterView {
       snap.nodes,
       (n) => procKey(n.id),
       (n) => this.createProc(procKey(n.id)),
-      (el, n) => this.updateProc(el, n, snap, config, now),
+      (el, n) => this.updateProc(el, n, snap, now),
     );
     if (!this.focusables().includes(this.current) || this.current?.getAttribute("tabindex") !== "0") this.syncTabStop();
     syncKeyed(
@@ -360,10 +360,10 @@ export class ClusterView {
     return g;
   }
 
-  updateProc(g, n, snap, config, now) {
+  updateProc(g, n, snap, now) {
     const key = procKey(n.id);
     const parts = g._parts;
-    if (key === "store") return updateStore(g, parts, snap.store, n, config, now);
+    if (key === "store") return updateStore(g, parts, snap.store, n, now);
     if (key === "resource") return updateResource(g, parts, snap.resource, n, now, this.sticky);
     // The simulator says what the role amounts to ("crashed" while down).
     const role = n.role_kind;
@@ -389,9 +389,10 @@ export class ClusterView {
     }
     setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
     let leaseD = "";
-    if (n.lease_deadline_ms != null && role === "leader") {
-      const ttl = (config.ttl_ms ?? 2000) - (config.safety_margin_ms ?? 300);
-      leaseD = arcPath(0, 0, r + 10, this.steps((n.lease_deadline_ms - now) / ttl));
+    // Lease arc: the time left until the lease deadline, as a fraction of the validity the
+    // lease was counted with (ttl - margin, both from the simulator's snapshot).
+    if (n.lease_deadline_ms != null && role === "leader" && n.lease_validity_ms > 0) {
+      leaseD = arcPath(0, 0, r + 10, this.steps((n.lease_deadline_ms - now) / n.lease_validity_ms));
     }
     setAttrs(parts.lease, { d: leaseD });
     setText(parts.title, nodeTitle(key, n, role, now));
@@ -471,14 +472,14 @@ function linkMidpoint(line) {
   return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
 }
 
-function updateStore(g, parts, store, n, config, now) {
+function updateStore(g, parts, store, n, now) {
   if (!store) return;
   const outage = !store.available;
   setAttrs(g, { class: `proc store status-${n.status}${outage ? " outage" : ""}`, "data-holder": store.holder ?? "", "data-status": n.status });
   setText(parts.line1, outage ? "OUTAGE" : n.status === "paused" ? "paused" : store.holder != null ? `holder n${store.holder}` : "no holder");
   setText(parts.line2, store.token != null ? `token ${store.token}` : store.last_token != null ? `last token ${store.last_token}` : "");
-  const ttl = config.ttl_ms ?? 2000;
-  const left = store.expiry_true_ms != null ? Math.max(0, Math.min(1, (store.expiry_true_ms - now) / ttl)) : 0;
+  // The time left on the holder's lease, as a fraction of the TTL it was granted with.
+  const left = store.expiry_true_ms != null && store.ttl_ms > 0 ? Math.max(0, Math.min(1, (store.expiry_true_ms - now) / store.ttl_ms)) : 0;
   setAttrs(parts.bar, { width: (76 * left).toFixed(1) });
   setAttrs(g, { "aria-label": visibleName(g) });
 }

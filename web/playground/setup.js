@@ -1,6 +1,8 @@
 // Setup: the scenario a user builds from the controls (algorithm, node count, seed, timing
 // knobs), and the reverse (the controls' values from a scenario, e.g. a preset or a link).
 
+import { INFO } from "./info.js";
+
 /** Free-play length: long enough never to end while someone watches. */
 export const FREE_PLAY_MS = 3_600_000;
 /**
@@ -29,16 +31,11 @@ export const KNOBS = {
     ["heartbeat_interval_ms", "Heartbeat interval (ms)", 10, 1000, 10, 50, "ms"],
     ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, 200, "ms"],
   ],
-  // The foil has no margin and no drift bound: the simulator refuses those keys for it.
-  "lease-no-margin": [
-    ["ttl_ms", "Lease TTL (ms)", 500, 10000, 100, 2000, "ms"],
-    ["renew_interval_ms", "Renew interval (ms)", 50, 5000, 10, 667, "ms"],
-  ],
 };
 
-/** The knobs of a choice: its own set, else its family's. */
+/** The knobs of a choice: its own set (`knobs` in its info.js entry), else its family's. */
 export function knobsFor(choice) {
-  return KNOBS[choice] ?? KNOBS[family(choice)];
+  return INFO[choice]?.knobs ?? KNOBS[family(choice)];
 }
 
 /** The knob family of a playground algorithm choice. */
@@ -73,16 +70,18 @@ export function buildScenario({ choice, nodes, seed, knobs, durationMs = FREE_PL
   };
 }
 
-/** The control values for a scenario: { choice, nodes, seed, knobs }. */
-export function setupOf(scenario) {
-  const c = scenario.config ?? {};
+/**
+ * The control values for a scenario: { choice, nodes, seed, knobs }. `effective` (the
+ * simulator's effective config, `Simulation.effectiveConfig()`) fills the knobs the scenario
+ * left out with what the simulator runs with; without it they keep the controls' defaults.
+ */
+export function setupOf(scenario, effective = {}) {
+  const own = scenario.config ?? {};
+  const c = { ...effective, ...own };
   let choice = scenario.algorithm;
-  if (choice === "raft" && c.pre_vote !== false && c.check_quorum !== false) choice = "raft-pv-cq";
+  if (choice === "raft" && own.pre_vote !== false && own.check_quorum !== false) choice = "raft-pv-cq";
   const knobs = { ...defaultKnobs(choice) };
   for (const k of Object.keys(knobs)) if (c[k] != null) knobs[k] = c[k];
-  if (family(choice) === "lease") {
-    if (c.renew_interval_ms == null) knobs.renew_interval_ms = Math.round((knobs.ttl_ms ?? 2000) / 3);
-  }
   return { choice, nodes: Number(scenario.nodes), seed: Number(scenario.seed ?? 1), knobs };
 }
 

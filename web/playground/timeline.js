@@ -46,10 +46,12 @@ export class Timeline {
     this.configRead = read.config ?? {};
     this.networkModel = read.network ?? {};
     const timeline = this;
+    /** The config the simulator runs with (its defaults filled in), for the narration. */
+    this.effective = this.model.effectiveConfig();
     /** What the history narrates with: the story (set by `tell`), and who changed it when. */
     this.ctx = {
       story: null,
-      config: scenario.config ?? {},
+      config: this.effective,
       algorithm: String(scenario.algorithm),
       get changedAt() {
         const first = timeline.injected[0]?.at_ms ?? null;

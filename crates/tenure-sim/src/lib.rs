@@ -35,6 +35,12 @@ pub mod process;
 pub mod scenario;
 pub mod search;
 pub mod serde_words;
+
+/// The lease world's own calls for tests (each candidate, the store, the resource, a
+/// chosen check or fenced write): [`lease::LeaseWorld`], implemented for [`World`].
+pub mod lease {
+    pub use crate::algo::LeaseWorld;
+}
 pub mod snapshot;
 pub mod trace;
 pub mod units;

@@ -67,6 +67,14 @@ pub struct NodeView {
         serialize_with = "crate::units::ser_opt_ms"
     )]
     pub lease_deadline_us: Option<u64>,
+    /// Lease contenders: how long a lease is valid on its own clock, counted from the send
+    /// time of the request that won or renewed it (ttl - safety margin): the full span of
+    /// the time left until `lease_deadline_ms`, us.
+    #[serde(
+        rename = "lease_validity_ms",
+        serialize_with = "crate::units::ser_opt_ms"
+    )]
+    pub lease_validity_us: Option<u64>,
     /// Its next timer.
     pub next_timer: Option<TimerView>,
     /// Raft: log length.
@@ -166,6 +174,10 @@ pub struct StoreView {
     /// That expiry in true time, us (an estimate through the store's clock).
     #[serde(rename = "expiry_true_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub expiry_true_us: Option<u64>,
+    /// The TTL the valid holder's lease was granted or last renewed with (the full span of
+    /// the time left until `expiry_ms`), us.
+    #[serde(rename = "ttl_ms", serialize_with = "crate::units::ser_opt_ms")]
+    pub ttl_us: Option<u64>,
     /// The last token issued.
     pub last_token: Option<u64>,
     /// False during an outage.

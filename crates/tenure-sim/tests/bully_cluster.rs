@@ -381,10 +381,11 @@ fn campaign_is_refused_where_it_means_nothing() {
     assert!(w.campaign(NodeId(9)).is_err(), "no such node");
     let lease = Scenario::new(Algorithm::LeaseFencing, 2, 1, 10_000);
     let mut w = World::new(&lease).unwrap();
-    assert!(
-        w.campaign(NodeId(1)).is_err(),
-        "a lease contender campaigns from the start"
-    );
+    // A lease contender campaigns from the start, and again when asked (after a release);
+    // a crashed one cannot.
+    assert!(w.campaign(NodeId(1)).is_ok());
+    w.inject(Fault::Crash { node: NodeId(2) }).unwrap();
+    assert!(w.campaign(NodeId(2)).is_err(), "a crashed contender");
 }
 
 /// A crash of `node` (an index into the ids) at `at_ms`, and maybe a restart later.

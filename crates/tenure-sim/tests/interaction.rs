@@ -15,13 +15,18 @@
 //!   message, with the scenario's latency), then hold messages again.
 //! - `tick 3`: move true time to node 3's next timer and fire it (and every timer due before).
 //! - `campaign 3`: node 3 starts an election now, as its application may (Raft's
-//!   `campaign`, Bully's `start_election`).
+//!   `campaign`, Bully's `start_election`, a lease candidate's `campaign`).
 //! - `deliver [from=<proc>] [to=<proc>]`: deliver each held message (of that sender, to that
 //!   receiver) once; what the receivers send stays held. `stabilize`: deliver until nothing
 //!   is held (at most 100 rounds). `drop [from=] [to=]`: drop held messages.
 //! - `crash 1`, `restart 1`, `isolate 1`, `partition a=(1,2) b=(3,store)`, `heal`,
 //!   `propose 1 cmd=7` (Raft), and `fault` with any fault as JSON input
 //!   (`{"type": "clock-drift", "target": 1, ...}`).
+//! - `pause 1 ms=2000`: node 1 does nothing for a while (a GC pause); what reaches it waits.
+//! - Lease worlds only (`tenure_sim::lease::LeaseWorld`): `check 1` (node 1's
+//!   `assert_leadership` now: `n1 leads with token 1` or why not), `write 1 token=1` (a
+//!   write presenting that token, judged by the resource now), `refuse-renewals on|off`
+//!   (the store refuses every renewal).
 //! - `status`: every process's role, term or token, leader belief, Raft commit index and
 //!   log, and next timer.
 //!
@@ -35,8 +40,10 @@
 use std::collections::BTreeMap;
 use tenure::bully::BullyMessage;
 use tenure::raft::{Entry, EntryData, Message as RaftMessage};
-use tenure::{Duration, Instant, NodeId};
+use tenure::{Duration, FencingToken, Instant, NodeId};
+use tenure_sim::lease::LeaseWorld;
 use tenure_sim::message::Payload;
+use tenure_sim::units::Ms;
 use tenure_sim::{Fault, Proc, Scenario, TraceEvent, TraceKind, World};
 
 struct Harness {
@@ -362,6 +369,39 @@ fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String,
         "campaign" => {
             let id = node_arg(tc)?;
             h.world.campaign(id).map_err(|e| e.to_string())?;
+        }
+        "pause" => {
+            let node = node_arg(tc)?;
+            let ms: u64 = tc.take_arg("ms").map_err(|e| e.to_string())?;
+            let duration_ms = Ms::from_millis(ms);
+            let target = Proc::Node(node);
+            inject(
+                &mut h.world,
+                Fault::Pause {
+                    target,
+                    duration_ms,
+                },
+            )?;
+        }
+        "check" => {
+            let id = node_arg(tc)?;
+            let r = h.world.assert_leadership(id);
+            let r = r.ok_or("check: not a running lease candidate")?;
+            out.push_str(&match r {
+                Ok(token) => format!("n{} leads with token {}\n", id.0, token.0),
+                Err(why) => format!("n{} refused: {why}\n", id.0),
+            });
+        }
+        "write" => {
+            let id = node_arg(tc)?;
+            let token = FencingToken(tc.take_arg("token").map_err(|e| e.to_string())?);
+            let r = h.world.write_with(id, token);
+            r.ok_or("write: not a running lease candidate")?.ok();
+        }
+        "refuse-renewals" => {
+            let on = !tc.args.contains_key("off");
+            let was = h.world.refuse_renewals(on);
+            was.ok_or("refuse-renewals: not a lease world")?;
         }
         "heal" => inject(&mut h.world, Fault::Heal {})?,
         "partition" => {

@@ -9,9 +9,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod lease_support;
+
+use lease_support::{MS, S, campaign, config, run_until};
 use std::collections::BTreeSet;
+use tenure::FencingToken;
+use tenure::lease::{CandidateState, LeaseConfig};
 use tenure::{Instant, NodeId};
-use tenure_sim::{Algorithm, Fault, Proc, Scenario, TraceKind, World};
+use tenure_sim::lease::LeaseWorld;
+use tenure_sim::{Algorithm, Fault, NodeEvent, Proc, Scenario, TraceKind, World};
 
 fn same_id(seed: u64, nodes: u64) -> Scenario {
     let mut s = Scenario::new(Algorithm::LeaseFencing, nodes, seed, 30_000);
@@ -138,4 +144,65 @@ fn rule8_same_id_contenders_under_chaos_keep_every_promise() {
         assert!(promised.is_empty(), "seed {seed}: {promised:?}");
         assert_eq!(w.metrics().stale_writes_accepted, 0, "seed {seed}");
     }
+}
+
+/// Candidates built from the core's config, all claiming holder 7, seeded apart.
+fn same_id_world() -> (World, lease_support::Log) {
+    let same_id = |seed| LeaseConfig { seed, ..config(7) };
+    lease_support::world(vec![same_id(1), same_id(2)])
+}
+
+fn clashes(log: &lease_support::Log, id: u64) -> usize {
+    log.node(id)
+        .iter()
+        .filter(|(_, e)| matches!(e, NodeEvent::HolderClash { .. }))
+        .count()
+}
+
+#[test]
+fn rule8_two_contenders_with_one_holder_id_never_lead_together() {
+    let (a, b) = (NodeId(1), NodeId(2));
+    let (mut w, log) = same_id_world();
+    campaign(&mut w, 1);
+    campaign(&mut w, 2);
+    run_until(&mut w, 60 * S);
+    // Only the first to reach the store ever led, under token 1, renewing all along.
+    assert_eq!(log.elections(), vec![(2 * MS, 1, FencingToken(1))]);
+    assert_eq!(w.candidate(a).unwrap().state(), CandidateState::Leader);
+    assert_eq!(w.candidate(b).unwrap().state(), CandidateState::Campaigning);
+    assert!(w.assert_leadership(b).unwrap().is_err());
+    // One clash episode, however many retries were refused.
+    assert_eq!(clashes(&log, 2), 1, "{:?}", log.node(2));
+    assert_eq!(log.node(2)[0].1, NodeEvent::HolderClash { value: 7 });
+    assert_eq!(clashes(&log, 1), 0);
+    // The first releases: the second now leads under a new token, and the resource fences
+    // the first's token out.
+    w.release(a).unwrap();
+    run_until(&mut w, 63 * S);
+    let elections = log.elections();
+    assert_eq!(elections.len(), 2);
+    let (_, who, token) = elections[1];
+    assert_eq!((who, token), (2, FencingToken(2)));
+    assert!(w.write_with(b, FencingToken(2)).unwrap().is_ok());
+    assert!(w.write_with(a, FencingToken(1)).unwrap().is_err());
+    assert!(w.violations().is_empty(), "{:?}", w.violations());
+}
+
+#[test]
+fn a_new_clash_after_leading_is_a_new_episode() {
+    let (a, b) = (NodeId(1), NodeId(2));
+    let (mut w, log) = same_id_world();
+    campaign(&mut w, 1);
+    campaign(&mut w, 2);
+    run_until(&mut w, 10 * S);
+    assert_eq!(clashes(&log, 2), 1);
+    // a hands over; b leads (the episode ends); a comes back and is the outsider now.
+    w.release(a).unwrap();
+    run_until(&mut w, 13 * S);
+    assert_eq!(w.candidate(b).unwrap().state(), CandidateState::Leader);
+    campaign(&mut w, 1);
+    run_until(&mut w, 30 * S);
+    assert_eq!(clashes(&log, 1), 1);
+    assert_eq!(clashes(&log, 2), 1);
+    assert_eq!(w.candidate(a).unwrap().state(), CandidateState::Campaigning);
 }

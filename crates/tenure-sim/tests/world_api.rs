@@ -144,3 +144,46 @@ fn raft_restart_keeps_persisted_terms() {
     assert!(w.violations().is_empty(), "{:?}", w.violations());
     assert_eq!(w.leaders().len(), 1);
 }
+
+#[test]
+fn effective_config_fills_every_default_in_the_scenarios_keys() {
+    // A lease scenario that sets only the TTL: the renew interval follows it (a third),
+    // the rest are the simulator's defaults, and keys of other algorithms never appear.
+    let mut s = Scenario::new(Algorithm::LeaseFencing, 3, 1, 1_000);
+    s.config.ttl_ms = Some(Ms::from_millis(3_000));
+    let c = World::new(&s).unwrap().effective_config();
+    let j = serde_json::to_value(&c).unwrap();
+    assert_eq!(j["ttl_ms"], 3000.0);
+    assert_eq!(j["renew_interval_ms"], 1000.0);
+    assert_eq!(j["safety_margin_ms"], 300.0);
+    assert_eq!(j["write_interval_ms"], 100.0);
+    assert!(j.get("heartbeat_interval_ms").is_none(), "{j}");
+    // The foil has no margin key: it is not shown, though it runs with 1 us.
+    let s = Scenario::new(Algorithm::LeaseNoMargin, 3, 1, 1_000);
+    let j = serde_json::to_value(World::new(&s).unwrap().effective_config()).unwrap();
+    assert!(j.get("safety_margin_ms").is_none(), "{j}");
+    assert_eq!(j["ttl_ms"], 2000.0);
+    // Raft: what the page narrates (heartbeats, client proposals) and the timeout range.
+    let s = Scenario::new(Algorithm::Raft, 3, 1, 1_000);
+    let j = serde_json::to_value(World::new(&s).unwrap().effective_config()).unwrap();
+    assert_eq!(j["propose_interval_ms"], 200.0);
+    assert_eq!(
+        j["election_timeout_max_ms"].as_f64().unwrap(),
+        2.0 * j["election_timeout_ms"].as_f64().unwrap()
+    );
+    assert!(j["heartbeat_interval_ms"].as_f64().unwrap() > 0.0);
+    // Bully: its four timings. Every effective config builds the same world again.
+    let s = Scenario::new(Algorithm::Bully, 3, 1, 1_000);
+    let w = World::new(&s).unwrap();
+    let j = serde_json::to_value(w.effective_config()).unwrap();
+    assert_eq!(j.as_object().unwrap().len(), 4, "{j}");
+    for algorithm in Algorithm::ALL {
+        let s = Scenario::new(algorithm, 3, 1, 5_000);
+        let mut again = s.clone();
+        again.config = World::new(&s).unwrap().effective_config();
+        let (mut a, mut b) = (World::new(&s).unwrap(), World::new(&again).unwrap());
+        a.run();
+        b.run();
+        assert_eq!(a.trace_hash(), b.trace_hash(), "{}", algorithm.name());
+    }
+}

@@ -240,6 +240,14 @@ impl Simulation {
         to_js(&leaders)
     }
 
+    /// The scenario's `config` with every value the simulator runs with filled in (its own,
+    /// or the default for a key it left out), ms, and only the algorithm's keys: what a page
+    /// shows without restating the simulator's defaults.
+    #[wasm_bindgen(js_name = effectiveConfig, unchecked_return_type = "ScenarioConfig")]
+    pub fn effective_config(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.world.effective_config())
+    }
+
     /// The scenario with its seed and every injected fault at its time: JSON data (the seed
     /// is a `bigint` only if above 2^53 - 1) from which `new Simulation(...)` replays this run.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "ScenarioJSON")]

@@ -280,6 +280,12 @@ export interface NodeSnapshot {
   clock_ms: number;
   /** A leading lease contender's deadline converted to true time, ms. */
   lease_deadline_ms: number | null;
+  /**
+   * Lease contenders: how long a lease is valid on the node's own clock from the send time
+   * of the request that won or renewed it (ttl - safety margin), ms: the full span of the
+   * time left until `lease_deadline_ms`. Null for other algorithms.
+   */
+  lease_validity_ms: number | null;
   next_timer: TimerSnapshot | null;
   /** Raft: log length. */
   log_len: number | null;
@@ -343,6 +349,8 @@ export interface StoreSnapshot {
   expiry_ms: number | null;
   /** That expiry in true time, ms (an estimate through the store's clock). */
   expiry_true_ms: number | null;
+  /** The TTL the valid holder's lease was granted or last renewed with, ms: the full span of the time left until `expiry_ms`. */
+  ttl_ms: number | null;
   /** The last token issued. */
   last_token: number | null;
   /** False during an outage. */

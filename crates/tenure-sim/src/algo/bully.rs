@@ -200,6 +200,15 @@ impl Adapter for BullyAdapter {
         self.drain(env, p, false);
     }
 
+    fn effective_config(&self, c: &mut crate::scenario::AlgoConfig) {
+        use crate::units::Ms;
+        let b = &self.base;
+        c.heartbeat_interval_ms = Some(Ms(b.heartbeat_interval));
+        c.failure_timeout_ms = Some(Ms(b.failure_timeout));
+        c.answer_timeout_ms = Some(Ms(b.answer_timeout));
+        c.coordinator_timeout_ms = Some(Ms(b.coordinator_timeout));
+    }
+
     fn is_leader(&self, p: usize) -> bool {
         self.slots
             .get(p)

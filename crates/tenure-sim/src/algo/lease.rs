@@ -19,6 +19,7 @@ use crate::process::Proc;
 use crate::scenario::{Algorithm, Scenario, ScenarioError};
 use crate::snapshot::{ResourceView, StoreView};
 use crate::trace::{WriteRecord, WriteRefusal};
+use crate::units::Ms;
 use std::collections::VecDeque;
 use tenure::lease::{
     CandidateEvent, CandidateOutput, CandidateState, LeaseCandidate, LeaseConfig, LeaseStore,
@@ -34,13 +35,18 @@ pub(crate) const DEFAULT_MARGIN_MS: u64 = 300;
 pub(crate) const DEFAULT_RETRY_MS: u64 = 250;
 /// Default leader write interval, ms.
 pub(crate) const DEFAULT_WRITE_MS: u64 = 100;
+mod driver;
 mod labels;
 mod resource;
 mod spec;
+mod store;
+
+pub use driver::LeaseWorld;
 
 pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
 use labels::{cause_of, timer_label};
+use store::first_store;
 
 /// Default bound on a request's round trip, ms (rule 5).
 pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
@@ -73,21 +79,8 @@ pub(crate) struct LeaseAdapter {
     found: Vec<Finding>,
     /// The current store outage's number: only its wake-up ends it.
     outage_gen: u64,
-}
-
-/// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
-fn first_store(base: &LeaseConfig, first: Option<u64>) -> Result<LeaseStore, ScenarioError> {
-    let mut store = LeaseStore::new();
-    match first {
-        Some(0) => Err(ScenarioError::Invalid(String::from(
-            "lease config: first_token 0 is below 1 (tokens start at 1)",
-        ))),
-        Some(t) => {
-            store.continue_tokens_after(base.key.clone(), FencingToken(t - 1));
-            Ok(store)
-        }
-        None => Ok(store),
-    }
+    /// The store answers every renewal with a refusal (a test's switch, `driver.rs`).
+    refuse_renewals: bool,
 }
 
 impl LeaseAdapter {
@@ -127,6 +120,7 @@ impl LeaseAdapter {
             checker: LeaseChecker::new(),
             found: Vec::new(),
             outage_gen: 0,
+            refuse_renewals: false,
         })
     }
 
@@ -200,34 +194,6 @@ impl LeaseAdapter {
         let _ = every;
     }
 
-    fn deliver_to_store(&mut self, env: &mut Env<'_>, from: usize, payload: Payload) {
-        let Payload::StoreRequest(req) = payload else {
-            return;
-        };
-        let store = self.store_idx();
-        let now = env.local(store);
-        let Some(resp) = self.store.handle(now, &req) else {
-            env.node(store, NodeEvent::RequestSwallowed { value: req.id.0 });
-            return;
-        };
-        // The checker names the node (the process), whatever holder id it claims.
-        let node = id_of(from);
-        match resp.result {
-            StoreResult::Granted { token, ttl } => {
-                self.checker
-                    .on_grant(now, node, req.session, token.0, ttl, &mut self.found);
-            }
-            StoreResult::Renewed { token, ttl } => {
-                self.checker
-                    .on_renew(now, node, req.session, token.0, ttl, &mut self.found);
-            }
-            StoreResult::Released => self.checker.on_release(now, req.session),
-            _ => {}
-        }
-        env.findings(std::mem::take(&mut self.found));
-        env.send(store, from, Payload::StoreResponse(resp));
-    }
-
     fn deliver_to_candidate(&mut self, env: &mut Env<'_>, p: usize, payload: Payload) {
         let now = env.local(p);
         let Some(c) = self.cands.get_mut(p) else {
@@ -283,6 +249,15 @@ impl Adapter for LeaseAdapter {
         } else {
             self.deliver_to_candidate(env, p, payload);
         }
+    }
+
+    fn campaign(&mut self, env: &mut Env<'_>, p: usize) -> Result<(), String> {
+        let now = env.local(p);
+        let m = self.cands.get_mut(p).and_then(|c| c.m.as_mut());
+        m.ok_or_else(|| String::from("no running candidate"))?
+            .campaign(now);
+        self.drain(env, p);
+        Ok(())
     }
 
     fn timeout(&mut self, env: &mut Env<'_>, p: usize) {
@@ -440,27 +415,14 @@ impl Adapter for LeaseAdapter {
             },
             token: m.token().map(|t| t.0),
             lease_deadline: m.lease_deadline(),
+            lease_validity: Some(m.config().ttl.saturating_sub(m.config().safety_margin)),
             next_timer: self.next_timer(p),
             ..NodeInfo::default()
         }
     }
 
     fn store_view(&self, env: &Env<'_>) -> Option<StoreView> {
-        let store_now = env.local(self.store_idx());
-        let held = self.store.holder(&self.base.key, store_now);
-        let clock = env
-            .clocks
-            .get(self.store_idx())
-            .copied()
-            .unwrap_or_default();
-        Some(StoreView {
-            holder: held.map(|h| h.0.0),
-            token: held.map(|h| h.1.0),
-            expiry_us: held.map(|h| h.2.as_micros()),
-            expiry_true_us: held.map(|h| clock.true_time_of(env.now, h.2).as_micros()),
-            last_token: self.store.last_token(&self.base.key).map(|t| t.0),
-            available: self.store.is_available(),
-        })
+        Some(self.store_view_now(env))
     }
 
     fn resource_view(&self) -> Option<ResourceView> {
@@ -473,6 +435,17 @@ impl Adapter for LeaseAdapter {
             fenced: self.fencing,
             recent_writes: self.writes.iter().copied().collect(),
         })
+    }
+
+    fn effective_config(&self, c: &mut crate::scenario::AlgoConfig) {
+        let b = &self.base;
+        c.ttl_ms = Some(Ms(b.ttl));
+        c.safety_margin_ms = Some(Ms(b.safety_margin));
+        c.renew_interval_ms = Some(Ms(b.effective_renew_interval()));
+        c.retry_interval_ms = Some(Ms(b.retry_interval));
+        c.write_interval_ms = Some(Ms(self.write_every));
+        c.max_drift_ppm = Some(b.max_drift_ppm);
+        c.max_round_trip_ms = Some(Ms(b.max_round_trip));
     }
 
     fn fencing_token(&self) -> Option<u64> {

@@ -16,6 +16,7 @@ mod spec;
 
 #[cfg(feature = "cli")] // only the exhaustive explorer (search/explore.rs) reads it
 pub(crate) use self::lease::DEFAULT_TTL_MS;
+pub use self::lease::LeaseWorld;
 pub use self::spec::AlgorithmSpec;
 pub(crate) use self::spec::no_premise;
 
@@ -118,6 +119,8 @@ pub(crate) struct NodeInfo {
     pub token: Option<u64>,
     pub leader: Option<u64>,
     pub lease_deadline: Option<Instant>,
+    /// A lease contender's validity span (ttl - safety margin) on its own clock.
+    pub lease_validity: Option<Duration>,
     pub next_timer: Option<(&'static str, Instant)>,
     pub log_len: Option<u64>,
     pub commit: Option<u64>,
@@ -126,7 +129,7 @@ pub(crate) struct NodeInfo {
 
 /// One algorithm's machines in one world. Process indexes: nodes `0..nodes`, then (lease
 /// worlds) the store and the resource.
-pub(crate) trait Adapter {
+pub(crate) trait Adapter: std::any::Any {
     /// A copy of every machine and the checker (for [`crate::World`]'s `clone`).
     fn clone_box(&self) -> Box<dyn Adapter>;
     /// Starts process `p` at the beginning of the run.
@@ -167,7 +170,8 @@ pub(crate) trait Adapter {
         false
     }
     /// Asks node `p` to start an election now, as its application may (Raft's `campaign`,
-    /// Bully's `start_election`); `Err` with the refusal, or where the algorithm has none.
+    /// Bully's `start_election`, a lease candidate's `campaign`); `Err` with the refusal, or
+    /// where the algorithm has none.
     fn campaign(&mut self, _env: &mut Env<'_>, _p: usize) -> Result<(), String> {
         Err("this algorithm has no campaign call".into())
     }
@@ -189,6 +193,9 @@ pub(crate) trait Adapter {
     fn fencing_token(&self) -> Option<u64> {
         None
     }
+    /// Writes into `c` every config value its machines run with (the scenario's, or the
+    /// default it filled in), in the scenario's keys.
+    fn effective_config(&self, _c: &mut crate::scenario::AlgoConfig) {}
     /// Sets the log compaction step in entries (0: never), for algorithms with a log.
     fn set_log_compaction(&mut self, _every: u64) {}
     /// Per-index records held (log entries, checker rows): what log compaction bounds.

@@ -3,7 +3,7 @@
 
 use super::seed::split;
 use super::{Adapter, Env, NodeInfo, id_of, index_of};
-use crate::checker::{EntryCode, Finding, InvariantKind, RaftChecker};
+use crate::checker::{EntryCode, Finding, RaftChecker};
 use crate::event::{NodeEvent, RefusalCause, Role as SimRole, StepDownCause};
 use crate::fault::Fault;
 use crate::message::Payload;
@@ -23,6 +23,9 @@ pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
 /// checker's records are compacted there. At one proposal per 200 ms that is every few
 /// minutes of simulated time; memory stays flat however long a run lasts.
 pub(crate) const DEFAULT_COMPACT_EVERY: u64 = 1024;
+
+mod spec;
+pub(crate) use spec::SPEC;
 
 #[derive(Clone)]
 struct Slot {
@@ -357,6 +360,21 @@ impl Adapter for RaftAdapter {
         self.drain(env, p);
     }
 
+    fn effective_config(&self, c: &mut crate::scenario::AlgoConfig) {
+        use crate::units::Ms;
+        let b = &self.base;
+        c.election_timeout_ms = Some(Ms(b.election_timeout));
+        c.election_timeout_max_ms = Some(Ms(b
+            .election_timeout_max
+            .unwrap_or(b.election_timeout.saturating_mul(2))));
+        c.heartbeat_interval_ms = Some(Ms(b.heartbeat_interval));
+        c.pre_vote = Some(b.pre_vote);
+        c.check_quorum = Some(b.check_quorum);
+        c.propose_interval_ms = Some(Ms(self.propose_every));
+        c.leader_lease = Some(b.leader_lease);
+        c.leader_lease_drift_ppm = Some(b.max_drift_ppm);
+    }
+
     fn is_leader(&self, p: usize) -> bool {
         self.slots
             .get(p)
@@ -434,62 +452,3 @@ impl Adapter for RaftAdapter {
         true
     }
 }
-
-/// Raft's registration.
-pub(crate) const SPEC: super::AlgorithmSpec = super::AlgorithmSpec {
-    name: "raft",
-    family: "raft",
-    title: "Raft",
-    help: "Raft election (Ongaro §5.2, options pre_vote, check_quorum, leader_lease); \
-           promises Election Safety, Log Matching, Leader Completeness",
-    config_keys: &[
-        "election_timeout_ms",
-        "election_timeout_max_ms",
-        "heartbeat_interval_ms",
-        "pre_vote",
-        "check_quorum",
-        "propose_interval_ms",
-        "leader_lease",
-        "leader_lease_drift_ppm",
-    ],
-    promises: &[
-        InvariantKind::ElectionSafety,
-        InvariantKind::TermMonotonic,
-        InvariantKind::LogMatching,
-        InvariantKind::LeaderCompleteness,
-        InvariantKind::Liveness,
-    ],
-    extra_procs: &[],
-    own_faults: &["propose"],
-    build: |s| Ok(Box::new(RaftAdapter::new(s)?)),
-    liveness_bound_ms: |s| {
-        let t = s
-            .config
-            .election_timeout_ms
-            .map_or(150, |m| m.duration().as_millis());
-        t.saturating_mul(20).max(3_000)
-    },
-    keeps_premise: super::no_premise,
-    messages_per_second: |s| {
-        use crate::budget::{ms_or, rate};
-        let (c, d) = (&s.config, RaftConfig::default());
-        let n = s.nodes.max(1);
-        let peers = n.saturating_sub(1);
-        let hb = ms_or(c.heartbeat_interval_ms, d.heartbeat_interval.as_millis());
-        let t = ms_or(c.election_timeout_ms, d.election_timeout.as_millis());
-        let propose = ms_or(c.propose_interval_ms, DEFAULT_PROPOSE_MS);
-        let replication = peers
-            .saturating_mul(2)
-            .saturating_mul(rate(hb) + rate(propose));
-        let elections = n
-            .saturating_mul(peers)
-            .saturating_mul(2)
-            .saturating_mul(rate(t));
-        replication.saturating_add(elections)
-    },
-    heartbeat: |s| {
-        s.config
-            .heartbeat_interval_ms
-            .map_or(RaftConfig::default().heartbeat_interval, |m| m.duration())
-    },
-};

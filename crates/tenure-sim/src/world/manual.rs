@@ -84,6 +84,18 @@ impl World {
     /// Drops every held message whose `(from, to)` `pick` accepts; returns how many.
     pub fn drop_held(&mut self, mut pick: impl FnMut(Proc, Proc) -> bool) -> usize {
         let chosen = self.take_held(&mut pick);
+        self.drop_all(chosen)
+    }
+
+    fn drop_held_where(&mut self, pick: impl Fn(&Envelope) -> bool) -> usize {
+        let (chosen, kept) = std::mem::take(&mut self.held_msgs)
+            .into_iter()
+            .partition(|e| pick(e));
+        self.held_msgs = kept;
+        self.drop_all(chosen)
+    }
+
+    fn drop_all(&mut self, chosen: Vec<Envelope>) -> usize {
         let n = chosen.len();
         for env in chosen {
             self.drop_msg(
@@ -98,10 +110,39 @@ impl World {
         n
     }
 
+    /// Delivers the held message `id` alone, as [`World::deliver_held`] delivers; `false`
+    /// if no message `id` is held.
+    pub fn deliver_held_id(&mut self, id: u64) -> bool {
+        let Some(k) = self.held_msgs.iter().position(|e| e.id == id) else {
+            return false;
+        };
+        let env = self.held_msgs.remove(k);
+        self.deliver(env);
+        self.account();
+        true
+    }
+
+    /// Holds a second copy of the held message `id`, after every other (a duplicate the
+    /// network makes); `false` if no message `id` is held.
+    pub fn duplicate_held(&mut self, id: u64) -> bool {
+        let Some(env) = self.held_msgs.iter().find(|e| e.id == id).cloned() else {
+            return false;
+        };
+        self.held_msgs.push(env);
+        true
+    }
+
+    /// Drops the held message `id` (every held copy); `false` if none is held.
+    pub fn drop_held_id(&mut self, id: u64) -> bool {
+        self.drop_held_where(|e| e.id == id) > 0
+    }
+
     /// Asks `node` to start an election now, as its application may (Raft's `campaign`,
     /// Bully's `start_election`); what it sends is held or sent as any message is. Refused
     /// for a node that is not up, for a refusal of the machine's own (a Raft leader), and
-    /// for algorithms without such a call (a lease contender campaigns from the start).
+    /// for algorithms without such a call. A lease contender campaigns from the start, and
+    /// again when asked (after a release, or a machine a test put in with
+    /// `tenure_sim::lease::LeaseWorld::replace_candidate`).
     pub fn campaign(&mut self, node: NodeId) -> Result<(), FaultError> {
         let p = self
             .names

@@ -16,6 +16,7 @@
 //! - `transport.rs`: sending through the network model, drops and delivery.
 //! - `faults.rs`: `inject` and the fault interpreter.
 //! - `manual.rs`: manual delivery, for scripted tests.
+//! - `drive.rs`: the hooks an algorithm's own test driver uses (`algo/lease/driver.rs`).
 //! - `observe.rs`: metrics, violations, the trace hash, leaders and snapshots.
 //!
 //! Every random choice derives from the scenario's seed, and ties in time are broken by the
@@ -38,6 +39,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use tenure::{Duration, Instant, NodeId};
 
+mod drive;
 mod faults;
 mod manual;
 mod observe;

@@ -69,6 +69,21 @@ impl World {
             && self.adapter.is_leader(p)
     }
 
+    /// The scenario's `config` with every value the machines run with filled in (the
+    /// scenario's own, or the simulator's default for a key it left out), in the scenario's
+    /// keys and units (ms): what a page or a report shows without restating a default. Only
+    /// the keys the algorithm reads appear.
+    pub fn effective_config(&self) -> crate::scenario::AlgoConfig {
+        let mut c = self.scenario.config.clone();
+        self.adapter.effective_config(&mut c);
+        let keys = self.scenario.algorithm.spec().config_keys;
+        let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&c) else {
+            return c;
+        };
+        m.retain(|k, _| keys.contains(&k.as_str()));
+        serde_json::from_value(serde_json::Value::Object(m)).unwrap_or(c)
+    }
+
     /// The world at this instant.
     pub fn snapshot(&self) -> Snapshot {
         let nodes = (0..self.names.len()).map(|p| self.node_view(p)).collect();
@@ -156,6 +171,7 @@ impl World {
             status,
             clock_us: clock.read(self.now).as_micros(),
             lease_deadline_us: info.lease_deadline.map(to_true),
+            lease_validity_us: info.lease_validity.map(Duration::as_micros),
             next_timer: info.next_timer.map(|(kind, at)| {
                 let local_now = clock.read(self.now);
                 let armed = self
