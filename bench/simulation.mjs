@@ -1,8 +1,9 @@
 // `npm run bench` figures for the Simulation binding (figures only):
 // - simulated events per second in wasm under Node next to the native `tenure` CLI on the
 //   same chaos scenarios, paired run by run, and their ratio's median and spread;
-// - the cost of snapshot() (the playground calls it every animation frame) and of clone()
-//   (its checkpoints) for 5 and 25 nodes.
+// - the cost of snapshot() (the playground calls it every animation frame) next to the native
+//   World::snapshot() and the serde-wasm-bindgen build it replaced, and of clone() (its
+//   checkpoints), for 5 and 25 nodes.
 // The gzipped .wasm size is printed by the runner (scripts/bench.mjs).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -48,7 +49,15 @@ export default async function simulationBench() {
       );
     }
 
-    console.log("\nsnapshot() and clone() per call over 10 s of a run with faults, one 60 Hz frame (16 ms) of simulation between calls:");
+    // The native World::snapshot() on the same scenarios (crates/tenure-sim/examples/snapshot_cost.rs).
+    const native = new Map(
+      execFileSync("cargo", ["run", "--release", "-q", "-p", "tenure-sim", "--example", "snapshot_cost"], { cwd: root, encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .map((line) => line.split(" "))
+        .map(([algorithm, nodes, median]) => [`${algorithm} ${nodes}`, Number(median)]),
+    );
+    console.log("\nsnapshot() and clone() per call over 10 s of a run with faults, one 60 Hz frame (16 ms) of simulation between calls (native: World::snapshot() on the same run):");
     for (const algorithm of ["raft", "lease-fencing"]) {
       for (const nodes of [5, 25]) {
         const sim = new Simulation({
@@ -67,6 +76,7 @@ export default async function simulationBench() {
         sim.runUntil(3_000);
         const snaps = [];
         const clones = [];
+        const serde = [];
         let inFlight = 0;
         for (let frame = 0; frame < 625; frame++) {
           sim.runUntil(sim.now + 16);
@@ -74,6 +84,11 @@ export default async function simulationBench() {
           const s = sim.snapshot();
           snaps.push(Number(process.hrtime.bigint() - start));
           inFlight += s.in_flight.length;
+          if (frame % 5 === 0) {
+            start = process.hrtime.bigint();
+            sim.__snapshotSerde();
+            serde.push(Number(process.hrtime.bigint() - start));
+          }
           if (frame % 10 === 0) {
             start = process.hrtime.bigint();
             sim.clone().free();
@@ -84,6 +99,7 @@ export default async function simulationBench() {
           `  ${algorithm.padEnd(14)} ${String(nodes).padStart(2)} nodes (${(inFlight / snaps.length).toFixed(1)} messages in flight on average): ` +
             `snapshot() median ${fmtUs(quantile(snaps, 0.5))}, p95 ${fmtUs(quantile(snaps, 0.95))}` +
             (nodes === 25 ? ` (goal <= 30 us: ${quantile(snaps, 0.5) <= 30_000 ? "met" : "NOT YET MET"})` : "") +
+            `, native ${fmtUs(native.get(`${algorithm} ${nodes}`))}, serde-wasm-bindgen (the former snapshot()) ${fmtUs(quantile(serde, 0.5))}` +
             `; clone() median ${fmtUs(quantile(clones, 0.5))}`,
         );
         sim.free();

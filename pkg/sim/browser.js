@@ -3,12 +3,15 @@
 // `dist/tenure_bg.wasm`. Until then every class throws ERR_NOT_INITIALIZED; a call on a freed
 // object throws ERR_FREED (pkg/guard.js).
 import wasmInit, * as bindings from "../dist/tenure_sim.js";
+import { installSnapshot } from "./snapshot.js";
 import { guardClasses, guardConstructor, wasmLoader } from "../guard.js";
 
 export * from "../dist/tenure_sim.js";
 
 const loader = wasmLoader(wasmInit, bindings);
 const isReady = loader.isReady;
+// snapshot() reads the module's flat frame in JS (pkg/sim/snapshot.js).
+installSnapshot(bindings.Simulation);
 guardClasses(bindings, isReady, "tenure/sim");
 
 // Constructors cannot be patched in place: these names shadow the star export above.

@@ -3,10 +3,13 @@
 // state machines) never loads this module, nor this one the machines'.
 import { readFileSync } from "node:fs";
 import * as bindings from "../dist/tenure_sim.js";
+import { installSnapshot } from "./snapshot.js";
 import { guardClasses } from "../guard.js";
 
 bindings.initSync({ module: readFileSync(new URL("../dist/tenure_sim_bg.wasm", import.meta.url)) });
 // A call on a freed object throws a coded ERR_FREED error (pkg/guard.js).
+// snapshot() reads the module's flat frame in JS (pkg/sim/snapshot.js).
+installSnapshot(bindings.Simulation);
 guardClasses(bindings, undefined, "tenure/sim");
 
 export * from "../dist/tenure_sim.js";

@@ -66,6 +66,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "sim/browser.js",
     "sim/index.d.ts",
     "sim/node.js",
+    "sim/snapshot.js",
     "stores/common.js",
     "stores/postgres-sql.js",
     "stores/protocol.d.ts",

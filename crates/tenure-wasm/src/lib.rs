@@ -76,6 +76,8 @@ mod simulation;
 #[cfg(feature = "sim")]
 mod simulation_error;
 #[cfg(feature = "sim")]
+mod simulation_frame;
+#[cfg(feature = "sim")]
 mod simulation_input;
 #[cfg(feature = "sim")]
 mod simulation_message;

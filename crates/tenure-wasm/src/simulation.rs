@@ -12,6 +12,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{exact_micros_from_millis, millis_from_micros};
 use crate::simulation_error::{SimulationError, Subject};
+use crate::simulation_frame::Frame;
 use crate::simulation_input::{
     MAX_SAFE_INTEGER, parse_scenario, read_fault, read_scenario, scenario_text,
 };
@@ -38,6 +39,8 @@ use crate::simulation_output::{EventsPage, to_js};
 #[wasm_bindgen]
 pub struct Simulation {
     world: World,
+    /// The buffer and labels `snapshot()` reads (crate::simulation_frame).
+    frame: Frame,
 }
 
 #[wasm_bindgen]
@@ -72,6 +75,7 @@ impl Simulation {
     pub fn clone_world(&self) -> Simulation {
         Simulation {
             world: self.world.clone(),
+            frame: Frame::default(),
         }
     }
 
@@ -160,12 +164,55 @@ impl Simulation {
         Ok(())
     }
 
-    /// The world now: every process, messages in flight, recent drops, blocked links, the
-    /// store and resource (lease worlds), metrics and violations. Cheap enough for every
-    /// animation frame.
-    #[wasm_bindgen(unchecked_return_type = "Snapshot")]
-    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+    /// The world now, built object by object by serde-wasm-bindgen: the reference the
+    /// package's `snapshot()` (pkg/sim/snapshot.js, reading [`Simulation::snapshot_frame`])
+    /// is tested against, about a hundred times slower. Not part of the typed API.
+    #[wasm_bindgen(js_name = __snapshotSerde, skip_typescript)]
+    pub fn snapshot_serde(&self) -> Result<JsValue, JsValue> {
         to_js(&self.world.snapshot())
+    }
+
+    /// Writes the world now as a flat frame (crate::simulation_frame), copies it into the
+    /// start of `into` if it fits, and returns its length (when it does not fit, allocate a
+    /// larger array and call `__frameInto`). Read by `snapshot()` in pkg/sim/snapshot.js; not
+    /// part of the typed API.
+    #[wasm_bindgen(js_name = __snapshotFrame, skip_typescript)]
+    pub fn snapshot_frame(&mut self, into: &js_sys::Float64Array) -> Result<u32, JsValue> {
+        let snap = self.world.snapshot_without_violations();
+        self.frame
+            .write(&snap, self.world.violations().len())
+            .map_err(|e| js_sys::Error::new(&format!("snapshot: {e}")))?;
+        let len = self.frame.tape.len() as u32;
+        if into.length() >= len {
+            self.frame_into(into);
+        }
+        Ok(len)
+    }
+
+    /// Copies the last frame into the start of `into` (at least as long as the frame).
+    #[wasm_bindgen(js_name = __frameInto, skip_typescript)]
+    pub fn frame_into(&self, into: &js_sys::Float64Array) {
+        let len = self.frame.tape.len() as u32;
+        if into.length() >= len {
+            into.subarray(0, len).copy_from(&self.frame.tape);
+        }
+    }
+
+    /// The frame's labels from index `from` on (the reader fetches each once).
+    #[wasm_bindgen(js_name = __frameLabels, skip_typescript)]
+    pub fn frame_labels(&self, from: u32) -> Vec<String> {
+        self.frame.labels_from(from as usize).to_vec()
+    }
+
+    /// Violations from index `from` on (the reader keeps the ones it has; they only grow).
+    #[wasm_bindgen(js_name = __violationsFrom, skip_typescript)]
+    pub fn violations_from(&self, from: u32) -> Result<JsValue, JsValue> {
+        to_js(
+            self.world
+                .violations()
+                .get(from as usize..)
+                .unwrap_or_default(),
+        )
     }
 
     /// Trace events with `seq >= cursor` still in the bounded log (the last 4096), and the
@@ -273,7 +320,10 @@ impl Simulation {
 impl Simulation {
     fn build(scenario: &tenure_sim::Scenario) -> Result<Simulation, SimulationError> {
         let world = World::new(scenario).map_err(crate::simulation_input::scenario_error)?;
-        Ok(Simulation { world })
+        Ok(Simulation {
+            world,
+            frame: Frame::default(),
+        })
     }
 
     fn has_next(&self) -> bool {

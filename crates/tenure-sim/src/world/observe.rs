@@ -86,6 +86,15 @@ impl World {
 
     /// The world at this instant.
     pub fn snapshot(&self) -> Snapshot {
+        let mut snap = self.snapshot_without_violations();
+        snap.violations.clone_from(&self.violations);
+        snap
+    }
+
+    /// [`World::snapshot`] with `violations` left empty: for a caller that keeps the ones it
+    /// has seen (they only grow; [`World::violations`]) instead of copying up to
+    /// [`MAX_VIOLATIONS`] of them every animation frame.
+    pub fn snapshot_without_violations(&self) -> Snapshot {
         let nodes = (0..self.names.len()).map(|p| self.node_view(p)).collect();
         let mut in_flight: Vec<InFlight> = self
             .queue
@@ -130,7 +139,7 @@ impl World {
             store: self.adapter.store_view(&env),
             resource: self.adapter.resource_view(),
             metrics: self.metrics(),
-            violations: self.violations.clone(),
+            violations: Vec::new(),
             promised: self.promised.clone(),
         }
     }

@@ -1,0 +1,438 @@
+//! `Simulation.snapshot()` as one flat `Float64Array` (a "frame"), read into the documented
+//! `Snapshot` object by a small JS reader (pkg/sim/snapshot.js).
+//!
+//! Why: serde-wasm-bindgen builds a snapshot one JS property at a time, a call from wasm into
+//! JS for each (about 4,000 at 25 Raft nodes: 1.7 ms). Here the simulator's own serde forms
+//! are written as values only, in their declared field order, into a reused `Vec<f64>`; the
+//! reader builds the objects with plain JS object literals.
+//!
+//! The tape: a number (every integer and time; times already in ms through the simulator's
+//! serde forms) is one `f64`; a bool is `0`/`1`; an `Option` is a tag (`0` none, `1` some)
+//! followed by the value; a sequence is its length followed by its elements; a struct, tuple
+//! or newtype is its fields in order, no names. A string is `-(k + 1)`, `k` an index into the
+//! simulation's table of labels (role, kind, status and reason names, "store", "resource"),
+//! which only grows; the reader fetches the labels it has not seen by index. Violations are
+//! not on the tape (their text is free-form and they only grow, append-only): the tape gives
+//! their count and the reader fetches the new ones through serde-wasm-bindgen.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::ser::{self, Serialize};
+use tenure_sim::snapshot::{NodeView, Snapshot};
+use tenure_sim::units::us_to_ms;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+// `snapshot()` is defined in JS (pkg/sim/snapshot.js) on the generated class; its declaration
+// merges into the class's.
+#[wasm_bindgen(typescript_custom_section)]
+const SNAPSHOT_TS: &'static str = r#"
+export interface Simulation {
+  /**
+   * The world now: every process, messages in flight, recent drops, blocked links, the
+   * store and resource (lease worlds), metrics and violations. Cheap enough for every
+   * animation frame (tens of microseconds at 25 nodes): a fresh object each call, except
+   * that the entries of `violations` are shared, frozen, between the snapshots of one
+   * Simulation (they never change once recorded).
+   */
+  snapshot(): Snapshot;
+}
+"#;
+
+/// Most distinct labels a simulation's table holds: the simulator's labels number a few dozen;
+/// a string beyond this many (none today) makes the frame fail rather than grow the table.
+const MAX_LABELS: usize = 4096;
+
+/// The frame buffer and label table of one `Simulation`.
+#[derive(Default)]
+pub(crate) struct Frame {
+    /// The last frame written.
+    pub(crate) tape: Vec<f64>,
+    labels: Vec<String>,
+    index: HashMap<String, u32>,
+    /// Label indices by the address and length of the `&str` last seen there (the
+    /// simulator's labels are `&'static str`s, so the same few addresses come back every
+    /// frame), checked against the label's text on a hit: no hashing of text per string.
+    by_address: Vec<(usize, u32)>,
+}
+
+/// Slots of [`Frame::by_address`] (a power of two).
+const ADDRESS_SLOTS: usize = 256;
+
+/// Why a frame could not be written (never expected: a map, bytes or a label table overflow).
+#[derive(Debug)]
+pub(crate) struct FrameError(String);
+
+impl fmt::Display for FrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FrameError {}
+
+impl ser::Error for FrameError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        FrameError(msg.to_string())
+    }
+}
+
+impl Frame {
+    /// Writes `snap` (its `violations` left out, their count `violations` given instead).
+    ///
+    /// Layout: `[labels, violations, time_ms, algorithm, nodes, in_flight, dropped, blocked,
+    /// store, resource, metrics, promised]`, `labels` being the table's length after this frame.
+    pub(crate) fn write(&mut self, snap: &Snapshot, violations: usize) -> Result<(), FrameError> {
+        self.tape.clear();
+        self.tape.push(0.0); // the label count, set below
+        self.tape.push(violations as f64);
+        let mut t = Tape(self);
+        (us_to_ms(snap.time_us), &snap.algorithm).serialize(&mut t)?;
+        // The nodes (and their log tails: most of the frame) are written field by field, the
+        // same values in the same order as their serde form, without a call per value.
+        t.num(snap.nodes.len() as f64)?;
+        for n in &snap.nodes {
+            t.node(n)?;
+        }
+        (&snap.in_flight, &snap.dropped, &snap.blocked).serialize(&mut t)?;
+        (&snap.store, &snap.resource, &snap.metrics, &snap.promised).serialize(&mut t)?;
+        let labels = self.labels.len() as f64;
+        if let Some(first) = self.tape.first_mut() {
+            *first = labels;
+        }
+        Ok(())
+    }
+
+    /// The labels from index `from` on.
+    pub(crate) fn labels_from(&self, from: usize) -> &[String] {
+        self.labels.get(from..).unwrap_or_default()
+    }
+
+    fn label(&mut self, s: &str) -> Result<f64, FrameError> {
+        let address = s.as_ptr() as usize;
+        let slot = (address.wrapping_mul(0x9E37_79B9) >> 7 ^ s.len()) & (ADDRESS_SLOTS - 1);
+        if let Some(&(a, k)) = self.by_address.get(slot)
+            && a == address
+            && self.labels.get(k as usize).is_some_and(|l| l == s)
+        {
+            return Ok(-(f64::from(k) + 1.0));
+        }
+        let k = match self.index.get(s) {
+            Some(&k) => k,
+            None => {
+                if self.labels.len() >= MAX_LABELS {
+                    return Err(FrameError(format!(
+                        "more than {MAX_LABELS} distinct labels"
+                    )));
+                }
+                let k = self.labels.len() as u32;
+                self.labels.push(s.to_owned());
+                self.index.insert(s.to_owned(), k);
+                k
+            }
+        };
+        if self.by_address.is_empty() {
+            self.by_address = vec![(0, 0); ADDRESS_SLOTS];
+        }
+        if let Some(entry) = self.by_address.get_mut(slot) {
+            *entry = (address, k);
+        }
+        Ok(-(f64::from(k) + 1.0))
+    }
+}
+
+/// The serializer writing a [`Frame`]'s tape.
+struct Tape<'a>(&'a mut Frame);
+
+impl Tape<'_> {
+    fn num(&mut self, v: f64) -> Result<(), FrameError> {
+        self.0.tape.push(v);
+        Ok(())
+    }
+
+    /// `NodeView`'s serde form (tenure-sim snapshot.rs), written directly.
+    fn node(&mut self, n: &NodeView) -> Result<(), FrameError> {
+        (&n.id, &n.role, &n.role_kind).serialize(&mut *self)?;
+        let opt = |v: Option<u64>| match v {
+            Some(v) => [1.0, v as f64],
+            None => [0.0, 0.0],
+        };
+        let tape = &mut self.0.tape;
+        tape.push(f64::from(u8::from(n.acting_leader)));
+        for v in [n.term, n.token, n.leader] {
+            push_opt(tape, opt(v));
+        }
+        n.status.serialize(&mut *self)?;
+        let tape = &mut self.0.tape;
+        tape.push(us_to_ms(n.clock_us));
+        push_opt(
+            tape,
+            match n.lease_deadline_us {
+                Some(us) => [1.0, us_to_ms(us)],
+                None => [0.0, 0.0],
+            },
+        );
+        match &n.next_timer {
+            Some(timer) => {
+                tape.push(1.0);
+                timer.kind.serialize(&mut *self)?;
+                let tape = &mut self.0.tape;
+                tape.extend_from_slice(&[
+                    us_to_ms(timer.deadline_us),
+                    us_to_ms(timer.armed_us),
+                    us_to_ms(timer.wait_us),
+                ]);
+            }
+            None => tape.push(0.0),
+        }
+        let tape = &mut self.0.tape;
+        push_opt(tape, opt(n.log_len));
+        push_opt(tape, opt(n.commit));
+        match &n.log {
+            Some(log) => {
+                tape.reserve(2 + 4 * log.len());
+                tape.push(1.0);
+                tape.push(log.len() as f64);
+                for e in log {
+                    let [tag, command] = opt(e.command);
+                    tape.push(e.index as f64);
+                    tape.push(e.term as f64);
+                    tape.push(tag);
+                    if tag == 1.0 {
+                        tape.push(command);
+                    }
+                }
+            }
+            None => tape.push(0.0),
+        }
+        Ok(())
+    }
+}
+
+/// An `Option` on the tape: the tag, then the value when present.
+fn push_opt(tape: &mut Vec<f64>, [tag, v]: [f64; 2]) {
+    tape.push(tag);
+    if tag == 1.0 {
+        tape.push(v);
+    }
+}
+
+type R = Result<(), FrameError>;
+
+impl ser::Serializer for &mut Tape<'_> {
+    type Ok = ();
+    type Error = FrameError;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = ser::Impossible<(), FrameError>;
+    type SerializeMap = ser::Impossible<(), FrameError>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = ser::Impossible<(), FrameError>;
+
+    fn serialize_bool(self, v: bool) -> R {
+        self.num(if v { 1.0 } else { 0.0 })
+    }
+    fn serialize_i8(self, v: i8) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_i16(self, v: i16) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_i32(self, v: i32) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_i64(self, v: i64) -> R {
+        self.num(v as f64)
+    }
+    fn serialize_u8(self, v: u8) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_u64(self, v: u64) -> R {
+        self.num(v as f64)
+    }
+    fn serialize_f32(self, v: f32) -> R {
+        self.num(f64::from(v))
+    }
+    fn serialize_f64(self, v: f64) -> R {
+        self.num(v)
+    }
+    fn serialize_char(self, v: char) -> R {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> R {
+        let k = self.0.label(v)?;
+        self.num(k)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> R {
+        Err(FrameError("bytes have no frame form".into()))
+    }
+    fn serialize_none(self) -> R {
+        self.num(0.0)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R {
+        self.num(1.0)?;
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> R {
+        self.num(0.0)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> R {
+        self.num(0.0)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> R {
+        Err(FrameError(
+            "enum variants with data have no frame form".into(),
+        ))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self, FrameError> {
+        let len = len.ok_or_else(|| FrameError("a sequence of unknown length".into()))?;
+        self.num(len as f64)?;
+        Ok(self)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self, FrameError> {
+        Ok(self)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, FrameError> {
+        Ok(self)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, FrameError> {
+        Err(FrameError(
+            "enum variants with data have no frame form".into(),
+        ))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, FrameError> {
+        Err(FrameError("maps have no frame form".into()))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self, FrameError> {
+        Ok(self)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, FrameError> {
+        Err(FrameError(
+            "enum variants with data have no frame form".into(),
+        ))
+    }
+}
+
+impl ser::SerializeSeq for &mut Tape<'_> {
+    type Ok = ();
+    type Error = FrameError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        v.serialize(&mut **self)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for &mut Tape<'_> {
+    type Ok = ();
+    type Error = FrameError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        v.serialize(&mut **self)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for &mut Tape<'_> {
+    type Ok = ();
+    type Error = FrameError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+        v.serialize(&mut **self)
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for &mut Tape<'_> {
+    type Ok = ();
+    type Error = FrameError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
+        v.serialize(&mut **self)
+    }
+    fn skip_field(&mut self, _: &'static str) -> R {
+        // A skipped field would shift every later one: the reader expects them all.
+        Err(FrameError("a skipped field has no frame form".into()))
+    }
+    fn end(self) -> R {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenure_sim::World;
+
+    fn world(algorithm: &str, nodes: u32) -> World {
+        let json = format!(
+            r#"{{"version":1,"algorithm":"{algorithm}","nodes":{nodes},"seed":7,"duration_ms":20000,
+               "faults":[{{"at_ms":3000,"fault":{{"type":"partition","groups":[[1,2],[3]]}}}}]}}"#
+        );
+        let scenario: tenure_sim::Scenario = serde_json::from_str(&json).unwrap();
+        let mut w = World::new(&scenario).unwrap();
+        w.run_until(tenure::Instant::from_micros(5_000_000));
+        w
+    }
+
+    #[test]
+    fn a_frame_interns_each_label_once_and_starts_with_the_counts() {
+        let w = world("raft", 5);
+        let mut f = Frame::default();
+        f.write(&w.snapshot(), 3).unwrap();
+        let labels = f.labels.len();
+        assert_eq!(f.tape[0], labels as f64);
+        assert_eq!(f.tape[1], 3.0);
+        assert_eq!(f.tape[2], 5000.0, "time_ms");
+        assert!(f.labels.iter().any(|l| l == "raft"));
+        let first = f.tape.clone();
+        f.write(&w.snapshot(), 3).unwrap();
+        assert_eq!(f.tape, first, "the same world, the same frame");
+        assert_eq!(f.labels.len(), labels, "no label added twice");
+        assert_eq!(f.labels_from(labels), &[] as &[String]);
+        assert_eq!(f.labels_from(labels + 10), &[] as &[String]);
+    }
+
+    #[test]
+    fn every_algorithm_writes_a_frame() {
+        for algorithm in ["raft", "bully", "lease-fencing", "lease-unfenced"] {
+            let w = world(algorithm, 3);
+            let mut f = Frame::default();
+            f.write(&w.snapshot(), 0).unwrap();
+            assert!(f.tape.len() > 10, "{algorithm}");
+        }
+    }
+}
