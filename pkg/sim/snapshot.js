@@ -100,7 +100,7 @@ class Reader {
     const blocked = new Array(this.num());
     for (let i = 0; i < blocked.length; i++) blocked[i] = [this.proc(), this.proc()];
     const store = this.some()
-      ? { holder: this.optNum(), token: this.optNum(), expiry_ms: this.optNum(), expiry_true_ms: this.optNum(), last_token: this.optNum(), available: this.bool() }
+      ? { holder: this.optNum(), token: this.optNum(), expiry_ms: this.optNum(), expiry_true_ms: this.optNum(), ttl_ms: this.optNum(), last_token: this.optNum(), available: this.bool() }
       : null;
     const resource = this.some() ? this.resource() : null;
     const metrics = this.metrics();
@@ -120,6 +120,7 @@ class Reader {
     const status = this.str();
     const clock_ms = this.num();
     const lease_deadline_ms = this.optNum();
+    const lease_validity_ms = this.optNum();
     const next_timer = this.some() ? { kind: this.str(), deadline_ms: this.num(), armed_ms: this.num(), wait_ms: this.num() } : null;
     const log_len = this.optNum();
     const commit = this.optNum();
@@ -128,7 +129,7 @@ class Reader {
       log = new Array(this.num());
       for (let i = 0; i < log.length; i++) log[i] = { index: this.num(), term: this.num(), command: this.optNum() };
     }
-    return { id, role, role_kind, acting_leader, term, token, leader, status, clock_ms, lease_deadline_ms, next_timer, log_len, commit, log };
+    return { id, role, role_kind, acting_leader, term, token, leader, status, clock_ms, lease_deadline_ms, lease_validity_ms, next_timer, log_len, commit, log };
   }
 
   resource() {

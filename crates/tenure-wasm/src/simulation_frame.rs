@@ -165,13 +165,15 @@ impl Tape<'_> {
         n.status.serialize(&mut *self)?;
         let tape = &mut self.0.tape;
         tape.push(us_to_ms(n.clock_us));
-        push_opt(
-            tape,
-            match n.lease_deadline_us {
-                Some(us) => [1.0, us_to_ms(us)],
-                None => [0.0, 0.0],
-            },
-        );
+        for v in [n.lease_deadline_us, n.lease_validity_us] {
+            push_opt(
+                tape,
+                match v {
+                    Some(us) => [1.0, us_to_ms(us)],
+                    None => [0.0, 0.0],
+                },
+            );
+        }
         match &n.next_timer {
             Some(timer) => {
                 tape.push(1.0);
