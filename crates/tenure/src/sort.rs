@@ -1,0 +1,73 @@
+//! One small unstable sort for the machines' short lists (due timers, a cluster's match
+//! indexes and contact times, Bully's peers).
+//!
+//! `slice::sort_unstable` is pattern-defeating quicksort: fast on long inputs, and one
+//! instantiation of it per element type cost the wasm module about 3 KB each (docs/bindings.md,
+//! "Size budgets"). These lists hold a cluster's worth of entries, so an insertion sort (up to
+//! 16 elements) or a heapsort (beyond: O(n log n) with no recursion and no allocation) does as
+//! well in a fraction of the code.
+
+/// Sorts `v` so that `less(a, b)` holds for no later `a` before an earlier `b` (unstable).
+pub(crate) fn sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
+    let len = v.len();
+    if len <= 16 {
+        for i in 1..len {
+            let mut j = i;
+            while j > 0 && less(&v[j], &v[j - 1]) {
+                v.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    for node in (0..len / 2).rev() {
+        sift_down(v, node, len, &mut less);
+    }
+    for end in (1..len).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end, &mut less);
+    }
+}
+
+/// Restores the max-heap order of `v[..end]` below `node`.
+fn sift_down<T>(v: &mut [T], mut node: usize, end: usize, less: &mut impl FnMut(&T, &T) -> bool) {
+    loop {
+        let mut child = 2 * node + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && less(&v[child], &v[child + 1]) {
+            child += 1;
+        }
+        if !less(&v[node], &v[child]) {
+            return;
+        }
+        v.swap(node, child);
+        node = child;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_by;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn sorts_like_the_standard_sort(mut v in proptest::collection::vec(0u8..20, 0..80)) {
+            let mut expected = v.clone();
+            expected.sort_unstable();
+            sort_by(&mut v, |a, b| a < b);
+            prop_assert_eq!(v, expected);
+        }
+
+        #[test]
+        fn sorts_descending_by_a_key(mut v in proptest::collection::vec((0u8..5, 0u16..1000), 0..80)) {
+            let mut expected: Vec<_> = v.clone();
+            expected.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            sort_by(&mut v, |a, b| (b.0, a.1) < (a.0, b.1));
+            prop_assert_eq!(v, expected);
+        }
+    }
+}
