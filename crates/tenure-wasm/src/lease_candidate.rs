@@ -294,11 +294,14 @@ impl LeaseCandidate {
 
     /// The next output, oldest first, or `undefined` once drained.
     #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "CandidateOutput | undefined")]
-    pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
+    pub fn poll_output(&mut self) -> JsValue {
+        // Infallible, so the value comes back as is: a `Result` return is two values, which
+        // the engine hands to the glue as a fresh array on every call.
         match self.inner.poll_output() {
-            Some(CandidateOutput::Send(request)) => Ok(lease_fast::send(&request, &self.key)),
-            Some(output) => output_to_js(&output),
-            None => Ok(JsValue::UNDEFINED),
+            Some(CandidateOutput::Send(request)) => lease_fast::send(&request, &self.key),
+            // Building a plain object cannot fail (`object::plain_object` is always `Ok`).
+            Some(output) => output_to_js(&output).unwrap_or(JsValue::UNDEFINED),
+            None => JsValue::UNDEFINED,
         }
     }
 
