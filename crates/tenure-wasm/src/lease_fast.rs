@@ -204,10 +204,10 @@ impl KeyCache {
 /// with its error.
 pub(crate) fn instant(value: &JsValue, arg: &'static str) -> Result<Instant, JsValue> {
     let ms = fast_millis(value);
-    if ms >= 0.0 {
-        if let Ok(us) = ms_to_us(ms) {
-            return Ok(Instant::from_micros(us));
-        }
+    if ms >= 0.0
+        && let Ok(us) = ms_to_us(ms)
+    {
+        return Ok(Instant::from_micros(us));
     }
     Ok(instant_from_millis(value, Name::Borrowed(arg))?)
 }
@@ -279,9 +279,12 @@ pub(crate) fn send(req: &StoreRequest, cache: &KeyCache) -> JsValue {
     }
 }
 
+/// A response builder: `(id, key, token, ttl_ms)` to the JS object.
+type Build = fn(u64, &JsValue, u64, f64) -> JsValue;
+
 /// A `Granted` or `Renewed` response built in one call; `None` for the other variants.
 pub(crate) fn response(resp: &StoreResponse, cache: &KeyCache) -> Option<JsValue> {
-    let (token, ttl, build): (_, _, fn(u64, &JsValue, u64, f64) -> JsValue) = match resp.result {
+    let (token, ttl, build): (_, _, Build) = match resp.result {
         StoreResult::Granted { token, ttl } => (token, ttl, granted),
         StoreResult::Renewed { token, ttl } => (token, ttl, renewed),
         _ => return None,

@@ -13,14 +13,17 @@ pub(crate) fn sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
     if len <= 16 {
         for i in 1..len {
             let mut j = i;
-            while j > 0 && less(&v[j], &v[j - 1]) {
-                v.swap(j, j - 1);
-                j -= 1;
+            while let Some(prev) = j.checked_sub(1) {
+                if !in_order(v, &mut less, j, prev) {
+                    break;
+                }
+                v.swap(j, prev);
+                j = prev;
             }
         }
         return;
     }
-    for node in (0..len / 2).rev() {
+    for node in (0..len.saturating_div(2)).rev() {
         sift_down(v, node, len, &mut less);
     }
     for end in (1..len).rev() {
@@ -29,17 +32,23 @@ pub(crate) fn sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
     }
 }
 
+/// Whether `v[a]` sorts before `v[b]` (`false` when either is out of bounds).
+fn in_order<T>(v: &[T], less: &mut impl FnMut(&T, &T) -> bool, a: usize, b: usize) -> bool {
+    matches!((v.get(a), v.get(b)), (Some(x), Some(y)) if less(x, y))
+}
+
 /// Restores the max-heap order of `v[..end]` below `node`.
 fn sift_down<T>(v: &mut [T], mut node: usize, end: usize, less: &mut impl FnMut(&T, &T) -> bool) {
     loop {
-        let mut child = 2 * node + 1;
+        let mut child = node.saturating_mul(2).saturating_add(1);
         if child >= end {
             return;
         }
-        if child + 1 < end && less(&v[child], &v[child + 1]) {
-            child += 1;
+        let right = child.saturating_add(1);
+        if right < end && in_order(v, less, child, right) {
+            child = right;
         }
-        if !less(&v[node], &v[child]) {
+        if !in_order(v, less, node, child) {
             return;
         }
         v.swap(node, child);
