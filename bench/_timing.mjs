@@ -22,3 +22,20 @@ export function formatNs(ns) {
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} us`;
   return `${ns.toFixed(0)} ns`;
 }
+
+/**
+ * As {@link timePerOp}, on this process's CPU time (user + system, all threads) rather than
+ * wall time: the steadier figure on a shared, loaded machine.
+ */
+export function cpuPerOp(fn, { batch = 10_000, rounds = 7 } = {}) {
+  for (let i = 0; i < batch; i++) fn(i);
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < batch; i++) fn(i);
+    const used = process.cpuUsage(start);
+    samples.push(((used.user + used.system) * 1000) / batch);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}

@@ -1,8 +1,15 @@
 // Per-call cost of the lease machines from JS (figures only): one renew round trip is
 // handleTimeout -> pollOutput (Renew) -> LeaseStore.handle -> handleResponse -> pollOutput,
-// i.e. 5 calls across the JS/wasm boundary with plain-object conversion both ways.
+// i.e. 5 calls across the JS/wasm boundary with plain-object conversion both ways, printed
+// next to its goal (3 us, docs/bindings.md) and to the same round trip natively
+// (crates/tenure/benches/renew.rs, criterion on the speed profile, with warm-up).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
 import { FencedResource, LeaseCandidate, LeaseStore } from "tenure";
-import { formatNs, timePerOp } from "./_timing.mjs";
+import { root } from "../scripts/lib/run.mjs";
+import { cpuPerOp, formatNs, timePerOp } from "./_timing.mjs";
 
 function leader() {
   const store = new LeaseStore();
@@ -14,15 +21,30 @@ function leader() {
   return { store, candidate };
 }
 
+/** The native round trip's median (ns) from criterion's estimates, or undefined. */
+function nativeRenew() {
+  const run = spawnSync("cargo", ["bench", "-q", "-p", "tenure", "--bench", "renew", "--", "--warm-up-time", "2", "--measurement-time", "3"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (run.status !== 0) throw new Error(`cargo bench -p tenure --bench renew exited with ${run.status}`);
+  const target = process.env.CARGO_TARGET_DIR ?? join(root, "target");
+  const estimates = JSON.parse(readFileSync(join(target, "criterion", "lease renew round trip", "new", "estimates.json"), "utf8"));
+  return estimates.median.point_estimate;
+}
+
 export default function bench() {
   const { store, candidate } = leader();
-  const renew = timePerOp(() => {
+  const renewOnce = () => {
     const t = candidate.pollTimeout();
     candidate.handleTimeout(t);
     for (let out = candidate.pollOutput(); out; out = candidate.pollOutput()) {
       if (out.type === "Send") candidate.handleResponse(t, store.handle(t, out.request));
     }
-  });
+  };
+  const renew = timePerOp(renewOnce);
+  const renewCpu = cpuPerOp(renewOnce);
   if (candidate.state !== "Leader") throw new Error(`the benchmark lost leadership: ${candidate.state}`);
 
   const check = timePerOp(() => candidate.assertLeadership(candidate.now));
@@ -31,10 +53,17 @@ export default function bench() {
   const handle = timePerOp((i) => s.handle(i, request));
   const resource = new FencedResource();
   const write = timePerOp(() => resource.write(1n, "v"));
+  const native = nativeRenew();
 
-  // The goal (docs/bindings.md): a renew round trip from JS within 3 us.
-  const goal = renew <= 3_000 ? "met" : "NOT YET MET";
-  console.log(`LeaseCandidate renew round trip (5 boundary calls): ${formatNs(renew)} (goal <= 3 us: ${goal})`);
+  // The goal (docs/bindings.md): a renew round trip from JS within 3 us. Wall time is what a
+  // caller waits on an idle machine; on a shared, loaded one the process's CPU time per round
+  // trip is the steadier figure (it still counts the engine's GC threads).
+  const load = loadavg()[0].toFixed(1);
+  const goal = (ns) => (ns <= 3_000 ? "met" : "NOT YET MET");
+  console.log(`LeaseCandidate renew round trip (5 boundary calls), load average ${load}:`);
+  console.log(`  JS, wall time per round trip:    ${formatNs(renew).padStart(9)}  (goal <= 3 us: ${goal(renew)})`);
+  console.log(`  JS, CPU time per round trip:     ${formatNs(renewCpu).padStart(9)}  (goal <= 3 us: ${goal(renewCpu)})`);
+  console.log(`  native (criterion median):       ${formatNs(native).padStart(9)}  (JS/native ${(renew / native).toFixed(1)}x wall)`);
   console.log(`LeaseCandidate.assertLeadership:                    ${formatNs(check)}`);
   console.log(`LeaseStore.handle (Acquire, idempotent re-grant):   ${formatNs(handle)}`);
   console.log(`FencedResource.write:                               ${formatNs(write)}`);

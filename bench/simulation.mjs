@@ -1,6 +1,7 @@
 // `npm run bench` figures for the Simulation binding (figures only):
 // - simulated events per second in wasm under Node next to the native `tenure` CLI on the
-//   same chaos scenarios, paired run by run, and their ratio's median and spread;
+//   same chaos scenarios, paired run by run (the order alternating from pair to pair), and
+//   the native/wasm speed ratio's median and spread next to its goal (RATIO_GOAL);
 // - the cost of snapshot() (the playground calls it every animation frame) next to the native
 //   World::snapshot() and the serde-wasm-bindgen build it replaced, and of clone() (its
 //   checkpoints), for 5 and 25 nodes.
@@ -12,15 +13,19 @@ import { join } from "node:path";
 import { Simulation } from "tenure/sim";
 import { root } from "../scripts/lib/run.mjs";
 
-const ROUNDS = 3;
-const SEEDS = [1, 2, 3];
+const ROUNDS = 5;
+const SEEDS = [1, 2];
+// The goal for wasm's slowdown against native on the same scenario (native events/s over
+// wasm's, per pair): 2x. The issue's speed goals are native figures; the playground runs the
+// wasm, so its frame budget rests on wasm staying within this factor (docs/bindings.md).
+const RATIO_GOAL = 2;
 
 export default async function simulationBench() {
   execFileSync("cargo", ["build", "--release", "-q", "-p", "tenure-sim", "--bin", "tenure"], { cwd: root, stdio: "inherit" });
   const cli = join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "release", "tenure");
   const work = mkdtempSync(join(tmpdir(), "tenure-bench-"));
   try {
-    console.log(`simulated events per second, 5 nodes, 1200 s of chaos + 10 s heal, seeds ${SEEDS.join(", ")} (tenure chaos --emit-scenario), ${ROUNDS} paired wasm/native runs each:`);
+    console.log(`simulated events per second, 5 nodes, 1200 s of chaos + 10 s heal, seeds ${SEEDS.join(", ")} (tenure chaos --emit-scenario), ${ROUNDS} paired wasm/native runs each, alternating which goes first:`);
     for (const algorithm of ["raft", "lease-fencing"]) {
       const ratios = [];
       const rates = { wasm: [], native: [] };
@@ -31,12 +36,20 @@ export default async function simulationBench() {
         );
         const empty = nativeEmpty(cli, work, json);
         for (let r = 0; r < ROUNDS; r++) {
-          // Paired: the same scenario in wasm then natively, back to back, so both see the
-          // same machine load; the ratio is taken per pair.
-          const w = wasmRate(json);
-          const n = nativeRate(cli, work, json, empty);
+          // Paired: the same scenario in wasm and natively, back to back, so both see the
+          // same machine load, in alternating order (a pair's second run may find warmer
+          // caches or a quieter machine); the ratio is taken per pair.
+          let w;
+          let n;
+          if (r % 2 === 0) {
+            w = wasmRate(json);
+            n = nativeRate(cli, work, json, empty);
+          } else {
+            n = nativeRate(cli, work, json, empty);
+            w = wasmRate(json);
+          }
           if (w.events !== n.events || w.hash !== n.hash) throw new Error(`${algorithm} seed ${seed}: wasm and native runs differ (${w.events}/${n.events} events)`);
-          ratios.push(w.rate / n.rate);
+          ratios.push(n.rate / w.rate);
           rates.wasm.push(w.rate);
           rates.native.push(n.rate);
           events = w.events;
@@ -45,7 +58,9 @@ export default async function simulationBench() {
       const med = (xs) => quantile(xs, 0.5);
       console.log(
         `  ${algorithm.padEnd(14)} wasm ${fmtRate(med(rates.wasm))}, native ${fmtRate(med(rates.native))} (medians; last run ${events} events); ` +
-          `wasm/native median ${med(ratios).toFixed(2)}, spread ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} over ${ratios.length} pairs`,
+          `native/wasm speed median ${med(ratios).toFixed(2)}x, IQR ${quantile(ratios, 0.25).toFixed(2)}-${quantile(ratios, 0.75).toFixed(2)}, ` +
+          `min-max ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} over ${ratios.length} pairs ` +
+          `(goal <= ${RATIO_GOAL}x: ${med(ratios) <= RATIO_GOAL ? "met" : "NOT YET MET"})`,
       );
     }
 

@@ -18,15 +18,18 @@ const files = readdirSync(dir)
   .sort();
 
 const { build } = await import("./build.mjs");
-const size = build();
-console.log(`\n== package\ngzipped .wasm: ${(size.gzipped / 1024).toFixed(1)} KiB (${size.gzipped} bytes; raw ${size.raw} bytes)`);
+const sizes = build();
+console.log("\n== package");
+for (const [name, size] of Object.entries(sizes)) {
+  console.log(`${name}_bg.wasm gzipped: ${(size.gzipped / 1000).toFixed(1)} KB (${size.gzipped} bytes; raw ${size.raw} bytes)`);
+}
 
 let failed = false;
 for (const file of files) {
   console.log(`\n== ${file}`);
   try {
     const mod = await import(pathToFileURL(join(dir, file)).href);
-    if (typeof mod.default === "function") await mod.default({ wasm: size });
+    if (typeof mod.default === "function") await mod.default({ wasm: sizes });
   } catch (err) {
     failed = true;
     console.error(`bench/${file} failed: ${err?.stack ?? err}`);

@@ -16,7 +16,7 @@
 // Each wasm-bindgen output (`--target web`) serves both environments: the browser entries call
 // its async init, the Node entries its initSync with the bytes read from disk.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkBudget, gzipped } from "./lib/budgets.mjs";
@@ -110,6 +110,13 @@ function buildModule({ feature, name }, wasmBindgen, targetDir) {
     join(OUT, `${name}_bg.wasm`),
   ]);
   copyFileSync(join(staging, `${name}.js`), join(OUT, `${name}.js`));
+  // The JS snippets the glue imports (`#[wasm_bindgen(inline_js)]`: the machines' lease fast
+  // path, crates/tenure-wasm/src/lease_fast.rs), under pkg/dist/snippets/<crate>-<hash>/.
+  const snippets = join(staging, "snippets");
+  if (existsSync(snippets)) {
+    for (const dir of readdirSync(snippets)) rmSync(join(OUT, "snippets", dir), { recursive: true, force: true });
+    cpSync(snippets, join(OUT, "snippets"), { recursive: true });
+  }
   writeFileSync(join(OUT, `${name}.d.ts`), typedInitOutput(readFileSync(join(staging, `${name}.d.ts`), "utf8")));
   writeFileSync(stampPath, stamp);
 }

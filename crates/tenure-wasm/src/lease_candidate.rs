@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{duration_to_millis, instant_from_millis, instant_to_millis, u64_to_bigint};
 use crate::error::{BindingError, U64Arg};
+use crate::lease_fast::{self, KeyCache};
 use crate::lease_message::{request_to_js, response_from_js};
 use crate::object::{json_safe, plain_object};
 use crate::read::Fields;
@@ -162,6 +163,8 @@ const FENCED_KEYS: &[&str] = &["accepted", "reason", "presented", "required"];
 #[wasm_bindgen]
 pub struct LeaseCandidate {
     inner: tenure::LeaseCandidate,
+    /// The configured key, in JS and in Rust (`lease_fast`).
+    key: KeyCache,
 }
 
 #[wasm_bindgen]
@@ -176,7 +179,8 @@ impl LeaseCandidate {
         let parsed = config_from_js(&config)?;
         let inner = tenure::LeaseCandidate::new(parsed)
             .map_err(|e| BindingError::lease_config(&e, &config))?;
-        Ok(LeaseCandidate { inner })
+        let key = KeyCache::new(&inner.config().key);
+        Ok(LeaseCandidate { inner, key })
     }
 
     /// Starts contending: sends an `Acquire` and arms the retry timer. A no-op while
@@ -198,8 +202,11 @@ impl LeaseCandidate {
         #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StoreResponse")] response: JsValue,
     ) -> Result<(), JsValue> {
-        let now = instant_from_millis(&now_ms, "now_ms")?;
-        let response = response_from_js(&response, "response")?;
+        let now = lease_fast::instant(&now_ms, "now_ms")?;
+        let response = match lease_fast::read_response(&response, &mut self.key) {
+            Some(response) => response,
+            None => response_from_js(&response, "response")?,
+        };
         self.inner.handle_response(now, &response);
         Ok(())
     }
@@ -210,7 +217,7 @@ impl LeaseCandidate {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
     ) -> Result<(), JsValue> {
-        let now = instant_from_millis(&now_ms, "now_ms")?;
+        let now = lease_fast::instant(&now_ms, "now_ms")?;
         self.inner.handle_timeout(now);
         Ok(())
     }
@@ -287,10 +294,14 @@ impl LeaseCandidate {
 
     /// The next output, oldest first, or `undefined` once drained.
     #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "CandidateOutput | undefined")]
-    pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
+    pub fn poll_output(&mut self) -> JsValue {
+        // Infallible, so the value comes back as is: a `Result` return is two values, which
+        // the engine hands to the glue as a fresh array on every call.
         match self.inner.poll_output() {
-            Some(output) => output_to_js(&output),
-            None => Ok(JsValue::UNDEFINED),
+            Some(CandidateOutput::Send(request)) => lease_fast::send(&request, &self.key),
+            // Building a plain object cannot fail (`object::plain_object` is always `Ok`).
+            Some(output) => output_to_js(&output).unwrap_or(JsValue::UNDEFINED),
+            None => JsValue::UNDEFINED,
         }
     }
 

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{instant_from_millis, instant_to_millis, u64_to_bigint};
 use crate::error::{BindingError, describe};
+use crate::lease_fast::{self, KeyCache};
 use crate::lease_message::{request_from_js, response_to_js};
 use crate::object::plain_object;
 
@@ -42,9 +43,16 @@ export interface LeaseRecord {
 /// when it goes backwards) with the TTL recorded with the lease; a lease belongs to the
 /// request's (holder, session), so another session under the same holder id is `Held` out.
 #[wasm_bindgen]
-#[derive(Default)]
 pub struct LeaseStore {
     inner: tenure::LeaseStore,
+    /// The key of the last request, in JS and in Rust (`lease_fast`).
+    key: KeyCache,
+}
+
+impl Default for LeaseStore {
+    fn default() -> LeaseStore {
+        LeaseStore::new()
+    }
 }
 
 #[wasm_bindgen]
@@ -52,7 +60,10 @@ impl LeaseStore {
     /// An empty, available store.
     #[wasm_bindgen(constructor)]
     pub fn new() -> LeaseStore {
-        LeaseStore::default()
+        LeaseStore {
+            inner: tenure::LeaseStore::default(),
+            key: KeyCache::new(&LeaseKey::default()),
+        }
     }
 
     /// Handles one request at store time `now_ms` and returns the response, or `undefined`
@@ -64,10 +75,16 @@ impl LeaseStore {
         #[wasm_bindgen(unchecked_param_type = "number")] now_ms: JsValue,
         #[wasm_bindgen(unchecked_param_type = "StoreRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let now = instant_from_millis(&now_ms, "now_ms")?;
-        let request = request_from_js(&request, "request")?;
+        let now = lease_fast::instant(&now_ms, "now_ms")?;
+        let request = match lease_fast::read_request(&request, &mut self.key) {
+            Some(request) => request,
+            None => request_from_js(&request, "request")?,
+        };
         match self.inner.handle(now, &request) {
-            Some(response) => response_to_js(&response),
+            Some(response) => match lease_fast::response(&response, &self.key) {
+                Some(js) => Ok(js),
+                None => response_to_js(&response),
+            },
             None => Ok(JsValue::UNDEFINED),
         }
     }

@@ -12,7 +12,8 @@
 //! - `limits`: the largest lists and strings accepted, checked before allocation.
 //! - `seed`: fresh PRNG seeds when a config gives none.
 //! - `fenced`: the exported [`FencedResource`] class.
-//! - `lease_message`: the lease store's requests and responses as JS objects.
+//! - `lease_message`: the lease store's requests and responses as JS objects, strictly;
+//!   `lease_fast`: the renew round trip's common shapes read and built in one JS call each.
 //! - `lease_store`, `lease_candidate`: the exported [`LeaseStore`] and [`LeaseCandidate`].
 //! - `raft_message`: Raft messages, entries and persisted state as JS objects.
 //! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
@@ -54,6 +55,8 @@ mod bully;
 mod fenced;
 #[cfg(feature = "machines")]
 mod lease_candidate;
+#[cfg(feature = "machines")]
+mod lease_fast;
 #[cfg(feature = "machines")]
 mod lease_message;
 #[cfg(feature = "machines")]

@@ -44,6 +44,7 @@ pub mod machine;
 mod not_leader;
 pub mod raft;
 pub mod rng;
+mod sort;
 pub mod time;
 pub mod timer;
 

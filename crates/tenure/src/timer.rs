@@ -128,7 +128,7 @@ impl<K: Copy + Eq> TimerTable<K> {
         if spill.is_empty() {
             // The common case: a handful of keys, sorted in place, no allocation.
             let found = inline.get_mut(..n).unwrap_or_default();
-            found.sort_unstable_by_key(|(at, i, _)| (*at, *i));
+            crate::sort::sort_by(found, |a, b| (a.0, a.1) < (b.0, b.1));
             for (slot, (_, _, k)) in due.inline.iter_mut().zip(found.iter().rev()) {
                 *slot = *k;
             }
@@ -139,7 +139,7 @@ impl<K: Copy + Eq> TimerTable<K> {
                     .iter()
                     .filter_map(|(at, i, k)| k.map(|k| (*at, *i, k))),
             );
-            spill.sort_unstable_by_key(|(at, i, _)| (*at, *i));
+            crate::sort::sort_by(&mut spill, |a, b| (a.0, a.1) < (b.0, b.1));
             due.spill = spill.into_iter().map(|(_, _, k)| k).rev().collect();
         }
         due

@@ -158,7 +158,7 @@ impl BullyNode {
     pub fn restart(config: BullyConfig, persisted: BullyPersisted) -> Result<Self, ConfigError> {
         config.validate()?;
         let mut peers = config.peers.clone();
-        peers.sort_unstable();
+        crate::sort::sort_by(&mut peers, |a, b| a < b);
         let mut timers = TimerTable::new();
         timers.set(BullyTimer::FailureDetector, Instant::ZERO);
         // One input sends at most one message per peer.

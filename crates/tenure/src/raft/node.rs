@@ -534,7 +534,7 @@ impl RaftNode {
         }
         let mut times = core::mem::take(&mut self.scratch.times);
         times.extend(self.progress.values().map(of));
-        times.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut times, |a, b| a > b);
         let at = times.get(needed.saturating_sub(1)).copied().flatten();
         times.clear();
         self.scratch.times = times;
@@ -588,12 +588,13 @@ impl RaftNode {
         let last_index = self.log.last_index();
         let window = self.config.max_inflight_appends;
         // The votes just counted are contact: CheckQuorum's first deadline is `T` from now.
-        self.progress = self
-            .config
-            .peers
-            .iter()
-            .map(|p| (*p, Progress::new(last_index, window, now)))
-            .collect();
+        // Inserted one by one: `collect()` into a map sorts first (a stable sort, code the
+        // wasm module would carry only for this), and the peers are distinct already.
+        self.progress = BTreeMap::new();
+        for p in &self.config.peers {
+            self.progress
+                .insert(*p, Progress::new(last_index, window, now));
+        }
         self.timers.clear(RaftTimer::Election);
         self.timers.set(
             RaftTimer::Heartbeat,

@@ -129,7 +129,7 @@ impl RaftNode {
         let mut matched = core::mem::take(&mut self.scratch.indexes);
         matched.extend(self.progress.values().map(|p| p.match_index));
         matched.push(self.log.last_index());
-        matched.sort_unstable_by(|a, b| b.cmp(a));
+        crate::sort::sort_by(&mut matched, |a, b| a > b);
         let quorum_index = self.config.quorum().saturating_sub(1);
         let found = matched.get(quorum_index).copied();
         matched.clear();
