@@ -37,6 +37,8 @@ pub mod search;
 pub mod serde_words;
 pub mod snapshot;
 pub mod trace;
+#[cfg(feature = "ts")]
+pub mod ts;
 pub mod units;
 pub mod world;
 
