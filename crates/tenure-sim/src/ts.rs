@@ -58,12 +58,90 @@ fn export<T: TS + 'static + ?Sized>(cfg: &Config) -> String {
     if let Some(docs) = T::docs() {
         out.push_str(&docs);
     }
-    out.push_str("export ");
-    // ts-rs leaves a space at the end of each field's line.
-    for line in T::decl(cfg).lines() {
-        out.push_str(line.trim_end());
-        out.push('\n');
+    out.push_str(&layout(&format!("export {}", T::decl(cfg))));
+    out
+}
+
+/// Lays out a ts-rs declaration one field per line, each object's `}` starting a line and
+/// nested objects indented by two spaces (ts-rs writes `field: T, };` on one line, which
+/// wasm-bindgen's re-indenting of the `.d.ts` reads as an object never closed).
+fn layout(decl: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    let mut depth = 0usize;
+    // Open `<`, `[` and `(` since the innermost `{`: a comma inside them separates no field.
+    let mut nested: Vec<usize> = vec![0];
+    let flush = |out: &mut String, line: &mut String, depth: usize| {
+        let text = line.trim();
+        if !text.is_empty() {
+            out.push_str(&"  ".repeat(depth));
+            out.push_str(text);
+            out.push('\n');
+        }
+        line.clear();
+    };
+    let mut rest = decl;
+    while let Some(c) = rest.chars().next() {
+        if let Some(comment) = rest.strip_prefix("/**") {
+            flush(&mut out, &mut line, depth);
+            let end = comment.find("*/").map_or(comment.len(), |i| i + 2);
+            let body = &comment[..end];
+            for (i, text) in format!("/**{body}").lines().enumerate() {
+                out.push_str(&"  ".repeat(depth));
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(text.trim());
+                out.push('\n');
+            }
+            rest = &comment[end..];
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        match c {
+            '"' => {
+                line.push('"');
+                let end = rest.find('"').map_or(rest.len(), |i| i + 1);
+                line.push_str(&rest[..end]);
+                rest = &rest[end..];
+            }
+            '{' => {
+                line.push('{');
+                flush(&mut out, &mut line, depth);
+                depth += 1;
+                nested.push(0);
+            }
+            '}' => {
+                flush(&mut out, &mut line, depth);
+                depth = depth.saturating_sub(1);
+                nested.pop();
+                line.push('}');
+            }
+            '<' | '[' | '(' => {
+                if let Some(n) = nested.last_mut() {
+                    *n += 1;
+                }
+                line.push(c);
+            }
+            '>' | ']' | ')' => {
+                if let Some(n) = nested.last_mut() {
+                    *n = n.saturating_sub(1);
+                }
+                line.push(c);
+            }
+            ',' if depth > 0 && nested.last() == Some(&0) => {
+                line.push(',');
+                flush(&mut out, &mut line, depth);
+            }
+            '\n' | ' ' => {
+                if !line.is_empty() && !line.ends_with(' ') {
+                    line.push(' ');
+                }
+            }
+            other => line.push(other),
+        }
     }
+    flush(&mut out, &mut line, depth);
     out
 }
 
@@ -151,15 +229,13 @@ pub fn declarations() -> String {
     out.push('\n');
     // The scenario's fields but `algorithm` and `config`, which the union below pairs.
     out.push_str(&export::<Scenario>(&cfg));
-    out.push_str(
-        concat!(
-            "\n/**\n",
-            " * A whole run: the versioned JSON of the `tenure` CLI's scenario files, one member\n",
-            " * per algorithm so that `config` holds only that algorithm's keys. Unknown keys are\n",
-            " * refused everywhere; times are ms.\n",
-            " */\nexport type Scenario =\n",
-        ),
-    );
+    out.push_str(concat!(
+        "\n/**\n",
+        " * A whole run: the versioned JSON of the `tenure` CLI's scenario files, one member\n",
+        " * per algorithm so that `config` holds only that algorithm's keys. Unknown keys are\n",
+        " * refused everywhere; times are ms.\n",
+        " */\nexport type Scenario =\n",
+    ));
     out.push_str(&union.join("\n"));
     out.push_str(";\n\n");
     out.push_str(
@@ -210,6 +286,15 @@ fn outputs(cfg: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declarations_are_laid_out_one_field_a_line() {
+        let decl = "type A = { \n/**\n * Its id.\n */\nid: number, \npair: [number, number], \nb: { c: Array<[ProcId, ProcId]>, }, } | { \"type\": \"x, }\", };";
+        assert_eq!(
+            layout(decl),
+            "type A = {\n  /**\n   * Its id.\n   */\n  id: number,\n  pair: [number, number],\n  b: {\n    c: Array<[ProcId, ProcId]>,\n  },\n} | {\n  \"type\": \"x, }\",\n};\n"
+        );
+    }
 
     #[test]
     fn config_type_names_are_pascal_case() {
