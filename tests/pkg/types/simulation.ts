@@ -11,6 +11,8 @@ import {
   type Snapshot,
   type TraceEvent,
   type Violation,
+  Search,
+  type SearchOptionsJSON,
   Simulation,
 } from "tenure/sim";
 import type { TenureErrorCode } from "tenure";
@@ -182,3 +184,10 @@ void wrong;
 // @ts-expect-error the trace hash is a hex string
 const wrongHash: bigint = sim.traceHash();
 void wrongHash;
+
+// Search.toJSON() gives options the constructor takes back.
+const search = new Search({ algorithm: "raft", property: "split-brain", seed: 1n, config: { pre_vote: true } });
+const options: SearchOptionsJSON = search.toJSON();
+const families: string[] = options.families;
+const sameSearch: Search = new Search(options);
+void families, sameSearch;
