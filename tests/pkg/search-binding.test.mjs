@@ -86,6 +86,38 @@ test("promises names what any-promised looks for", () => {
   assert.throws(() => Search.promises("paxos"), { name: "TypeError", code: "ERR_SEARCH_TYPE" });
 });
 
+test("toJSON gives options the constructor takes back: the same search, run for run", () => {
+  const cases = [
+    { algorithm: "bully", property: "split-brain" },
+    {
+      algorithm: "raft", property: "no-leader-for=2s", nodes: 5, families: ["kill", "partition-one"], seed: 7,
+      duration_ms: 3_000, heal_ms: 1_000, pre_vote: true, check_quorum: false, config: { election_timeout_ms: 200 },
+    },
+    { algorithm: "lease-fencing", property: "any-promised", nodes: 3, duration_ms: 2_000, heal_ms: 1_000, seed: 2n ** 60n, config: { ttl_ms: 1_500 } },
+  ];
+  for (const options of cases) {
+    const search = new Search(options);
+    const json = search.toJSON();
+    // Every default is filled in, and what was given is kept as given.
+    for (const key of ["algorithm", "nodes", "families", "seed", "duration_ms", "heal_ms", "config"]) assert.ok(key in json, key);
+    for (const [key, value] of Object.entries(options)) if (key !== "property") assert.deepEqual(json[key], value, key);
+    assert.equal(json.property, search.property);
+    const again = new Search(json);
+    assert.deepEqual(again.toJSON(), json);
+    if (typeof json.seed !== "bigint") assert.deepEqual(new Search(JSON.parse(JSON.stringify(json))).toJSON(), json);
+    search.runBatch(2);
+    again.runBatch(2);
+    assert.deepEqual(again.progress(), search.progress(), "the same runs");
+  }
+  // The defaults are the documented ones: 3 nodes, every family that applies (no store
+  // outage without a store), 20 s of faults, 5 s heal, seed 0, no config.
+  const families = ["kill", "pause", "partition-one", "partition-minority", "partition-majority", "partition-ring",
+    "partition-bridge", "clock-bump", "clock-drift", "duplicate", "reorder"];
+  assert.deepEqual(new Search({ algorithm: "bully", property: "split-brain" }).toJSON(), {
+    algorithm: "bully", property: "split-brain", nodes: 3, families, seed: 0, duration_ms: 20_000, heal_ms: 5_000, config: {},
+  });
+});
+
 test("bad search input gets a coded error and changes nothing", () => {
   const ok = { algorithm: "bully", property: "split-brain" };
   const cases = [

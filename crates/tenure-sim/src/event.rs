@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 /// Why a leader stopped leading.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepDownCause {
@@ -33,6 +34,7 @@ pub enum StepDownCause {
 }
 
 /// Why a client's proposal was refused.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RefusalCause {
@@ -43,6 +45,7 @@ pub enum RefusalCause {
 }
 
 /// A state change of one process, one variant per kind.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "NodeChange"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "what", rename_all = "kebab-case")]
 pub enum NodeEvent {
@@ -108,7 +111,7 @@ pub enum NodeEvent {
     Restarted,
     /// The process stopped for a while (its duration is `duration_ms` in JSON).
     Paused {
-        /// How long, us.
+        /// How long.
         #[serde(rename = "duration_ms", serialize_with = "crate::units::ser_ms")]
         duration_us: u64,
     },
@@ -130,6 +133,7 @@ impl NodeEvent {
 
 /// The role a process shows in a snapshot: its core machine's own role names, plus the
 /// lease world's service processes.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "RoleLabel"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
 pub enum Role {
     /// Raft, Bully or lease: follows a leader (or waits for one).
@@ -158,6 +162,7 @@ pub enum Role {
 }
 
 /// What a role amounts to, the same for every algorithm (the page colours by it).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoleKind {

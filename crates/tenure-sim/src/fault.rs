@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
 /// One fault (docs/design.md "The simulator", Faults).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[non_exhaustive]
@@ -18,11 +19,13 @@ pub enum Fault {
     /// The node stops; its volatile state is lost, what it persisted survives.
     Crash {
         /// The node to crash.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         node: NodeId,
     },
     /// A crashed node starts again from its persisted state (no-op if it is up).
     Restart {
         /// The node to restart.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         node: NodeId,
     },
     /// The process does nothing for `duration_ms`: messages to it queue, its timers fire late
@@ -37,6 +40,7 @@ pub enum Fault {
     /// leadership check, before the write it checked for leaves (S01).
     PauseAfterCheck {
         /// The lease contender.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         node: NodeId,
         /// How long, in ms.
         duration_ms: Ms,
@@ -130,6 +134,7 @@ pub enum Fault {
     /// (`proposal-refused`, reason `not-leader`, or `crashed`).
     Propose {
         /// The node the client asks.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         node: NodeId,
         /// The command, an opaque number (shown in the log view).
         command: u64,
@@ -185,6 +190,7 @@ impl Fault {
 }
 
 /// A fault scheduled at a true time (ms since the start of the run).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimedFault {

@@ -43,6 +43,8 @@ pub mod lease {
 }
 pub mod snapshot;
 pub mod trace;
+#[cfg(feature = "ts")]
+pub mod ts;
 pub mod units;
 pub mod world;
 

@@ -8,7 +8,9 @@ use tenure::Instant;
 /// Most failover samples a run keeps (the latest ones).
 pub const MAX_FAILOVER_SAMPLES: usize = 256;
 
-/// Counters and timings of one run. Times are microseconds of true time.
+/// Counters and timings of one run. Times are true time (`_us` fields in Rust, `_ms` in
+/// JSON).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Metrics {
     /// Leaderships won (`BecameLeader`, `Elected`, `BecameCoordinator`).

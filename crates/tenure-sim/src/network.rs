@@ -28,6 +28,7 @@ pub struct LinkParams {
 }
 
 /// The scenario's `network` section: defaults for every link.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NetworkConfig {

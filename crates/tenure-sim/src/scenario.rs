@@ -134,6 +134,8 @@ impl<'de> Deserialize<'de> for Algorithm {
 
 /// The scenario's `config` section: algorithm parameters, all optional (omitted = the core
 /// machine's default). Keys that do not apply to the scenario's algorithm are rejected.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ScenarioConfigFields", optional_fields))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AlgoConfig {
@@ -224,29 +226,37 @@ impl AlgoConfig {
 }
 
 /// A whole run: algorithm, cluster size, parameters, network, seed, length and faults.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ScenarioFields"))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    /// Format version; must be [`SCENARIO_VERSION`].
+    /// Format version; must be 1 ([`SCENARIO_VERSION`]).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// The algorithm every node runs.
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub algorithm: Algorithm,
     /// Number of election nodes, ids `1..=nodes` (lease worlds add the store and resource).
     pub nodes: u64,
     /// Algorithm parameters.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub config: AlgoConfig,
     /// Default link behaviour.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<crate::ts::NetworkInput>", optional))]
     pub network: NetworkConfig,
     /// The seed every random choice of the run derives from: a JSON number, or a decimal
     /// string for seeds above 2^53 that JavaScript's `JSON.stringify` cannot write as one.
     #[serde(deserialize_with = "crate::units::u64_number_or_string")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<crate::ts::SeedInput>", optional))]
     pub seed: u64,
     /// Length of the run in ms of true time.
     pub duration_ms: Ms,
     /// Scheduled faults.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<TimedFault>>", optional))]
     pub faults: Vec<TimedFault>,
 }
 

@@ -10,6 +10,7 @@ use crate::trace::{DropReason, WriteRecord};
 use serde::Serialize;
 
 /// Whether a process runs.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ProcStatus"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
@@ -22,23 +23,26 @@ pub enum Status {
 }
 
 /// A timer a process waits on.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TimerSnapshot"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TimerView {
     /// What it waits for (`Election`, `Heartbeat`, `Renew`, `LeaseDeadline`, `Write`, ...).
+    #[cfg_attr(feature = "ts", ts(type = "TimerKind"))]
     pub kind: &'static str,
-    /// When it fires, in true time (us; an estimate through the process's clock).
+    /// When it fires, in true time (an estimate through the process's clock).
     #[serde(rename = "deadline_ms", serialize_with = "crate::units::ser_ms")]
     pub deadline_us: u64,
-    /// When it was armed, in true time (us).
+    /// When it was armed, in true time.
     #[serde(rename = "armed_ms", serialize_with = "crate::units::ser_ms")]
     pub armed_us: u64,
-    /// Its full wait on the process's clock, from arming to deadline (us): the part of it
+    /// Its full wait on the process's clock, from arming to deadline: the part of it
     /// still left is how far the timer has run down.
     #[serde(rename = "wait_ms", serialize_with = "crate::units::ser_ms")]
     pub wait_us: u64,
 }
 
 /// One process.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "NodeSnapshot"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NodeView {
     /// The process.
@@ -58,10 +62,10 @@ pub struct NodeView {
     pub leader: Option<u64>,
     /// Up, paused or crashed.
     pub status: Status,
-    /// Its clock reading, us.
+    /// Its clock reading.
     #[serde(rename = "clock_ms", serialize_with = "crate::units::ser_ms")]
     pub clock_us: u64,
-    /// Its lease deadline converted to true time (us), lease contenders that lead.
+    /// Its lease deadline converted to true time, lease contenders that lead.
     #[serde(
         rename = "lease_deadline_ms",
         serialize_with = "crate::units::ser_opt_ms"
@@ -69,7 +73,7 @@ pub struct NodeView {
     pub lease_deadline_us: Option<u64>,
     /// Lease contenders: how long a lease is valid on its own clock, counted from the send
     /// time of the request that won or renewed it (ttl - safety margin): the full span of
-    /// the time left until `lease_deadline_ms`, us.
+    /// the time left until `lease_deadline_ms`.
     #[serde(
         rename = "lease_validity_ms",
         serialize_with = "crate::units::ser_opt_ms"
@@ -89,6 +93,7 @@ pub struct NodeView {
 pub const LOG_TAIL: usize = 24;
 
 /// One Raft log entry.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "LogEntry"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LogEntryView {
     /// Its index, from 1.
@@ -100,6 +105,7 @@ pub struct LogEntryView {
 }
 
 /// A message on the wire.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "InFlightMessage"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InFlight {
     /// Message id.
@@ -109,13 +115,14 @@ pub struct InFlight {
     /// Receiver.
     pub to: Proc,
     /// Kind label.
+    #[cfg_attr(feature = "ts", ts(type = "MessageKind"))]
     pub kind: &'static str,
     /// Term, epoch or token carried.
     pub value: Option<u64>,
-    /// True send time, us.
+    /// True send time.
     #[serde(rename = "send_ms", serialize_with = "crate::units::ser_ms")]
     pub send_us: u64,
-    /// True arrival time, us.
+    /// True arrival time.
     #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
     pub arrival_us: u64,
 }
@@ -133,10 +140,10 @@ pub struct MessageDetail {
     pub kind: &'static str,
     /// Term, epoch or token carried.
     pub value: Option<u64>,
-    /// True send time, us.
+    /// True send time.
     #[serde(rename = "send_ms", serialize_with = "crate::units::ser_ms")]
     pub send_us: u64,
-    /// True arrival time, us.
+    /// True arrival time.
     #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
     pub arrival_us: u64,
     /// Every field, as the algorithm sent it.
@@ -144,6 +151,7 @@ pub struct MessageDetail {
 }
 
 /// A recently dropped message.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "DroppedMessage"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Dropped {
     /// Message id.
@@ -153,8 +161,9 @@ pub struct Dropped {
     /// Receiver.
     pub to: Proc,
     /// Kind label.
+    #[cfg_attr(feature = "ts", ts(type = "MessageKind"))]
     pub kind: &'static str,
-    /// True time of the drop, us.
+    /// True time of the drop.
     #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// Why.
@@ -162,20 +171,21 @@ pub struct Dropped {
 }
 
 /// The lease store.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "StoreSnapshot"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StoreView {
     /// The valid holder on the store's clock, if any.
     pub holder: Option<u64>,
     /// Its token.
     pub token: Option<u64>,
-    /// Its expiry on the store's clock, us.
+    /// Its expiry on the store's clock.
     #[serde(rename = "expiry_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub expiry_us: Option<u64>,
-    /// That expiry in true time, us (an estimate through the store's clock).
+    /// That expiry in true time (an estimate through the store's clock).
     #[serde(rename = "expiry_true_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub expiry_true_us: Option<u64>,
     /// The TTL the valid holder's lease was granted or last renewed with (the full span of
-    /// the time left until `expiry_ms`), us.
+    /// the time left until `expiry_ms`).
     #[serde(rename = "ttl_ms", serialize_with = "crate::units::ser_opt_ms")]
     pub ttl_us: Option<u64>,
     /// The last token issued.
@@ -185,6 +195,7 @@ pub struct StoreView {
 }
 
 /// The fenced resource.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ResourceSnapshot"))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResourceView {
     /// Highest token seen (rule 1).
@@ -196,9 +207,10 @@ pub struct ResourceView {
 }
 
 /// The world at one instant.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Snapshot {
-    /// True time, us.
+    /// True time.
     #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// The algorithm.

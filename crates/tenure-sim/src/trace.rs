@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::collections::VecDeque;
 
 /// Why a message was not delivered.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DropReason {
@@ -32,10 +33,11 @@ pub enum DropReason {
 }
 
 /// What happened, one variant per kind of event.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum TraceKind {
-    /// A message left `from`; it arrives at `arrival_us` (and again at `duplicate_us`).
+    /// A message left `from`; it arrives at its arrival time (and again at the duplicate's).
     Send {
         /// Message id, unique in the run.
         id: u64,
@@ -44,10 +46,11 @@ pub enum TraceKind {
         /// Receiver.
         to: Proc,
         /// Message kind (`RequestVote`, `AppendEntries`, `Acquire`, `Write`, ...).
+        #[cfg_attr(feature = "ts", ts(type = "MessageKind"))]
         msg: &'static str,
         /// Term, epoch or token the message carries, if any.
         value: Option<u64>,
-        /// True arrival time in us.
+        /// True arrival time.
         #[serde(rename = "arrival_ms", serialize_with = "crate::units::ser_ms")]
         arrival_us: u64,
         /// True arrival time of a duplicate, if the link duplicated it.
@@ -63,6 +66,7 @@ pub enum TraceKind {
         /// Receiver.
         to: Proc,
         /// Message kind.
+        #[cfg_attr(feature = "ts", ts(type = "MessageKind"))]
         msg: &'static str,
     },
     /// A message was dropped.
@@ -74,6 +78,7 @@ pub enum TraceKind {
         /// Receiver.
         to: Proc,
         /// Message kind.
+        #[cfg_attr(feature = "ts", ts(type = "MessageKind"))]
         msg: &'static str,
         /// Why.
         reason: DropReason,
@@ -101,7 +106,7 @@ pub enum TraceKind {
     /// Fewer than two nodes act as leader again: the window that opened at the last
     /// `split-brain-started` closes.
     SplitBrainEnded {
-        /// How long it lasted, us (`duration_ms` in JSON).
+        /// How long it lasted (`duration_ms` in JSON).
         #[serde(rename = "duration_ms", serialize_with = "crate::units::ser_ms")]
         duration_us: u64,
     },
@@ -154,6 +159,7 @@ impl TraceKind {
 }
 
 /// Why the fenced resource refused a write.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum WriteRefusal {
     /// Its token is below the highest the resource has seen ([`tenure::StaleToken`]).
@@ -162,12 +168,13 @@ pub enum WriteRefusal {
 }
 
 /// One write judged by the fenced resource.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ResourceWrite"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct WriteRecord {
-    /// True time the resource judged it, in us.
+    /// True time the resource judged it.
     #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
-    /// True time the write left its node, in us.
+    /// True time the write left its node.
     #[serde(rename = "issued_ms", serialize_with = "crate::units::ser_ms")]
     pub issued_us: u64,
     /// The writer.
@@ -192,11 +199,12 @@ pub struct WriteRecord {
 }
 
 /// One event: a sequence number, the true time in us, and what happened.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct TraceEvent {
     /// Position in the run, from 0.
     pub seq: u64,
-    /// True time in us.
+    /// True time.
     #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// What happened.

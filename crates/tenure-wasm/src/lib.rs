@@ -22,7 +22,8 @@
 //!   shrinker run in slices (a Web Worker's).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
 //!   `simulation_input` (scenario and fault objects in), `simulation_output` (snapshots,
-//!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript shapes).
+//!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript: the shapes generated
+//!   from the simulator's serde types into `simulation_shapes.d.ts`, tests/sim_shapes.rs).
 //!
 //! - `lab`: the failover lab's `failoverMeasure`, `falseElections` and `failoverPlot`.
 //!

@@ -47,8 +47,8 @@ export interface SearchOptions {
   nodes?: number;
   /** Fault families to draw from (default: every one that applies), as `tenure chaos`. */
   families?: string[];
-  /** Run i uses chaos seed `seed + i` (default 0). */
-  seed?: number;
+  /** Run i uses chaos seed `seed + i` (default 0): a safe integer or a bigint. */
+  seed?: number | bigint;
   /** Faulty period of each run, ms (default 20000; at most 600000). */
   duration_ms?: number;
   /** Quiet period after the heal, ms (default 5000; at most 600000). */
@@ -58,6 +58,19 @@ export interface SearchOptions {
   check_quorum?: boolean;
   /** Algorithm parameters laid over each drawn scenario's config (keys set here win). */
   config?: ScenarioConfig;
+}
+
+/**
+ * What `Search.toJSON` returns: the options with every default filled in, which
+ * `new Search(...)` takes back to run the same search (`seed` a bigint above 2^53 - 1).
+ */
+export interface SearchOptionsJSON extends SearchOptions {
+  nodes: number;
+  families: string[];
+  seed: number | bigint;
+  duration_ms: number;
+  heal_ms: number;
+  config: ScenarioConfig;
 }
 
 /** A property's violation. */
@@ -210,6 +223,41 @@ impl Search {
             ("scenario", scenario_object(&f.scenario)?),
             ("witness", witness_object(&f.witness)?),
         ])
+    }
+
+    /// The options this search runs with, every default filled in: what `new Search(...)`
+    /// takes back to run the same search (`pre_vote`/`check_quorum` only when given).
+    #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "SearchOptionsJSON")]
+    pub fn to_json(&self) -> Result<JsValue, JsValue> {
+        let options = self.inner.options();
+        let chaos = &options.chaos;
+        let families = js_sys::Array::new();
+        for family in &chaos.families {
+            families.push(&JsValue::from_str(family.name()));
+        }
+        let config = serde_json::to_string(&options.config).unwrap_or_else(|_| "{}".into());
+        let seed = if chaos.seed <= crate::simulation_input::MAX_SAFE_INTEGER {
+            num(chaos.seed)
+        } else {
+            JsValue::from(chaos.seed)
+        };
+        let mut fields = vec![
+            ("algorithm", JsValue::from_str(chaos.algorithm.name())),
+            ("property", JsValue::from_str(&options.property.to_string())),
+            ("nodes", num(chaos.nodes)),
+            ("families", families.into()),
+            ("seed", seed),
+            ("duration_ms", num(chaos.duration_ms)),
+            ("heal_ms", num(chaos.heal_ms)),
+        ];
+        if let Some(v) = chaos.pre_vote {
+            fields.push(("pre_vote", v.into()));
+        }
+        if let Some(v) = chaos.check_quorum {
+            fields.push(("check_quorum", v.into()));
+        }
+        fields.push(("config", js_sys::JSON::parse(&config)?));
+        plain_object(&fields)
     }
 
     /// The property searched for, as the CLI prints it (`no-leader-for=2000ms`).

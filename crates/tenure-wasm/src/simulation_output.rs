@@ -3,7 +3,7 @@
 //! The simulator serializes every record in the JS units already (times `*_ms`, node ids and
 //! counters numbers, absent values `null`; docs/conventions.md), so snapshots, trace events,
 //! violations and metrics go through serde-wasm-bindgen as they are, exactly as the CLI
-//! writes them as JSON. The TypeScript shapes are in `simulation_types.rs`.
+//! writes them as JSON. Their TypeScript is generated from the same types (`simulation_shapes.d.ts`).
 
 use serde::Serialize;
 use tenure_sim::TraceEvent;

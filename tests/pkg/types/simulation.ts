@@ -11,6 +11,8 @@ import {
   type Snapshot,
   type TraceEvent,
   type Violation,
+  Search,
+  type SearchOptionsJSON,
   Simulation,
 } from "tenure/sim";
 import type { TenureErrorCode } from "tenure";
@@ -162,9 +164,30 @@ sim.runUntil(5n);
 sim.inject({ type: "crash", target: 1 });
 // @ts-expect-error unknown algorithms are rejected
 new Simulation({ ...scenario, algorithm: "paxos" });
+// Each algorithm's `config` holds only its own keys (the union on `algorithm`).
+const bully: Scenario = { version: 1, algorithm: "bully", nodes: 3, duration_ms: 1_000, config: { failure_timeout_ms: 300 } };
+void bully;
+// @ts-expect-error ttl_ms is a lease key, not a Raft one
+new Simulation({ version: 1, algorithm: "raft", nodes: 3, duration_ms: 1_000, config: { ttl_ms: 5 } });
+// @ts-expect-error the foil has no safety margin to set
+new Simulation({ version: 1, algorithm: "lease-no-margin", nodes: 3, duration_ms: 1_000, config: { safety_margin_ms: 5 } });
+// toJSON()'s config is the algorithm's own: narrowing on `algorithm` narrows it.
+if (json.algorithm === "raft") {
+  const preVote: boolean | undefined = json.config.pre_vote;
+  // @ts-expect-error a Raft scenario's config has no ttl_ms
+  void json.config.ttl_ms;
+  void preVote;
+}
 // @ts-expect-error node ids in snapshots are numbers or "store"/"resource", never bigints
 const wrong: bigint = snap.nodes[0].id;
 void wrong;
 // @ts-expect-error the trace hash is a hex string
 const wrongHash: bigint = sim.traceHash();
 void wrongHash;
+
+// Search.toJSON() gives options the constructor takes back.
+const search = new Search({ algorithm: "raft", property: "split-brain", seed: 1n, config: { pre_vote: true } });
+const options: SearchOptionsJSON = search.toJSON();
+const families: string[] = options.families;
+const sameSearch: Search = new Search(options);
+void families, sameSearch;

@@ -17,6 +17,7 @@ use crate::scenario::Algorithm;
 use serde::Serialize;
 
 /// An invariant (or liveness property) the checker watches.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -98,9 +99,10 @@ pub fn keeps_lease_premise(fault: &Fault, max_drift_ppm: u32) -> bool {
 }
 
 /// A broken invariant: when, which, who, and what exactly.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Violation {
-    /// True time in us.
+    /// True time.
     #[serde(rename = "time_ms", serialize_with = "crate::units::ser_ms")]
     pub time_us: u64,
     /// Which invariant.
