@@ -336,7 +336,8 @@ impl TraceHasher {
                 duplicate_us,
             } => {
                 let (l0, l1) = label_words(msg);
-                let flags = u64::from(value.is_some()) << 8 | u64::from(duplicate_us.is_some()) << 9;
+                let flags =
+                    u64::from(value.is_some()) << 8 | u64::from(duplicate_us.is_some()) << 9;
                 self.absorb([
                     time_us,
                     *id,
@@ -570,5 +571,108 @@ impl EventLog {
     /// Whether nothing has been recorded.
     pub fn is_empty(&self) -> bool {
         self.next_seq == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::StepDownCause;
+    use tenure::NodeId;
+
+    fn hash_of(events: &[(u64, TraceKind)]) -> u64 {
+        let mut log = EventLog::new(0);
+        for (t, k) in events {
+            log.push(*t, k.clone());
+        }
+        log.hash()
+    }
+
+    fn send(id: u64, from: u64, to: u64, msg: &'static str, value: Option<u64>) -> TraceKind {
+        TraceKind::Send {
+            id,
+            from: Proc::Node(NodeId(from)),
+            to: Proc::Node(NodeId(to)),
+            msg,
+            value,
+            arrival_us: 900,
+            duplicate_us: None,
+        }
+    }
+
+    #[test]
+    fn every_field_of_a_hot_event_reaches_the_hash() {
+        let base = hash_of(&[(10, send(1, 1, 2, "AppendEntries", Some(3)))]);
+        let variants = [
+            (11, send(1, 1, 2, "AppendEntries", Some(3))),
+            (10, send(2, 1, 2, "AppendEntries", Some(3))),
+            (10, send(1, 2, 1, "AppendEntries", Some(3))),
+            (10, send(1, 1, 3, "AppendEntries", Some(3))),
+            (10, send(1, 1, 2, "AppendEntriesResponse", Some(3))),
+            (10, send(1, 1, 2, "Heartbeat", Some(3))),
+            (10, send(1, 1, 2, "AppendEntries", Some(4))),
+            (10, send(1, 1, 2, "AppendEntries", None)),
+            (10, send(1, 1, 2, "AppendEntries", Some(0))),
+            (
+                10,
+                TraceKind::Deliver {
+                    id: 1,
+                    from: Proc::Node(NodeId(1)),
+                    to: Proc::Node(NodeId(2)),
+                    msg: "AppendEntries",
+                },
+            ),
+        ];
+        let mut seen = vec![base];
+        for (t, k) in variants {
+            let h = hash_of(&[(t, k.clone())]);
+            assert!(!seen.contains(&h), "{k:?} at {t} collides");
+            seen.push(h);
+        }
+        // Short labels (under eight bytes) and the duplicate time count too.
+        let a = hash_of(&[(10, send(1, 1, 2, "Write", None))]);
+        let b = hash_of(&[(10, send(1, 1, 2, "Renew", None))]);
+        assert_ne!(a, b);
+        let mut dup = send(1, 1, 2, "Write", None);
+        if let TraceKind::Send { duplicate_us, .. } = &mut dup {
+            *duplicate_us = Some(950);
+        }
+        assert_ne!(hash_of(&[(10, dup)]), a);
+    }
+
+    #[test]
+    fn node_events_order_and_rare_events_reach_the_hash() {
+        let n1 = Proc::Node(NodeId(1));
+        let led = TraceKind::Node {
+            proc: n1,
+            change: NodeEvent::BecameLeader { value: 2 },
+        };
+        let down = TraceKind::Node {
+            proc: n1,
+            change: NodeEvent::SteppedDown {
+                value: 2,
+                reason: StepDownCause::HigherTerm,
+            },
+        };
+        let quorum = TraceKind::Node {
+            proc: n1,
+            change: NodeEvent::SteppedDown {
+                value: 2,
+                reason: StepDownCause::CheckQuorumFailed,
+            },
+        };
+        let forward = hash_of(&[(5, led.clone()), (5, down.clone())]);
+        assert_ne!(forward, hash_of(&[(5, down.clone()), (5, led.clone())]));
+        assert_ne!(
+            hash_of(&[(5, down)]),
+            hash_of(&[(5, quorum)]),
+            "the cause counts"
+        );
+        let ended = |us| TraceKind::SplitBrainEnded { duration_us: us };
+        assert_ne!(hash_of(&[(5, ended(1))]), hash_of(&[(5, ended(2))]));
+        assert_ne!(
+            hash_of(&[]),
+            hash_of(&[(0, TraceKind::Timeout { proc: n1 })])
+        );
     }
 }

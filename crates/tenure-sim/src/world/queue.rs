@@ -1,15 +1,15 @@
 //! The event queue: what is scheduled, and the (time, rank, sequence) order it leaves in.
 //!
-//! The binary heap holds 16-byte keys, one `u128` each, whose integer order is the queue's
-//! order: the true time in the top 64 bits, then the rank (one bit), the scheduling sequence
+//! The 4-ary heap (`heap.rs`) holds 16-byte keys, one `u128` each, whose integer order is the
+//! queue's order: the true time in the top 64 bits, then the rank (one bit), the scheduling sequence
 //! number (31 bits) and the index of the event's slot (32 bits). Sifting compares one integer
 //! and moves 16 bytes. The events themselves (a message with its payload can be a hundred
 //! bytes and more) stay put in a slab whose free slots are reused, so a run allocates no queue
 //! memory once the slab has grown to the peak. When the 31-bit sequence runs out (after two
 //! billion events scheduled), the keys still queued are renumbered in their order.
 
+use super::heap::QuadHeap;
 use super::*;
-use std::cmp::Reverse;
 
 #[derive(Clone, Debug)]
 pub(super) struct Envelope {
@@ -45,8 +45,8 @@ const FAULT_RANK: u128 = 1 << 63;
 /// Sequence numbers run in `1..SEQ_END` (31 bits above the slot's 32).
 const SEQ_END: u64 = 1 << 31;
 
-fn key(at: u64, rank: u128, seq: u64, slot: u32) -> Reverse<u128> {
-    Reverse(u128::from(at) << 64 | rank | u128::from(seq) << 32 | u128::from(slot))
+fn key(at: u64, rank: u128, seq: u64, slot: u32) -> u128 {
+    u128::from(at) << 64 | rank | u128::from(seq) << 32 | u128::from(slot)
 }
 
 fn at_of(k: u128) -> u64 {
@@ -60,7 +60,7 @@ fn slot_of(k: u128) -> usize {
 /// Scheduled events in (time, rank, sequence) order.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Queue {
-    heap: BinaryHeap<Reverse<u128>>,
+    heap: QuadHeap,
     slab: Vec<Option<Ev>>,
     free: Vec<u32>,
     seq: u64,
@@ -98,22 +98,20 @@ impl Queue {
     /// Gives the queued keys the sequence numbers `1..=len` in their order, so new keys can
     /// follow them.
     fn renumber(&mut self) {
-        let mut keys = std::mem::take(&mut self.heap).into_sorted_vec();
-        // Ascending by `Reverse`: the latest first.
-        keys.reverse();
+        let mut keys = std::mem::take(&mut self.heap).into_sorted();
         let mut seq = 0;
-        for Reverse(k) in &mut keys {
+        for k in &mut keys {
             seq += 1;
-            *k = key(at_of(*k), *k & FAULT_RANK, seq, slot_of(*k) as u32).0;
+            *k = key(at_of(*k), *k & FAULT_RANK, seq, slot_of(*k) as u32);
         }
         self.seq = seq;
-        self.heap = BinaryHeap::from(keys);
+        self.heap = QuadHeap::from_vec(keys);
     }
 
     /// Takes the earliest event out.
     pub(super) fn pop(&mut self) -> Option<(Instant, Ev)> {
         loop {
-            let Reverse(k) = self.heap.pop()?;
+            let k = self.heap.pop()?;
             let slot = slot_of(k);
             let ev = self.slab.get_mut(slot).and_then(Option::take);
             self.free.push(slot as u32);
@@ -125,7 +123,7 @@ impl Queue {
 
     /// True time of the earliest event.
     pub(super) fn next_at(&self) -> Option<Instant> {
-        self.heap.peek().map(|k| Instant::from_micros(at_of(k.0)))
+        self.heap.peek().map(|k| Instant::from_micros(at_of(k)))
     }
 
     /// Events queued.
@@ -137,21 +135,19 @@ impl Queue {
     pub(super) fn iter(&self) -> impl Iterator<Item = (Instant, &Ev)> + '_ {
         self.heap.iter().filter_map(|k| {
             self.slab
-                .get(slot_of(k.0))
+                .get(slot_of(k))
                 .and_then(Option::as_ref)
-                .map(|ev| (Instant::from_micros(at_of(k.0)), ev))
+                .map(|ev| (Instant::from_micros(at_of(k)), ev))
         })
     }
 
     /// Removes every event `remove` picks, returning them in (time, rank, sequence) order.
     pub(super) fn remove_where(&mut self, mut remove: impl FnMut(&Ev) -> bool) -> Vec<Ev> {
-        let mut keys = std::mem::take(&mut self.heap).into_sorted_vec();
-        // Ascending by `Reverse`: the latest first.
-        keys.reverse();
+        let keys = std::mem::take(&mut self.heap).into_sorted();
         let mut removed = Vec::new();
         let mut kept = Vec::with_capacity(keys.len());
         for key in keys {
-            let slot = slot_of(key.0);
+            let slot = slot_of(key);
             match self.slab.get_mut(slot) {
                 Some(s) if s.as_ref().is_some_and(&mut remove) => {
                     if let Some(ev) = s.take() {
@@ -162,7 +158,7 @@ impl Queue {
                 _ => kept.push(key),
             }
         }
-        self.heap = BinaryHeap::from(kept);
+        self.heap = QuadHeap::from_vec(kept);
         removed
     }
 }
