@@ -80,13 +80,23 @@ pub enum SendFate {
 }
 
 /// The network between `n` processes, indexed `0..n`.
+///
+/// Every send and delivery asks whether its link is blocked and which parameters and
+/// generator it has: those answers are held in dense per-link tables (`width x width`, grown
+/// to the highest process index seen), so the hot path does no ordered-map search. The
+/// ordered set of blocked links is kept beside them for [`Network::blocked`]'s order.
 #[derive(Clone, Debug)]
 pub struct Network {
     seed: u64,
     default: LinkParams,
     overrides: BTreeMap<(usize, usize), LinkParams>,
     blocked: BTreeSet<(usize, usize)>,
-    rngs: BTreeMap<(usize, usize), Rng>,
+    /// Side of the dense tables below (process indexes `0..width`).
+    width: usize,
+    /// `blocked` as a dense table, row `from`, column `to`.
+    blocked_at: Vec<bool>,
+    /// Each link's generator, created on its first send.
+    rngs: Vec<Option<Rng>>,
 }
 
 fn mix(seed: u64, from: usize, to: usize) -> u64 {
@@ -107,8 +117,31 @@ impl Network {
             default,
             overrides: BTreeMap::new(),
             blocked: BTreeSet::new(),
-            rngs: BTreeMap::new(),
+            width: 0,
+            blocked_at: Vec::new(),
+            rngs: Vec::new(),
         }
+    }
+
+    /// The dense index of link `from -> to`, growing the tables to hold it.
+    fn slot(&mut self, from: usize, to: usize) -> usize {
+        let need = from.max(to).saturating_add(1);
+        if need > self.width {
+            let old = self.width;
+            let mut blocked = vec![false; need * need];
+            let mut rngs = vec![None; need * need];
+            for f in 0..old {
+                for t in 0..old {
+                    let (o, n) = (f * old + t, f * need + t);
+                    blocked[n] = self.blocked_at[o];
+                    rngs[n] = self.rngs[o].take();
+                }
+            }
+            self.width = need;
+            self.blocked_at = blocked;
+            self.rngs = rngs;
+        }
+        from * self.width + to
     }
 
     /// The behaviour of link `from -> to`.
@@ -128,12 +161,22 @@ impl Network {
     pub fn block(&mut self, from: usize, to: usize) {
         if from != to {
             self.blocked.insert((from, to));
+            let i = self.slot(from, to);
+            if let Some(b) = self.blocked_at.get_mut(i) {
+                *b = true;
+            }
         }
     }
 
     /// Whether link `from -> to` is blocked.
     pub fn is_blocked(&self, from: usize, to: usize) -> bool {
-        self.blocked.contains(&(from, to))
+        from < self.width
+            && to < self.width
+            && self
+                .blocked_at
+                .get(from * self.width + to)
+                .copied()
+                .unwrap_or(false)
     }
 
     /// Every blocked directed link.
@@ -144,6 +187,7 @@ impl Network {
     /// Unblocks every link and restores every link's default behaviour.
     pub fn heal(&mut self) {
         self.blocked.clear();
+        self.blocked_at.fill(false);
         self.overrides.clear();
     }
 
@@ -152,12 +196,17 @@ impl Network {
         if self.is_blocked(from, to) {
             return SendFate::Blocked;
         }
-        let p = self.link(from, to);
+        let p = if self.overrides.is_empty() {
+            self.default
+        } else {
+            self.link(from, to)
+        };
         let seed = self.seed;
-        let rng = self
-            .rngs
-            .entry((from, to))
-            .or_insert_with(|| Rng::from_seed(mix(seed, from, to)));
+        let i = self.slot(from, to);
+        let Some(entry) = self.rngs.get_mut(i) else {
+            return SendFate::Lost; // unreachable: `slot` grew the table to hold `i`
+        };
+        let rng = entry.get_or_insert_with(|| Rng::from_seed(mix(seed, from, to)));
         if p.loss_ppm > 0 && rng.below(u64::from(PPM)) < u64::from(p.loss_ppm) {
             return SendFate::Lost;
         }

@@ -143,6 +143,11 @@ pub(crate) trait Adapter: std::any::Any {
     /// `p`'s machine's next timer (its kind and deadline on `p`'s clock), cheap: the world
     /// asks after every input to note when each timer was armed.
     fn next_timer(&self, p: usize) -> Option<(&'static str, Instant)>;
+    /// [`deadline`](Adapter::deadline) and [`next_timer`](Adapter::next_timer) together, as
+    /// the world asks for both after every input (an adapter may answer both in one look).
+    fn timers(&self, p: usize) -> (Option<Instant>, Option<(&'static str, Instant)>) {
+        (self.deadline(p), self.next_timer(p))
+    }
     /// `p` crashes: volatile state is lost.
     fn crash(&mut self, env: &mut Env<'_>, p: usize);
     /// `p` restarts from what it persisted.

@@ -344,6 +344,22 @@ impl Adapter for RaftAdapter {
         node.next_timer().map(|(k, at)| (timer_label(k), at))
     }
 
+    fn timers(&self, p: usize) -> (Option<Instant>, Option<(&'static str, Instant)>) {
+        let Some((slot, node)) = self
+            .slots
+            .get(p)
+            .and_then(|s| s.node.as_ref().map(|n| (s, n)))
+        else {
+            return (None, None);
+        };
+        let next = node.next_timer();
+        let deadline = match (next.map(|(_, at)| at), slot.next_propose) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        (deadline, next.map(|(k, at)| (timer_label(k), at)))
+    }
+
     fn crash(&mut self, _env: &mut Env<'_>, p: usize) {
         if let Some(slot) = self.slots.get_mut(p) {
             slot.node = None;

@@ -94,8 +94,14 @@ impl RaftChecker {
                 detail: format!("{node} went from term {} back to term {term}", *last),
             });
         }
+        let raised = term > *last;
         *last = (*last).max(term);
-        // No node can still become leader in a term below every node's current term.
+        // No node can still become leader in a term below every node's current term. That
+        // lowest term rises only when a node's term does (a leader is recorded in its own
+        // term, never below it), so an unchanged term has nothing to forget.
+        if !raised {
+            return;
+        }
         if let Some(min) = self.terms.values().min().copied() {
             while let Some((&t, _)) = self.leaders.first_key_value() {
                 if t >= min {

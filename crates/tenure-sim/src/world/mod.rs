@@ -12,6 +12,7 @@
 //! # Where each idea lives
 //! - `mod.rs`: the [`World`] state, construction and the run API (`step`, `run_until`, ...).
 //! - `queue.rs`: scheduled events and their (time, rank, sequence) order.
+//! - `heap.rs`: the 4-ary heap of the queue's keys.
 //! - `process.rs`: process status, timers, pauses, and the calls into the adapter.
 //! - `transport.rs`: sending through the network model, drops and delivery.
 //! - `faults.rs`: `inject` and the fault interpreter.
@@ -35,12 +36,12 @@ use crate::scenario::{Scenario, ScenarioError, validate_fault};
 use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
 use crate::units::{Ms, ms_to_us};
-use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use tenure::{Duration, Instant, NodeId};
 
 mod drive;
 mod faults;
+mod heap;
 mod manual;
 mod observe;
 mod process;

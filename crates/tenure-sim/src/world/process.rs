@@ -96,8 +96,7 @@ impl World {
     /// Makes sure a timer event is queued for `p`'s next deadline. Events are lazy: one that
     /// fires early just re-queues itself, so a deadline pushed later costs nothing here.
     pub(super) fn reschedule(&mut self, p: usize, force: bool) {
-        let deadline = self.adapter.deadline(p);
-        let timer = self.adapter.next_timer(p);
+        let (deadline, timer) = self.adapter.timers(p);
         let clock = self.clocks.get(p).copied().unwrap_or_default();
         let now = self.now;
         let Some(state) = self.procs.get_mut(p) else {
@@ -105,7 +104,13 @@ impl World {
         };
         state.armed = match (timer, state.armed) {
             (None, _) => None,
-            (Some((kind, at)), Some(a)) if a.kind == kind && a.deadline == at => Some(a),
+            // The same timer still armed: kinds are static labels, so the pointer test
+            // nearly always decides before the bytes are compared.
+            (Some((kind, at)), Some(a))
+                if a.deadline == at && (core::ptr::eq(a.kind, kind) || a.kind == kind) =>
+            {
+                Some(a)
+            }
             (Some((kind, deadline)), _) => Some(Armed {
                 kind,
                 deadline,

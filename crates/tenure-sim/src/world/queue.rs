@@ -1,10 +1,14 @@
 //! The event queue: what is scheduled, and the (time, rank, sequence) order it leaves in.
 //!
-//! The binary heap holds only 24-byte keys: the true time, the rank and sequence packed in one
-//! word, and the index of the event's slot. The events themselves (a message with its payload
-//! can be a hundred bytes and more) stay put in a slab whose free slots are reused, so sifting
-//! moves small keys and a run allocates no queue memory once the slab has grown to the peak.
+//! The 4-ary heap (`heap.rs`) holds 16-byte keys, one `u128` each, whose integer order is the
+//! queue's order: the true time in the top 64 bits, then the rank (one bit), the scheduling sequence
+//! number (31 bits) and the index of the event's slot (32 bits). Sifting compares one integer
+//! and moves 16 bytes. The events themselves (a message with its payload can be a hundred
+//! bytes and more) stay put in a slab whose free slots are reused, so a run allocates no queue
+//! memory once the slab has grown to the peak. When the 31-bit sequence runs out (after two
+//! billion events scheduled), the keys still queued are renumbered in their order.
 
+use super::heap::QuadHeap;
 use super::*;
 
 #[derive(Clone, Debug)]
@@ -35,37 +39,28 @@ pub(super) enum Ev {
     },
 }
 
-/// The top bit of [`Key::order`]: 0 for ordinary events, 1 for faults. A fault applies after
-/// every other event due at its instant, which is exactly when [`World::inject`] applies one.
-const FAULT_RANK: u64 = 1 << 63;
+/// The rank bit of a key: 0 for ordinary events, 1 for faults. A fault applies after every
+/// other event due at its instant, which is exactly when [`World::inject`] applies one.
+const FAULT_RANK: u128 = 1 << 63;
+/// Sequence numbers run in `1..SEQ_END` (31 bits above the slot's 32).
+const SEQ_END: u64 = 1 << 31;
 
-/// One heap entry: when, in what order among events at the same time, and where the event is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Key {
-    at: u64,
-    /// The rank in the top bit, the scheduling sequence number below it.
-    order: u64,
-    slot: u32,
+fn key(at: u64, rank: u128, seq: u64, slot: u32) -> u128 {
+    u128::from(at) << 64 | rank | u128::from(seq) << 32 | u128::from(slot)
 }
 
-impl PartialOrd for Key {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
+fn at_of(k: u128) -> u64 {
+    (k >> 64) as u64
 }
 
-impl Ord for Key {
-    // Reversed: BinaryHeap is a max-heap, the earliest (time, rank, seq) must come out first.
-    // (at, order) is unique (sequence numbers are), so the slot never decides.
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.at, o.order).cmp(&(self.at, self.order))
-    }
+fn slot_of(k: u128) -> usize {
+    (k as u32) as usize
 }
 
 /// Scheduled events in (time, rank, sequence) order.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Queue {
-    heap: BinaryHeap<Key>,
+    heap: QuadHeap,
     slab: Vec<Option<Ev>>,
     free: Vec<u32>,
     seq: u64,
@@ -74,7 +69,10 @@ pub(super) struct Queue {
 impl Queue {
     /// Queues `ev` at true time `at`, after everything already queued for that time and rank.
     pub(super) fn push(&mut self, at: Instant, ev: Ev) {
-        self.seq = self.seq.saturating_add(1);
+        if self.seq + 1 >= SEQ_END {
+            self.renumber();
+        }
+        self.seq += 1;
         let rank = if matches!(ev, Ev::Fault(_)) {
             FAULT_RANK
         } else {
@@ -94,28 +92,38 @@ impl Queue {
                 slot
             }
         };
-        self.heap.push(Key {
-            at: at.as_micros(),
-            order: rank | (self.seq & !FAULT_RANK),
-            slot,
-        });
+        self.heap.push(key(at.as_micros(), rank, self.seq, slot));
+    }
+
+    /// Gives the queued keys the sequence numbers `1..=len` in their order, so new keys can
+    /// follow them.
+    fn renumber(&mut self) {
+        let mut keys = std::mem::take(&mut self.heap).into_sorted();
+        let mut seq = 0;
+        for k in &mut keys {
+            seq += 1;
+            *k = key(at_of(*k), *k & FAULT_RANK, seq, slot_of(*k) as u32);
+        }
+        self.seq = seq;
+        self.heap = QuadHeap::from_vec(keys);
     }
 
     /// Takes the earliest event out.
     pub(super) fn pop(&mut self) -> Option<(Instant, Ev)> {
         loop {
-            let key = self.heap.pop()?;
-            let ev = self.slab.get_mut(key.slot as usize).and_then(Option::take);
-            self.free.push(key.slot);
+            let k = self.heap.pop()?;
+            let slot = slot_of(k);
+            let ev = self.slab.get_mut(slot).and_then(Option::take);
+            self.free.push(slot as u32);
             if let Some(ev) = ev {
-                return Some((Instant::from_micros(key.at), ev));
+                return Some((Instant::from_micros(at_of(k)), ev));
             }
         }
     }
 
     /// True time of the earliest event.
     pub(super) fn next_at(&self) -> Option<Instant> {
-        self.heap.peek().map(|k| Instant::from_micros(k.at))
+        self.heap.peek().map(|k| Instant::from_micros(at_of(k)))
     }
 
     /// Events queued.
@@ -127,32 +135,30 @@ impl Queue {
     pub(super) fn iter(&self) -> impl Iterator<Item = (Instant, &Ev)> + '_ {
         self.heap.iter().filter_map(|k| {
             self.slab
-                .get(k.slot as usize)
+                .get(slot_of(k))
                 .and_then(Option::as_ref)
-                .map(|ev| (Instant::from_micros(k.at), ev))
+                .map(|ev| (Instant::from_micros(at_of(k)), ev))
         })
     }
 
     /// Removes every event `remove` picks, returning them in (time, rank, sequence) order.
     pub(super) fn remove_where(&mut self, mut remove: impl FnMut(&Ev) -> bool) -> Vec<Ev> {
-        let mut keys = std::mem::take(&mut self.heap).into_sorted_vec();
-        // into_sorted_vec is ascending by Ord, which is reversed: the latest comes first.
-        keys.reverse();
+        let keys = std::mem::take(&mut self.heap).into_sorted();
         let mut removed = Vec::new();
         let mut kept = Vec::with_capacity(keys.len());
         for key in keys {
-            let slot = self.slab.get_mut(key.slot as usize);
-            match slot {
+            let slot = slot_of(key);
+            match self.slab.get_mut(slot) {
                 Some(s) if s.as_ref().is_some_and(&mut remove) => {
                     if let Some(ev) = s.take() {
                         removed.push(ev);
                     }
-                    self.free.push(key.slot);
+                    self.free.push(slot as u32);
                 }
                 _ => kept.push(key),
             }
         }
-        self.heap = BinaryHeap::from(kept);
+        self.heap = QuadHeap::from_vec(kept);
         removed
     }
 }
@@ -192,6 +198,25 @@ mod tests {
             .collect();
         assert_eq!(rest, [(4, 4), (5, 3), (5, usize::MAX)]);
         assert_eq!(q.len(), 0);
+    }
+
+    #[test]
+    fn renumbering_when_the_sequence_runs_out_keeps_the_order() {
+        let mut q = Queue::default();
+        let at = Instant::from_micros;
+        q.seq = SEQ_END - 4;
+        q.push(at(7), timer(1));
+        q.push(at(7), Ev::Fault(Fault::Heal {}));
+        q.push(at(7), timer(2));
+        // The sequence is spent: these renumber what is queued, then follow it.
+        q.push(at(7), timer(3));
+        q.push(at(6), timer(4));
+        q.push(at(7), timer(5));
+        assert!(q.seq < 10, "renumbered from 1: {}", q.seq);
+        let order: Vec<usize> = std::iter::from_fn(|| q.pop())
+            .map(|(_, ev)| p_of(&ev))
+            .collect();
+        assert_eq!(order, [4, 1, 2, 3, 5, usize::MAX]);
     }
 
     #[test]
