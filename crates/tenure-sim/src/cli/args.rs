@@ -188,10 +188,10 @@ pub(crate) struct ChaosFlags {
     #[arg(long, value_parser = parse_nodes)]
     pub(crate) nodes: Option<u64>,
     /// Faulty period of each run: 120s, 2m, 1500ms.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     pub(crate) duration: Option<u64>,
     /// Quiet period after the heal; a leader must appear within the liveness bound.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     pub(crate) heal: Option<u64>,
     /// Seed of the first run; run i uses seed + i.
     #[arg(long, default_value_t = 0, value_parser = parse_seed)]

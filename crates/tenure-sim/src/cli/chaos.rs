@@ -14,7 +14,7 @@ pub(crate) struct ChaosArgs {
     #[arg(long, default_value_t = 100, value_parser = super::args::parse_chaos_runs)]
     runs: u64,
     /// Raft: the leader proposes a command this often (default 200ms); 5ms is a storm test.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     propose_every: Option<u64>,
     /// Worker threads, 1 to 256 (default: one per core).
     #[arg(long, value_parser = super::args::parse_jobs)]

@@ -28,7 +28,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, default_value_t = 3, value_parser = super::args::parse_nodes)]
     nodes: u64,
     /// Length of one step (a multiple of 10ms: 500ms, 1s).
-    #[arg(long, default_value = "500ms", value_parser = parse_duration_ms)]
+    #[arg(long, default_value = "500ms", allow_hyphen_values = true, value_parser = parse_duration_ms)]
     step: u64,
     /// Steps to explore.
     #[arg(long, default_value_t = 8, value_parser = super::args::parse_small_count)]

@@ -71,13 +71,13 @@ pub(crate) struct FailoverArgs {
     svg: Option<std::path::PathBuf>,
     /// Also count false elections (no crash, only latency and pauses) over this much
     /// simulated time per setting (`10m`, `1h`).
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     cost_run: Option<u64>,
     /// With --cost-run: stop-the-world pauses per node per hour.
     #[arg(long, default_value_t = 6.0, value_parser = super::args::parse_rate)]
     pauses_per_hour: f64,
     /// With --cost-run: the length of each pause.
-    #[arg(long, value_parser = parse_duration_ms, default_value = "500ms")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms, default_value = "500ms")]
     pause: u64,
     #[command(flatten)]
     raft: RaftFlags,
@@ -178,6 +178,54 @@ impl FailoverArgs {
     }
 }
 
+/// The setting keys that are flags of `failover`, in a message spelled as the flags
+/// (`ttl_ms` -> `--ttl-ms`): the simulator words its refusals in the setting's keys.
+fn flag_words(message: &str) -> String {
+    const FLAGS: [&str; 9] = [
+        "election_timeout_ms",
+        "ttl_ms",
+        "safety_margin_ms",
+        "failure_timeout_ms",
+        "answer_timeout_ms",
+        "coordinator_timeout_ms",
+        "latency_ms",
+        "pre_vote",
+        "check_quorum",
+    ];
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut rest = message;
+    'scan: while !rest.is_empty() {
+        let boundary = out
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        if boundary {
+            for flag in FLAGS {
+                if let Some(tail) = rest.strip_prefix(flag)
+                    && !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    out.push_str("--");
+                    out.push_str(&flag.replace('_', "-"));
+                    rest = tail;
+                    continue 'scan;
+                }
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// A scenario error of a failover setting, with the setting's keys spelled as flags.
+fn setting_error(e: &dyn std::fmt::Display) -> CliError {
+    let text = e.to_string();
+    CliError::usage(flag_words(text.strip_prefix("scenario: ").unwrap_or(&text)))
+}
+
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     let settings = a.settings()?;
@@ -192,14 +240,10 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         if let Some(bar) = &bar {
             bar.set_message(format!(", measuring {}", s.label()));
         }
-        let scenario = s
-            .scenario(a.seed)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        let r = failover::measure(&scenario, a.runs).map_err(|e| CliError::usage(e.to_string()))?;
+        let scenario = s.scenario(a.seed).map_err(|e| setting_error(&e))?;
+        let r = failover::measure(&scenario, a.runs).map_err(|e| setting_error(&e))?;
         let cost = match &disturbance {
-            Some(d) => {
-                Some(cost::measure(&scenario, d).map_err(|e| CliError::usage(e.to_string()))?)
-            }
+            Some(d) => Some(cost::measure(&scenario, d).map_err(|e| setting_error(&e))?),
             None => None,
         };
         reports.push(SettingReport {

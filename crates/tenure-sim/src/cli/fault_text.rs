@@ -30,12 +30,8 @@ pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
     } else {
         words(t).map_err(|e| format!("`{s}` is not a fault: {e}"))?
     };
-    serde_json::from_value::<crate::fault::TimedFault>(v.clone()).map_err(|e| {
-        format!(
-            "`{s}` is not a fault: {}",
-            crate::serde_words::json_words(&e.to_string())
-        )
-    })?;
+    crate::serde_words::from_value::<crate::fault::TimedFault>(v.clone())
+        .map_err(|e| format!("`{s}` is not a fault: {e}"))?;
     Ok(v)
 }
 

@@ -25,7 +25,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_parser = super::args::parse_seed)]
     seed: Option<u64>,
     /// Simulated time to run: 60s, 1500ms, 2m (default 60s).
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     duration: Option<u64>,
     #[command(flatten)]
     raft: RaftFlags,
@@ -100,8 +100,7 @@ fn with_command_line(s: Scenario, a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(list) = doc.get_mut("faults").and_then(|f| f.as_array_mut()) {
         list.extend(a.faults.iter().cloned());
     }
-    Scenario::from_json(&doc.to_string())
-        .map_err(|e| CliError::usage(format!("with --set/--fault: {e}")))
+    Scenario::from_value(doc).map_err(|e| CliError::usage(format!("with --set/--fault: {e}")))
 }
 
 type Sink = Rc<RefCell<(Box<dyn Write>, Option<std::io::Error>)>>;

@@ -45,12 +45,7 @@ pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
 }
 
 pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
-    serde_json::from_str(s).map_err(|e| {
-        format!(
-            "`{s}` is not a config object: {}",
-            crate::serde_words::json_words(&e.to_string())
-        )
-    })
+    crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not a config object: {e}"))
 }
 
 #[derive(Debug, Args)]
