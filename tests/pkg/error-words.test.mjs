@@ -3,15 +3,18 @@
 // tables is provoked here, and no message shows Rust or serde notation (`None`, `Some(`,
 // type names, `..=` ranges, "variant", "invalid digit", `Debug` braces).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
 import { failoverMeasure, Search, Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
 
-const RUST_ISMS = [
-  "None", "Some(", "u64", "u32", "i32", "f64", "usize", "..=", "variant", "invalid digit", "field `",
-  "invalid type", "invalid value", "expected one of", "struct ", "enum ", "NodeId(", "Duration(", "{ ", " }", "::",
-];
+/** The one list of Rust-isms, shared with the Rust error-wording tests (tests/words/rust-isms.txt). */
+const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+  .map((line) => JSON.parse(line));
+assert.ok(RUST_ISMS.includes("None") && RUST_ISMS.includes("{ "), "rust-isms.txt read");
 
 const vote = { type: "RequestVote", term: 1n, last_log_index: 0n, last_log_term: 0n, pre_vote: false };
 const acquire = { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 10_000 };

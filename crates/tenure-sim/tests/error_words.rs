@@ -8,40 +8,9 @@ use tenure_sim::chaos::{ChaosOptions, Family};
 use tenure_sim::search::Property;
 use tenure_sim::{Algorithm, Scenario};
 
-/// Text that shows Rust or serde rather than the caller's words.
-const RUST_ISMS: &[&str] = &[
-    "None",
-    "Some(",
-    "u64",
-    "u32",
-    "i32",
-    "f64",
-    "usize",
-    "..=",
-    "0..",
-    "variant",
-    "invalid digit",
-    "field `",
-    "invalid type",
-    "invalid value",
-    "expected one of",
-    "struct ",
-    "enum ",
-    "{ ",
-    " }",
-];
-
-fn assert_words(what: &str, message: &str) {
-    // "invariant" is the field's word; "variant" alone is Rust's.
-    let words = message.replace("invariant", "");
-    for bad in RUST_ISMS {
-        assert!(!words.contains(bad), "{what}: `{message}` contains `{bad}`");
-    }
-    assert!(
-        !message.trim().is_empty() && !message.contains('\n'),
-        "{what}: {message:?}"
-    );
-}
+#[path = "../../../tests/words/words.rs"]
+mod words;
+use words::assert_words;
 
 /// A valid scenario's JSON with `edit` applied to it.
 fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> String {

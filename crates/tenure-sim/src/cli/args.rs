@@ -273,6 +273,71 @@ impl RaftFlags {
     }
 }
 
+/// `1 run`, `3 runs`: a count with its noun, singular for one.
+pub(crate) fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A file error in words, with the path: "no such file", not "No such file or directory
+/// (os error 2)".
+pub(crate) fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or folder".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        ErrorKind::IsADirectory => "it is a folder, not a file".into(),
+        ErrorKind::NotADirectory => "a part of the path is a file, not a folder".into(),
+        ErrorKind::AlreadyExists => "it already exists".into(),
+        ErrorKind::StorageFull => "the disk is full".into(),
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error ") {
+                Some(i) => text[..i].to_lowercase(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Refuses an output path whose folder does not exist (or is not a folder) before a long
+/// command runs, so that its result is not lost at the end: `what` names the flag.
+pub(crate) fn check_out_path(path: &std::path::Path, what: &str) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "{what} {}: {} is a file, not a folder",
+                path.display(),
+                dir.display()
+            ));
+        }
+        Err(e) => {
+            return Err(format!(
+                "{what} {}: cannot write there, the folder {}: {}",
+                path.display(),
+                dir.display(),
+                io_words(&e)
+            ));
+        }
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "{what} {}: it is a folder, not a file",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Formats microseconds as milliseconds for summaries.
 pub(crate) fn ms(us: u64) -> String {
     let v = crate::units::us_to_ms(us);

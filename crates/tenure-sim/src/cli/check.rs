@@ -57,6 +57,9 @@ pub(crate) struct CheckArgs {
 
 pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
+    if let Some(out) = &a.out {
+        super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
+    }
     if a.steps == 0 {
         return Err(CliError::usage(
             "--steps 0 would explore nothing: give at least 1",

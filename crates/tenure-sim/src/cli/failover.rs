@@ -229,6 +229,9 @@ fn setting_error(e: &dyn std::fmt::Display) -> CliError {
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     let settings = a.settings()?;
+    if let Some(path) = &a.svg {
+        super::args::check_out_path(path, "--svg").map_err(CliError::usage)?;
+    }
     let disturbance = a.cost_run.map(|run_ms| Disturbance {
         run_ms,
         pauses_per_hour: a.pauses_per_hour,
@@ -277,8 +280,13 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             "Time to a new leader, {} nodes, {} crashes per setting",
             a.nodes, a.runs
         );
-        std::fs::write(path, cdf_svg(&title, &series))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::write(path, cdf_svg(&title, &series)).map_err(|e| {
+            CliError::usage(format!(
+                "cannot write {}: {}",
+                path.display(),
+                super::args::io_words(&e)
+            ))
+        })?;
     }
     if a.json {
         let mut out = serde_json::json!({ "runs": a.runs, "seed": a.seed, "settings": reports });
@@ -315,9 +323,9 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             }
             if f.failures > 0 {
                 println!(
-                    "    no new leader within {} ms in {} runs",
+                    "    no new leader within {} ms in {}",
                     failover::GIVE_UP_MS,
-                    f.failures
+                    super::args::count(f.failures, "run")
                 );
             }
             if let Some(c) = &r.cost {

@@ -49,6 +49,11 @@ fn words(t: &str) -> Result<Value, String> {
             return Err(format!("`{part}` is not key=value"));
         };
         if key == "at" || key == "at_ms" {
+            if at.is_some() {
+                return Err(format!(
+                    "the time it strikes is given twice (`{part}`); give at= once"
+                ));
+            }
             at = Some(if key == "at" {
                 parse_duration_ms(value)?
             } else {
@@ -58,7 +63,9 @@ fn words(t: &str) -> Result<Value, String> {
         }
         let (key, value) = field(key, value)?;
         if fault.insert(key.clone(), value).is_some() {
-            return Err(format!("`{key}` is given twice"));
+            return Err(format!(
+                "the key \"{key}\" is given twice; give each key once"
+            ));
         }
     }
     let Some(at) = at else {

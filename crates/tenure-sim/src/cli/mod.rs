@@ -154,8 +154,9 @@ where
     }
 }
 
-/// A value one of our parsers refused, as `--nodes -3: <why>` (the flag as typed, the value,
-/// and the parser's words) rather than clap's "invalid value '-3' for '--nodes <NODES>'".
+/// A value one of our parsers refused, as `--nodes -3 is not a number of nodes from 1 to 64`
+/// (the flag, the value, and the parser's words) rather than clap's "invalid value '-3' for
+/// '--nodes <NODES>'".
 fn value_error(e: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if e.kind() != ErrorKind::ValueValidation {
@@ -170,7 +171,12 @@ fn value_error(e: &clap::Error) -> Option<String> {
     let why = std::error::Error::source(e)?.to_string();
     let flag = arg.split_once(" <").map_or(arg.as_str(), |(f, _)| f);
     let flag = flag.split_once('=').map_or(flag, |(f, _)| f);
-    Some(format!("{flag} {value}: {why}"))
+    // "`-3` is not a number of nodes ..." after "--nodes -3" needs the value only once.
+    let quoted = format!("`{value}` is ");
+    Some(match why.strip_prefix(&quoted) {
+        Some(rest) => format!("{flag} {value} is {rest}"),
+        None => format!("{flag} {value}: {why}"),
+    })
 }
 
 /// Runs the CLI on the process's arguments.

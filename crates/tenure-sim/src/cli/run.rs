@@ -56,7 +56,11 @@ impl Algorithm {
 fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(path) = &a.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::usage(format!("cannot read scenario {}: {e}", path.display()))
+            CliError::usage(format!(
+                "cannot read scenario {}: {}",
+                path.display(),
+                super::args::io_words(&e)
+            ))
         })?;
         let s = Scenario::from_json(&text)
             .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
@@ -155,7 +159,11 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             Box::new(std::io::BufWriter::new(std::io::stdout()))
         } else {
             let file = std::fs::File::create(path).map_err(|e| {
-                CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
+                CliError::usage(format!(
+                    "cannot create trace file {}: {}",
+                    path.display(),
+                    super::args::io_words(&e)
+                ))
             })?;
             Box::new(std::io::BufWriter::new(file))
         };
@@ -177,7 +185,7 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             // A closed pipe (`| head`) is the reader's choice, not a failure.
             if e.kind() != std::io::ErrorKind::BrokenPipe {
                 return Err(CliError {
-                    message: format!("writing the trace failed: {e}"),
+                    message: format!("writing the trace failed: {}", super::args::io_words(&e)),
                     code: 2,
                 });
             }

@@ -103,6 +103,9 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let chaos = a.chaos.options().map_err(CliError::usage)?;
+    if let Some(out) = &a.out {
+        super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
+    }
     let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
     println!(
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
@@ -143,7 +146,10 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
             bar.set_position(search.progress().runs);
             bar.set_message(line);
         } else if last_line.elapsed() >= Duration::from_secs(1) || found {
-            eprintln!("{} runs, {line}", search.progress().runs);
+            eprintln!(
+                "{}, {line}",
+                super::args::count(search.progress().runs, "run")
+            );
             last_line = Instant::now();
         }
         if found {
@@ -156,9 +162,9 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let wall = start.elapsed();
     let Some(found) = search.found().cloned() else {
         println!(
-            "no violation of {} in {} runs ({:.1} s, {})",
+            "no violation of {} in {} ({:.1} s, {})",
             a.property,
-            search.progress().runs,
+            super::args::count(search.progress().runs, "run"),
             wall.as_secs_f64(),
             describe(search.progress(), a.property, wall)
         );
