@@ -29,6 +29,13 @@ use tenure::NodeId;
 /// The only scenario format version this build reads.
 pub const SCENARIO_VERSION: u32 = 1;
 
+/// Longest run a scenario may ask for, ms of simulated time: 10^9 ms, about 11.6 days. A
+/// 5-node cluster at the default timeouts records a few hundred events per simulated second,
+/// so this is some 10^8 events, minutes of CPU; a longer run is more likely a unit slip
+/// (`duration_ms` given in microseconds) than a wish, and a run of 10^14 ms would not end.
+/// Split a longer study into runs over seeds.
+pub const MAX_DURATION_MS: u64 = 1_000_000_000;
+
 /// Most nodes a scenario may have (the playground draws them all).
 pub const MAX_NODES: u64 = 64;
 
@@ -363,6 +370,13 @@ impl Scenario {
             return Err(ScenarioError::Invalid(format!(
                 "nodes {} must be 1 to {MAX_NODES}",
                 self.nodes
+            )));
+        }
+        if self.duration_ms.micros() > MAX_DURATION_MS.saturating_mul(1000) {
+            return Err(ScenarioError::Invalid(format!(
+                "duration_ms {} is above the longest run, {MAX_DURATION_MS} ms (about 11.6 \
+                 days of simulated time); split a longer study into runs over seeds",
+                crate::units::us_to_ms(self.duration_ms.micros())
             )));
         }
         let spec = self.algorithm.spec();

@@ -36,15 +36,14 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     Ok(ms.round() as u64)
 }
 
-/// Parses a Raft election timeout range `min-max` in ms (`150-300`, `150-155`) or just `T`
-/// (`150`, meaning `150-300`): each timeout is drawn from `[min, max)` (design rule 6), so
-/// `max` must exceed `min`. Returns `(min, max)`.
+/// Parses a Raft election timeout range `min-max` (`150-300`, `150-155`, `1s-2s`) or just `T`
+/// (`150`, `1s`, meaning `T-2T`): each end is a knob in ms, a plain number or a duration with
+/// a unit, as every `-ms` flag takes it. Each timeout is drawn from `[min, max)` (design
+/// rule 6), so `max` must exceed `min`. Returns `(min, max)` in ms.
 pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
-        v.trim()
-            .trim_end_matches("ms")
-            .parse::<u64>()
-            .map_err(|_| format!("`{s}` is not a timeout range in ms, as in 150-300"))
+        parse_ms_knob(v)
+            .map_err(|_| format!("`{s}` is not a timeout range in ms, as in 150-300, 1s-2s or 150"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, Some(num(b)?)),
@@ -201,6 +200,51 @@ pub(crate) struct ChaosFlags {
     pub(crate) families: Vec<crate::chaos::Family>,
     #[command(flatten)]
     pub(crate) raft: RaftFlags,
+    #[command(flatten)]
+    pub(crate) config: ConfigFlags,
+}
+
+/// The algorithm's config on the command line, for every command that runs scenarios:
+/// `--config` (the scenario's `config` JSON) and `--set key=value` laid over it.
+#[derive(Debug, Args, Clone, Default)]
+pub(crate) struct ConfigFlags {
+    /// Algorithm parameters as the scenario's `config` JSON, e.g. '{"ttl_ms": 2000}'.
+    #[arg(long, value_parser = super::search::parse_config)]
+    pub(crate) config: Option<crate::scenario::AlgoConfig>,
+    /// Set a config key (repeatable, after --config): `ttl_ms=2000`, `pre_vote=false`, a
+    /// time with a unit (`election_timeout_ms=1s`); `run` also takes a dotted path from the
+    /// scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
+    pub(crate) sets: Vec<(Vec<String>, serde_json::Value)>,
+}
+
+impl ConfigFlags {
+    /// `base` with `--config` replacing it and each `--set` of a config key laid over it,
+    /// read back through the scenario format (its keys and messages). A `--set` outside
+    /// `config` is refused: only `run` takes the network.
+    pub(crate) fn config(
+        &self,
+        base: &crate::scenario::AlgoConfig,
+        command: &str,
+    ) -> Result<crate::scenario::AlgoConfig, String> {
+        let start = self.config.as_ref().unwrap_or(base);
+        if self.sets.is_empty() {
+            return Ok(start.clone());
+        }
+        let mut doc = serde_json::json!({ "config": start });
+        for (path, value) in &self.sets {
+            if path.first().map(String::as_str) != Some("config") {
+                return Err(format!(
+                    "--set {}: {command} takes config keys (--set ttl_ms=2000); the network is \
+                     set in a scenario file or with `tenure run --set`",
+                    path.join(".")
+                ));
+            }
+            super::fault_text::apply_set(&mut doc, path, value.clone())?;
+        }
+        let config = doc.get("config").cloned().unwrap_or_default();
+        crate::serde_words::from_value(config).map_err(|e| format!("--set: config.{e}"))
+    }
 }
 
 impl ChaosFlags {
@@ -219,6 +263,7 @@ impl ChaosFlags {
         opts.seed = self.seed;
         opts.pre_vote = self.raft.pre_vote();
         opts.check_quorum = self.raft.check_quorum();
+        opts.config = self.config.config(&opts.config, "this command")?;
         if !self.families.is_empty() {
             opts.families = self.families.clone();
         }

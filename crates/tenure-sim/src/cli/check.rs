@@ -8,7 +8,7 @@
 use super::CliError;
 use super::args::{RaftFlags, parse_duration_ms};
 use super::permalink;
-use super::search::{default_out, parse_config, parse_property};
+use super::search::{default_out, parse_property};
 use crate::scenario::{Algorithm, Scenario};
 use crate::search::Property;
 use crate::search::explore::{CheckOptions, check_with};
@@ -42,9 +42,8 @@ pub(crate) struct CheckArgs {
     /// The seed of the network's and the machines' random draws.
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
-    /// Algorithm parameters as the scenario's `config` JSON.
-    #[arg(long, value_parser = parse_config)]
-    config: Option<crate::scenario::AlgoConfig>,
+    #[command(flatten)]
+    config: super::args::ConfigFlags,
     #[command(flatten)]
     raft: RaftFlags,
     /// Where to write the counterexample (default: tenure-<algorithm>-<property>.json here).
@@ -66,7 +65,10 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
         ));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
-    s.config = a.config.clone().unwrap_or_default();
+    s.config = a
+        .config
+        .config(&crate::scenario::AlgoConfig::default(), "check")
+        .map_err(CliError::usage)?;
     if a.algorithm == Algorithm::Raft {
         s.config.pre_vote = a.raft.pre_vote().or(s.config.pre_vote);
         s.config.check_quorum = a.raft.check_quorum().or(s.config.check_quorum);
@@ -111,8 +113,14 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
         println!("{}", super::json_ms::to_ms(v));
     } else {
         println!(
-            "tenure check: {} for {}, {} nodes, {} steps of {} ms, up to {} faults, seed {}",
-            a.algorithm, a.property, a.nodes, a.steps, a.step, a.faults, a.seed
+            "tenure check: {} for {}, {} nodes, {} of {} ms, up to {}, seed {}",
+            a.algorithm,
+            a.property,
+            a.nodes,
+            super::args::count(u64::from(a.steps), "step"),
+            a.step,
+            super::args::count(u64::from(a.faults), "fault"),
+            a.seed
         );
         println!(
             "  states explored {}, unique {}, {:.0} states/s, depth reached {}{}",

@@ -21,8 +21,9 @@ pub(crate) struct FailoverArgs {
     /// Number of nodes.
     #[arg(long, default_value_t = 5, value_parser = super::args::parse_nodes)]
     nodes: u64,
-    /// Raft election timeouts in ms, `min-max` meaning [min, max) (150-300, 150-155), or
-    /// `T` meaning [T, 2T): the machine's election_timeout_ms and election_timeout_max_ms.
+    /// Raft election timeouts in ms, `min-max` meaning [min, max) (150-300, 150-155, 1s-2s),
+    /// or `T` meaning [T, 2T) (150, 1s): the machine's election_timeout_ms and
+    /// election_timeout_max_ms.
     /// Repeat it to overlay several settings.
     #[arg(long, value_name = "MIN-MAX", value_parser = parse_timeouts)]
     election_timeout_ms: Vec<(u64, u64)>,
@@ -41,7 +42,7 @@ pub(crate) struct FailoverArgs {
     /// Bully coordinator timeout in ms (150).
     #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
     coordinator_timeout_ms: Option<u64>,
-    /// One-way message latency range in ms (`5-30`), drawn uniformly: the scenario's
+    /// One-way message latency range in ms (`5-30`, `5ms-1s`), drawn uniformly: the scenario's
     /// network.latency_ms.
     #[arg(long, value_name = "MIN-MAX", value_parser = parse_latency)]
     latency_ms: Option<(u64, u64)>,
@@ -101,10 +102,8 @@ fn span(ms: u64) -> String {
 
 fn parse_latency(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
-        v.trim()
-            .trim_end_matches("ms")
-            .parse::<u64>()
-            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30 or 10"))
+        parse_ms_knob(v)
+            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30, 10 or 5ms-1s"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, num(b)?),

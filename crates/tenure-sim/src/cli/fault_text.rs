@@ -174,7 +174,7 @@ pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
     }
     let last = path.last().cloned().unwrap_or_default();
     let value = if last.ends_with("_ms") {
-        ms_value(value.trim()).map_err(|e| format!("--set {s}: {e}"))?
+        ms_value(value.trim())?
     } else {
         plain(value.trim())
     };

@@ -34,10 +34,8 @@ pub(crate) struct RunArgs {
     /// scenario file's JSON, `{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`.
     #[arg(long = "fault", value_name = "FAULT", value_parser = super::fault_text::parse_fault)]
     faults: Vec<serde_json::Value>,
-    /// Set a config key (repeatable): `ttl_ms=2000`, `pre_vote=false`, or a dotted path
-    /// from the scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
-    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
-    sets: Vec<(Vec<String>, serde_json::Value)>,
+    #[command(flatten)]
+    config: super::args::ConfigFlags,
     /// Write every event to this file as JSON Lines; `-` writes them to stdout (the summary
     /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
@@ -91,14 +89,18 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     with_command_line(s, a)
 }
 
-/// `s` with the `--set` values and `--fault`s applied, read back through the scenario
+/// `s` with `--config`, the `--set` values and `--fault`s applied, read back through the scenario
 /// format (its keys, checks and messages).
 fn with_command_line(s: Scenario, a: &RunArgs) -> Result<Scenario, CliError> {
-    if a.sets.is_empty() && a.faults.is_empty() {
+    if a.config.config.is_none() && a.config.sets.is_empty() && a.faults.is_empty() {
         return Ok(s);
     }
+    let mut s = s;
+    if let Some(c) = &a.config.config {
+        s.config = c.clone();
+    }
     let mut doc = serde_json::to_value(&s).unwrap_or_default();
-    for (path, value) in &a.sets {
+    for (path, value) in &a.config.sets {
         super::fault_text::apply_set(&mut doc, path, value.clone()).map_err(CliError::usage)?;
     }
     if let Some(list) = doc.get_mut("faults").and_then(|f| f.as_array_mut()) {

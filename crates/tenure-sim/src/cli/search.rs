@@ -62,9 +62,6 @@ pub(crate) struct SearchArgs {
     /// Where to write the shrunk scenario (default: tenure-<algorithm>-<property>.json here).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Algorithm parameters as the scenario's `config` JSON, e.g. '{"ttl_ms": 2000}'.
-    #[arg(long, value_parser = parse_config)]
-    config: Option<AlgoConfig>,
     /// Most candidate runs the shrinker may try.
     #[arg(long, default_value_t = 2_000, value_parser = super::args::parse_count)]
     shrink_steps: u64,
@@ -102,7 +99,7 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
 }
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
-    let chaos = a.chaos.options().map_err(CliError::usage)?;
+    let mut chaos = a.chaos.options().map_err(CliError::usage)?;
     if let Some(out) = &a.out {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
@@ -111,8 +108,9 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
         a.property, chaos.duration_ms, chaos.heal_ms
     );
+    let config = std::mem::take(&mut chaos.config);
     let mut opts = SearchOptions::new(chaos, a.property);
-    opts.config = a.config.clone().unwrap_or_default();
+    opts.config = config;
     let mut search = Search::new(opts).map_err(|e| CliError::usage(e.to_string()))?;
     let start = Instant::now();
     let bar = super::progress::wanted().then(|| {
