@@ -222,7 +222,7 @@ mod tests {
         s.ttl_ms = Some(1000);
         let e = s.scenario(1).unwrap_err().to_string();
         assert!(
-            e.contains("ttl and safety margin applies to lease worlds, not bully"),
+            e.contains("ttl_ms does not apply to bully: it is a knob of lease-fencing"),
             "{e}"
         );
     }

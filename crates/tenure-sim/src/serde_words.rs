@@ -32,7 +32,15 @@ impl KeyedError {
         use serde_path_to_error::Segment;
         let (detail, position) = split_position(detail);
         let mut shown = String::new();
-        for segment in path {
+        // An unknown key's path ends in that key, which the message names already.
+        let unknown = detail.starts_with("unknown field ");
+        let segments: Vec<&Segment> = path.iter().collect();
+        let keep = if unknown {
+            segments.len().saturating_sub(1)
+        } else {
+            segments.len()
+        };
+        for segment in segments.into_iter().take(keep) {
             match segment {
                 Segment::Seq { index } => shown.push_str(&format!("[{index}]")),
                 Segment::Map { key } => {

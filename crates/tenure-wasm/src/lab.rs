@@ -100,11 +100,14 @@ fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T
     if text.len() > 1 << 20 {
         return Err(shape(format!("{what}: longer than 1 MiB")));
     }
-    serde_json::from_str(&text).map_err(|e| {
-        shape(format!(
-            "{what}: {}",
-            tenure_sim::serde_words::json_words(&e.to_string())
-        ))
+    // JSON text the caller wrote keeps its line and column; an object turned into JSON
+    // here names the key only.
+    let typed = value.is_string();
+    tenure_sim::serde_words::from_text(&text).map_err(|mut e| {
+        if !typed {
+            e.position.clear();
+        }
+        shape(format!("{what}: {e}"))
     })
 }
 

@@ -3,37 +3,69 @@
 use crate::scenario::Algorithm;
 use clap::Args;
 
-/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required, and a
-/// value that is not a whole number of milliseconds (`1.5ms`, `0.0001s`) is refused rather
-/// than rounded.
+/// Largest time a duration flag takes, ms (10^15; a run is bounded lower still, at
+/// [`crate::scenario::MAX_DURATION_MS`]).
+const MAX_FLAG_MS: u128 = 1_000_000_000_000_000;
+
+/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required. The
+/// number is read exactly as written (decimal digits, no float rounding), and a value that is
+/// not a whole number of milliseconds (`1.5ms`, `1.0000001s`) is refused, naming the 1 ms
+/// resolution, rather than rounded (docs/conventions.md, "Times finer than their
+/// resolution are refused").
 pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
-        (v, 1.0)
+    let (num, scale): (&str, u128) = if let Some(v) = t.strip_suffix("ms") {
+        (v, 1)
     } else if let Some(v) = t.strip_suffix('s') {
-        (v, 1_000.0)
+        (v, 1_000)
     } else if let Some(v) = t.strip_suffix('m') {
-        (v, 60_000.0)
+        (v, 60_000)
     } else if let Some(v) = t.strip_suffix('h') {
-        (v, 3_600_000.0)
+        (v, 3_600_000)
     } else {
         return Err(format!(
             "`{s}` is not a duration: give a unit, as in 60s, 1500ms or 2m"
         ));
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration: `{num}` is not a number"))?;
-    let ms = v * scale;
-    if !ms.is_finite() || !(0.0..=1e15).contains(&ms) {
+    let num = num.trim();
+    if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
         return Err(format!("`{s}` is not a duration between 0 and 10^15 ms"));
     }
-    if (ms - ms.round()).abs() > 1e-6 {
-        return Err(format!("`{s}` is not a whole number of milliseconds"));
+    let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 18 {
+        return Err(format!("`{s}` is not a duration: `{num}` is not a number"));
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(ms.round() as u64)
+    let too_long = || format!("`{s}` is not a duration between 0 and 10^15 ms");
+    let whole: u128 = if whole.is_empty() {
+        0
+    } else if whole.len() > 20 {
+        return Err(too_long());
+    } else {
+        whole.parse().map_err(|_| too_long())?
+    };
+    let frac_len = u32::try_from(frac.len()).unwrap_or(18);
+    let frac: u128 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().map_err(|_| too_long())?
+    };
+    let den = 10u128.pow(frac_len);
+    // value in ms = (whole + frac / den) * scale, exactly.
+    let numer = whole
+        .saturating_mul(den)
+        .saturating_add(frac)
+        .saturating_mul(scale);
+    if numer / den > MAX_FLAG_MS {
+        return Err(too_long());
+    }
+    if numer % den != 0 {
+        return Err(format!(
+            "`{s}` is not a whole number of milliseconds: duration flags count whole ms (their \
+             resolution is 1 ms)"
+        ));
+    }
+    u64::try_from(numer / den).map_err(|_| too_long())
 }
 
 /// Parses a Raft election timeout range `min-max` (`150-300`, `150-155`, `1s-2s`) or just `T`
@@ -94,7 +126,8 @@ pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
     }
     if t.parse::<f64>().is_ok() {
         return Err(format!(
-            "`{s}` is not a whole number of milliseconds from 0 to 10^15"
+            "`{s}` is not a whole number of milliseconds from 0 to 10^15 (the resolution of \
+             -ms flags is 1 ms)"
         ));
     }
     parse_duration_ms(t)
@@ -410,6 +443,13 @@ mod tests {
         assert!(parse_duration_ms("0.0001ms").is_err());
         assert!(parse_duration_ms("1.5ms").is_err());
         assert_eq!(parse_duration_ms("0.1s"), Ok(100));
+        // Read exactly: a tenth of a nanosecond is not rounded away (one rule with the
+        // scenario reader and JS: finer than the resolution is refused).
+        assert!(parse_duration_ms("1.0000000001s").is_err());
+        assert_eq!(parse_duration_ms("1.000s"), Ok(1_000));
+        assert_eq!(parse_duration_ms(".5s"), Ok(500));
+        assert!(parse_duration_ms("1e3ms").is_err());
+        assert!(parse_duration_ms("99999999999999999999999h").is_err());
     }
 
     #[test]
