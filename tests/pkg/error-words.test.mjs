@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
 import { failoverMeasure, Search, Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
+import { leaderlessMs } from "../../web/playground/counterexample.js";
 
 /** The one list of Rust-isms, shared with the Rust error-wording tests (tests/words/rust-isms.txt). */
 const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
@@ -93,6 +94,7 @@ const provoke = [
   ["search: bare duration", () => new Search({ algorithm: "bully", property: "no-leader-for=2000" })],
   ["search unknown key", () => new Search({ algorithm: "bully", property: "split-brain", config: { ttl: 2 } })],
   ["search runs", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch(0)],
+  ["search runs type", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch("5")],
 ];
 
 /** Codes a test in Node cannot provoke: the caller's own exception, the browser's init guard,
@@ -149,4 +151,54 @@ test("search and failover-lab options speak JSON words, not serde's", () => {
   words(() => new Search({ algorithm: "paxos", property: "split-brain" }), /"paxos" is not one of lease-fencing, /);
   words(() => Search.promises("paxos"), /"paxos" is not one of /);
   words(() => failoverMeasure({ algorithm: "raft", foo: 1 }, 0, 5), /unknown key "foo"; the keys are /);
+});
+
+test("data the caller did not write as text gets no line or column", () => {
+  const msg = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return e.message;
+    }
+    assert.fail("nothing thrown");
+  };
+  const nodes = msg(() => new Simulation({ ...good(), nodes: "3" }));
+  assert.match(nodes, /expected a whole number 0 or more, got the string "3"/);
+  assert.doesNotMatch(nodes, / at line \d+ column/);
+  const cfg = msg(() => new Search({ algorithm: "raft", property: "split-brain", config: { election_timeout_ms: "x" } }));
+  assert.match(cfg, /^search options: config: /);
+  assert.doesNotMatch(cfg, / at line \d+ column/);
+  const lab = msg(() => failoverMeasure({ algorithm: "raft", nodes: "5" }, 0, 1));
+  assert.doesNotMatch(lab, / at line \d+ column/);
+  // A time finer than 1 microsecond is refused, with the value and the resolution, as the CLI's
+  // scenario reader refuses it.
+  const fine = msg(() => new Simulation({ ...good(), duration_ms: 1000.0004 }));
+  assert.match(fine, /1000\.0004 ms is finer than 1 microsecond \(0\.001 ms\)/);
+});
+
+test("runBatch refuses a string instead of running it", () => {
+  const search = new Search({ algorithm: "bully", property: "split-brain" });
+  assert.throws(() => search.runBatch("5"), (err) => err instanceof TypeError && err.code === "ERR_SEARCH_TYPE" && /runs must be a number, got/.test(err.message));
+  assert.equal(search.progress().runs, 0, "nothing ran");
+  assert.throws(() => Search.shrink(good(), "split-brain", "10"), (err) => err.code === "ERR_SEARCH_TYPE");
+});
+
+test("stated ranges are what is accepted", () => {
+  assert.throws(() => new RaftNode({ seed: 1n, max_entries_per_append: 0 }), (err) =>
+    err.code === "ERR_INTEGER_RANGE" && /from 1 to 65536/.test(err.message));
+  assert.throws(() => new RaftNode({ seed: 1n, max_inflight_appends: 0 }), (err) => /from 1 to /.test(err.message));
+  new RaftNode({ seed: 1n, max_entries_per_append: 1, max_inflight_appends: 1 }).free();
+});
+
+test("the playground reads no-leader-for= as the CLI and Search read it", () => {
+  for (const property of ["no-leader-for=2000", "no-leader-for=2s", "no-leader-for=1.5s", "no-leader-for=250ms", "no-leader-for=0s", "no-leader-for=1.0005s", "no-leader-for=2m", "no-leader-for=-1s"]) {
+    let searchAccepts = true;
+    try {
+      new Search({ algorithm: "bully", property }).free();
+    } catch {
+      searchAccepts = false;
+    }
+    assert.equal(leaderlessMs(property) != null, searchAccepts, property);
+  }
+  assert.equal(leaderlessMs("no-leader-for=1.5s"), 1500);
 });

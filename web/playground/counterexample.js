@@ -28,21 +28,27 @@ const ALGO_WORDS = {
 
 /**
  * The length of a `no-leader-for=DURATION` property, ms, read as the CLI and `Search` read it
- * (`tenure_sim::search::Property`): a number with a unit (ms, s, m, h) that comes to a whole
- * number of milliseconds above 0. A bare number (`no-leader-for=2000`) has no unit and is
- * refused, as the CLI refuses it: `null` for anything that is not such a property.
+ * (`tenure_sim::search::Property`): whole milliseconds (`250ms`) or seconds (`2s`, `1.5s`)
+ * that come to a whole number of milliseconds above 0. A bare number (`no-leader-for=2000`)
+ * has no unit and is refused, as the CLI refuses it: `null` for anything that is not such a
+ * property.
  */
 export function leaderlessMs(property) {
-  const m = /^no-leader-for=(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)$/.exec(String(property).trim());
-  if (!m) return null;
-  const scale = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[m[2]];
-  const [whole, frac = ""] = m[1].split(".");
-  // Exact decimal arithmetic, as the CLI: 1.0005s is not a whole number of ms.
+  const text = String(property).trim();
+  const millis = /^no-leader-for=(\d+)ms$/.exec(text);
+  if (millis) {
+    const ms = BigInt(millis[1]);
+    return ms > 0n && ms <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(ms) : null;
+  }
+  const secs = /^no-leader-for=(\d+(?:\.\d+)?|\.\d+)s$/.exec(text);
+  if (!secs) return null;
+  const [whole, frac = ""] = secs[1].split(".");
+  // Exact decimal arithmetic: 1.0005s is not a whole number of ms.
   const den = 10n ** BigInt(frac.length);
-  const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * BigInt(scale);
+  const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * 1000n;
   if (numer % den !== 0n) return null;
   const ms = numer / den;
-  return ms > 0n && ms <= 1_000_000_000_000_000n ? Number(ms) : null;
+  return ms > 0n && ms <= 1_000_000_000_000n ? Number(ms) : null;
 }
 
 /** The property in words, for titles and captions. */

@@ -101,13 +101,16 @@ fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T
         return Err(shape(format!("{what}: longer than 1 MiB")));
     }
     // JSON text the caller wrote keeps its line and column; an object turned into JSON
-    // here names the key only.
+    // here has none to point at.
     let typed = value.is_string();
-    tenure_sim::serde_words::from_text(&text).map_err(|mut e| {
-        if !typed {
-            e.position.clear();
-        }
-        shape(format!("{what}: {e}"))
+    serde_json::from_str(&text).map_err(|e| {
+        let detail = e.to_string();
+        let words = if typed {
+            tenure_sim::serde_words::json_words(&detail)
+        } else {
+            tenure_sim::serde_words::object_words(&detail)
+        };
+        shape(format!("{what}: {words}"))
     })
 }
 

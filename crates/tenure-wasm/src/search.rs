@@ -451,17 +451,23 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
             "search options: config is over 64 KiB of JSON",
         ));
     }
-    // JSON the binding made from the caller's object: the key path, no line or column.
-    tenure_sim::serde_words::from_text(&text)
-        .map(Some)
-        .map_err(|mut e| {
-            e.position.clear();
-            let error = search_error(Kind::Type, &format!("search options: config: {e}"));
-            if e.detail.starts_with("unknown field") {
-                let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
-            }
-            error
-        })
+    // JSON the binding made from the caller's object: no line or column to point at. (The
+    // key path would need serde_path_to_error's second copy of every deserializer, over the
+    // module's size budget.)
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        let detail = e.to_string();
+        let error = search_error(
+            Kind::Type,
+            &format!(
+                "search options: config: {}",
+                tenure_sim::serde_words::object_words(&detail)
+            ),
+        );
+        if detail.starts_with("unknown field") {
+            let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
+        }
+        error
+    })
 }
 
 /// A `number` argument, or `ERR_SEARCH_TYPE` naming what came instead (`"5"` is a string,

@@ -157,18 +157,6 @@ impl SimulationError {
         Self::sorted(subject, detail, message)
     }
 
-    /// [`Self::from_serde`] for an error that knows its key path (`scenario: nodes:
-    /// expected ...`); JS data has no line or column, so none is given.
-    pub(crate) fn from_keyed(
-        subject: Subject,
-        err: &tenure_sim::serde_words::KeyedError,
-    ) -> SimulationError {
-        let mut err = err.clone();
-        err.position.clear();
-        let message = format!("{}: {err}", subject.name());
-        Self::sorted(subject, &err.detail, message)
-    }
-
     fn sorted(subject: Subject, detail: &str, message: String) -> SimulationError {
         let shape = [
             "invalid type",

@@ -84,8 +84,8 @@ pub(crate) fn read_fault(value: &JsValue) -> Result<Fault, SimulationError> {
 
 fn scenario_from_json(json: Value) -> Result<Scenario, SimulationError> {
     objects_where_objects_belong(&json)?;
-    let scenario: Scenario = tenure_sim::serde_words::from_value(json)
-        .map_err(|e| SimulationError::from_keyed(Subject::Scenario, &e))?;
+    let scenario: Scenario = serde_json::from_value(json)
+        .map_err(|e| SimulationError::from_serde(Subject::Scenario, &e.to_string()))?;
     scenario.validate().map_err(scenario_error)?;
     Ok(scenario)
 }

@@ -48,16 +48,16 @@ fn knob(c: &Caller<'_>, key: &str, value: String) -> String {
     }
 }
 
-/// A duration as the milliseconds the caller writes (`1000`, `3333.333`).
+/// A duration as the milliseconds the caller writes (`1000`, `3333.333`, `0.5`), from
+/// integers only (float formatting would add kilobytes to the machines' wasm).
 fn ms(d: Duration) -> String {
     let us = d.as_micros();
-    if us % 1000 == 0 {
-        format!("{}", us / 1000)
-    } else {
-        #[allow(clippy::cast_precision_loss)]
-        let v = us as f64 / 1000.0;
-        format!("{v}")
+    let (whole, frac) = (us / 1000, us % 1000);
+    if frac == 0 {
+        return format!("{whole}");
     }
+    let digits = format!("{frac:03}");
+    format!("{whole}.{}", digits.trim_end_matches('0'))
 }
 
 /// A lease config error (design rule 5) in `c`'s words.
