@@ -6,21 +6,24 @@
 #![allow(dead_code)] // each test file uses the part it needs
 
 /// Every entry of `rust-isms.txt`.
-pub fn rust_isms() -> Vec<&'static str> {
+pub(crate) fn rust_isms() -> Vec<&'static str> {
     include_str!("rust-isms.txt")
         .lines()
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| {
-            l.strip_prefix('"')
-                .and_then(|l| l.strip_suffix('"'))
-                .unwrap_or_else(|| panic!("rust-isms.txt: {l:?} is not in double quotes"))
+            let entry = l.strip_prefix('"').and_then(|l| l.strip_suffix('"'));
+            assert!(
+                entry.is_some(),
+                "rust-isms.txt: {l:?} is not in double quotes"
+            );
+            entry.unwrap_or(l)
         })
         .collect()
 }
 
 /// Panics unless `message` is one non-empty line free of Rust-isms.
-pub fn assert_words(what: &str, message: &str) {
+pub(crate) fn assert_words(what: &str, message: &str) {
     // "invariant" is the field's word; "variant" alone is Rust's.
     let words = message.replace("invariant", "");
     for bad in rust_isms() {
