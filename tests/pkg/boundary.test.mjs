@@ -288,6 +288,6 @@ test("the whole scenario is bounded too: nested lists within their limits cannot
 });
 
 test("a leader never sends more entries per AppendEntries than a follower's binding reads", () => {
-  assert.throws(() => new RaftNode({ max_entries_per_append: 65_537 }), (err) => err instanceof RangeError && err.code === "ERR_INTEGER_RANGE" && /from 0 to 65536, got 65537/.test(err.message));
+  assert.throws(() => new RaftNode({ max_entries_per_append: 65_537 }), (err) => err instanceof RangeError && err.code === "ERR_INTEGER_RANGE" && /from 1 to 65536, got 65537/.test(err.message));
   assert.equal(new RaftNode({ max_entries_per_append: 65_536 }).config.max_entries_per_append, 65_536);
 });

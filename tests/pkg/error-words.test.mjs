@@ -3,15 +3,19 @@
 // tables is provoked here, and no message shows Rust or serde notation (`None`, `Some(`,
 // type names, `..=` ranges, "variant", "invalid digit", `Debug` braces).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
 import { failoverMeasure, Search, Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
+import { leaderlessMs } from "../../web/playground/counterexample.js";
 
-const RUST_ISMS = [
-  "None", "Some(", "u64", "u32", "i32", "f64", "usize", "..=", "variant", "invalid digit", "field `",
-  "invalid type", "invalid value", "expected one of", "struct ", "enum ", "NodeId(", "Duration(", "{ ", " }", "::",
-];
+/** The one list of Rust-isms, shared with the Rust error-wording tests (tests/words/rust-isms.txt). */
+const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+  .map((line) => JSON.parse(line));
+assert.ok(RUST_ISMS.includes("None") && RUST_ISMS.includes("{ "), "rust-isms.txt read");
 
 const vote = { type: "RequestVote", term: 1n, last_log_index: 0n, last_log_term: 0n, pre_vote: false };
 const acquire = { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 10_000 };
@@ -90,6 +94,7 @@ const provoke = [
   ["search: bare duration", () => new Search({ algorithm: "bully", property: "no-leader-for=2000" })],
   ["search unknown key", () => new Search({ algorithm: "bully", property: "split-brain", config: { ttl: 2 } })],
   ["search runs", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch(0)],
+  ["search runs type", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch("5")],
 ];
 
 /** Codes a test in Node cannot provoke: the caller's own exception, the browser's init guard,
@@ -146,4 +151,54 @@ test("search and failover-lab options speak JSON words, not serde's", () => {
   words(() => new Search({ algorithm: "paxos", property: "split-brain" }), /"paxos" is not one of lease-fencing, /);
   words(() => Search.promises("paxos"), /"paxos" is not one of /);
   words(() => failoverMeasure({ algorithm: "raft", foo: 1 }, 0, 5), /unknown key "foo"; the keys are /);
+});
+
+test("data the caller did not write as text gets no line or column", () => {
+  const msg = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return e.message;
+    }
+    assert.fail("nothing thrown");
+  };
+  const nodes = msg(() => new Simulation({ ...good(), nodes: "3" }));
+  assert.match(nodes, /expected a whole number 0 or more, got the string "3"/);
+  assert.doesNotMatch(nodes, / at line \d+ column/);
+  const cfg = msg(() => new Search({ algorithm: "raft", property: "split-brain", config: { election_timeout_ms: "x" } }));
+  assert.match(cfg, /^search options: config: /);
+  assert.doesNotMatch(cfg, / at line \d+ column/);
+  const lab = msg(() => failoverMeasure({ algorithm: "raft", nodes: "5" }, 0, 1));
+  assert.doesNotMatch(lab, / at line \d+ column/);
+  // A time finer than 1 microsecond is refused, with the value and the resolution, as the CLI's
+  // scenario reader refuses it.
+  const fine = msg(() => new Simulation({ ...good(), duration_ms: 1000.0004 }));
+  assert.match(fine, /1000\.0004 ms is finer than 1 microsecond \(0\.001 ms\)/);
+});
+
+test("runBatch refuses a string instead of running it", () => {
+  const search = new Search({ algorithm: "bully", property: "split-brain" });
+  assert.throws(() => search.runBatch("5"), (err) => err instanceof TypeError && err.code === "ERR_SEARCH_TYPE" && /runs must be a number, got/.test(err.message));
+  assert.equal(search.progress().runs, 0, "nothing ran");
+  assert.throws(() => Search.shrink(good(), "split-brain", "10"), (err) => err.code === "ERR_SEARCH_TYPE");
+});
+
+test("stated ranges are what is accepted", () => {
+  assert.throws(() => new RaftNode({ seed: 1n, max_entries_per_append: 0 }), (err) =>
+    err.code === "ERR_INTEGER_RANGE" && /from 1 to 65536/.test(err.message));
+  assert.throws(() => new RaftNode({ seed: 1n, max_inflight_appends: 0 }), (err) => /from 1 to /.test(err.message));
+  new RaftNode({ seed: 1n, max_entries_per_append: 1, max_inflight_appends: 1 }).free();
+});
+
+test("the playground reads no-leader-for= as the CLI and Search read it", () => {
+  for (const property of ["no-leader-for=2000", "no-leader-for=2s", "no-leader-for=1.5s", "no-leader-for=250ms", "no-leader-for=0s", "no-leader-for=1.0005s", "no-leader-for=2m", "no-leader-for=-1s"]) {
+    let searchAccepts = true;
+    try {
+      new Search({ algorithm: "bully", property }).free();
+    } catch {
+      searchAccepts = false;
+    }
+    assert.equal(leaderlessMs(property) != null, searchAccepts, property);
+  }
+  assert.equal(leaderlessMs("no-leader-for=1.5s"), 1500);
 });

@@ -42,7 +42,7 @@ test("bad settings are typed errors in the caller's words", () => {
   const [cls, c1, m1] = code(() => failoverMeasure({ algorithm: "bully", ttl_ms: 1000 }, 0, 1));
   assert.equal(cls, "RangeError");
   assert.equal(c1, "ERR_SCENARIO_RANGE");
-  assert.match(m1, /ttl and safety margin applies to lease worlds, not bully/);
+  assert.match(m1, /ttl_ms does not apply to bully: it is a knob of lease-fencing, /);
   assert.equal(code(() => failoverMeasure({ algorithm: "raft", timeouts: [1, 2] }, 0, 1))[1], "ERR_SCENARIO_TYPE");
   assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, 0, 0))[1], "ERR_SCENARIO_RANGE");
   assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, -1, 1))[1], "ERR_SCENARIO_RANGE");

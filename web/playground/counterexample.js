@@ -26,14 +26,38 @@ const ALGO_WORDS = {
   "lease-unfenced": "the lease without fencing",
 };
 
+/**
+ * The length of a `no-leader-for=DURATION` property, ms, read as the CLI and `Search` read it
+ * (`tenure_sim::search::Property`): whole milliseconds (`250ms`) or seconds (`2s`, `1.5s`)
+ * that come to a whole number of milliseconds above 0. A bare number (`no-leader-for=2000`)
+ * has no unit and is refused, as the CLI refuses it: `null` for anything that is not such a
+ * property.
+ */
+export function leaderlessMs(property) {
+  const text = String(property).trim();
+  const millis = /^no-leader-for=(\d+)ms$/.exec(text);
+  if (millis) {
+    const ms = BigInt(millis[1]);
+    return ms > 0n && ms <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(ms) : null;
+  }
+  const secs = /^no-leader-for=(\d+(?:\.\d+)?|\.\d+)s$/.exec(text);
+  if (!secs) return null;
+  const [whole, frac = ""] = secs[1].split(".");
+  // Exact decimal arithmetic: 1.0005s is not a whole number of ms.
+  const den = 10n ** BigInt(frac.length);
+  const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * 1000n;
+  if (numer % den !== 0n) return null;
+  const ms = numer / den;
+  return ms > 0n && ms <= 1_000_000_000_000n ? Number(ms) : null;
+}
+
 /** The property in words, for titles and captions. */
 export function propertyWords(property) {
   if (property === "split-brain") return "split brain";
   if (property === "stale-write") return "a stale write accepted";
   if (property === "any-promised") return "a promised invariant broken";
-  const leaderless = /^no-leader-for=(\d+)ms$/.exec(property) ?? /^no-leader-for=(\d+)$/.exec(property);
-  if (leaderless) return `no leader for more than ${span(Number(leaderless[1]))}`;
-  if (property.startsWith("no-leader-for=")) return `no leader for more than ${property.slice(14)}`;
+  const leaderless = leaderlessMs(property);
+  if (leaderless != null) return `no leader for more than ${span(leaderless)}`;
   return `${property.replace(/-/g, " ")} broken`;
 }
 
@@ -118,9 +142,8 @@ function violationBeat(property, algorithm) {
       say: (ev) => `At ${at(ev.time_ms)} the resource accepts ${procKey(ev.from)}'s write with token ${ev.token} after it had seen token ${ev.required}: a stale write from a deposed leader. Nothing fenced it.`,
     };
   }
-  const leaderless = /^no-leader-for=(\d+)ms$/.exec(property);
-  if (leaderless) {
-    const ms = Number(leaderless[1]);
+  const ms = leaderlessMs(property);
+  if (ms != null) {
     return {
       when: (ev, b) => b.leaderlessSince != null && ev.time_ms - b.leaderlessSince > ms,
       say: (ev, b) => `No node has acted as leader since ${at(b.leaderlessSince)}: more than ${span(ms)} without a leader by ${at(ev.time_ms)}.`,

@@ -141,6 +141,9 @@ pub struct ChaosOptions {
     /// Raft: the leader proposes this often, ms (None = the simulator's 200 ms). Chaos at
     /// 5 ms is what exposes replication storms.
     pub propose_interval_ms: Option<u64>,
+    /// Algorithm parameters laid over every run's scenario (`tenure chaos --set ttl_ms=2000`);
+    /// the fields above win where both are set.
+    pub config: crate::scenario::AlgoConfig,
 }
 
 impl ChaosOptions {
@@ -157,6 +160,7 @@ impl ChaosOptions {
             pre_vote: None,
             check_quorum: None,
             propose_interval_ms: None,
+            config: crate::scenario::AlgoConfig::default(),
         }
     }
 
@@ -204,6 +208,11 @@ impl ChaosOptions {
         if let Some(ms) = self.propose_interval_ms {
             cmd.push_str(&format!(" --propose-every {ms}ms"));
         }
+        if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(&self.config) {
+            for (key, value) in map {
+                cmd.push_str(&format!(" --set {key}={value}"));
+            }
+        }
         cmd
     }
 }
@@ -244,13 +253,21 @@ fn cut(a: &[Proc], b: &[Proc]) -> Vec<Fault> {
 pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
     let total = opts.duration_ms.saturating_add(opts.heal_ms);
     let mut s = Scenario::new(opts.algorithm, opts.nodes, seed, total);
+    s.config = opts.config.clone();
     let reads = |key: &str| opts.algorithm.spec().config_keys.contains(&key);
-    s.config.pre_vote = opts.pre_vote.filter(|_| reads("pre_vote"));
-    s.config.check_quorum = opts.check_quorum.filter(|_| reads("check_quorum"));
+    s.config.pre_vote = opts
+        .pre_vote
+        .filter(|_| reads("pre_vote"))
+        .or(s.config.pre_vote);
+    s.config.check_quorum = opts
+        .check_quorum
+        .filter(|_| reads("check_quorum"))
+        .or(s.config.check_quorum);
     s.config.propose_interval_ms = opts
         .propose_interval_ms
         .filter(|_| reads("propose_interval_ms"))
-        .map(Ms::from_millis);
+        .map(Ms::from_millis)
+        .or(s.config.propose_interval_ms);
     let mut rng = Rng::from_seed(seed ^ 0xC4A0_5C4A_05C4_A05C);
     let nodes: Vec<Proc> = (1..=opts.nodes).map(|i| Proc::Node(NodeId(i))).collect();
     let mut all = nodes.clone();

@@ -73,35 +73,77 @@ impl Setting {
     /// algorithm, or values the simulator refuses (in its words).
     pub fn scenario(&self, seed: u64) -> Result<Scenario, ScenarioError> {
         let a = self.algorithm;
-        let wrong = |knob: &str, wants: &str| {
-            Err(ScenarioError::Invalid(format!(
-                "{knob} applies to {wants}, not {a}"
-            )))
-        };
-        let raft_knobs = self.election_timeout_ms.is_some()
-            || self.pre_vote.is_some()
-            || self.check_quorum.is_some();
-        if raft_knobs && a != Algorithm::Raft {
-            return wrong(
-                "the election timeout range (and PreVote, CheckQuorum)",
+        let lease_worlds: Vec<&str> = Algorithm::ALL
+            .into_iter()
+            .filter(|x| x.has_store())
+            .map(Algorithm::name)
+            .collect();
+        let lease_worlds = lease_worlds.join(", ");
+        let knobs: [(&str, bool, bool, &str); 8] = [
+            (
+                "election_timeout_ms",
+                self.election_timeout_ms.is_some(),
+                a == Algorithm::Raft,
                 "raft",
-            );
-        }
-        if (self.ttl_ms.is_some() || self.safety_margin_ms.is_some()) && !a.has_store() {
-            return wrong("ttl and safety margin", "lease worlds");
-        }
-        let bully_knobs = self.failure_timeout_ms.is_some()
-            || self.answer_timeout_ms.is_some()
-            || self.coordinator_timeout_ms.is_some();
-        if bully_knobs && a != Algorithm::Bully {
-            return wrong("the failure, answer and coordinator timeouts", "bully");
+            ),
+            (
+                "pre_vote",
+                self.pre_vote.is_some(),
+                a == Algorithm::Raft,
+                "raft",
+            ),
+            (
+                "check_quorum",
+                self.check_quorum.is_some(),
+                a == Algorithm::Raft,
+                "raft",
+            ),
+            (
+                "ttl_ms",
+                self.ttl_ms.is_some(),
+                a.has_store(),
+                &lease_worlds,
+            ),
+            (
+                "safety_margin_ms",
+                self.safety_margin_ms.is_some(),
+                a.has_store(),
+                &lease_worlds,
+            ),
+            (
+                "failure_timeout_ms",
+                self.failure_timeout_ms.is_some(),
+                a == Algorithm::Bully,
+                "bully",
+            ),
+            (
+                "answer_timeout_ms",
+                self.answer_timeout_ms.is_some(),
+                a == Algorithm::Bully,
+                "bully",
+            ),
+            (
+                "coordinator_timeout_ms",
+                self.coordinator_timeout_ms.is_some(),
+                a == Algorithm::Bully,
+                "bully",
+            ),
+        ];
+        // Knob names as the setting's keys (JS, `--json`); the CLI spells them as its flags.
+        for (knob, set, applies, wants) in knobs {
+            if set && !applies {
+                return Err(ScenarioError::Invalid(format!(
+                    "{knob} does not apply to {a}: it is a knob of {wants}"
+                )));
+            }
         }
         let mut s = Scenario::new(a, self.nodes, seed, 60_000);
         let c = &mut s.config;
         if let Some([t, max]) = self.election_timeout_ms {
             if max <= t || t == 0 {
                 return Err(ScenarioError::Invalid(format!(
-                    "election timeouts are drawn from [min, max): {t}-{max} ms is empty"
+                    "election_timeout_ms {t}-{max}: timeouts are drawn from min up to, not \
+                     including, max, so max must be above min and min above 0"
                 )));
             }
             c.election_timeout_ms = Some(Ms::from_millis(t));
@@ -180,7 +222,7 @@ mod tests {
         s.ttl_ms = Some(1000);
         let e = s.scenario(1).unwrap_err().to_string();
         assert!(
-            e.contains("ttl and safety margin applies to lease worlds, not bully"),
+            e.contains("ttl_ms does not apply to bully: it is a knob of lease-fencing"),
             "{e}"
         );
     }

@@ -57,4 +57,4 @@ pub use process::Proc;
 pub use scenario::{Algorithm, Scenario, ScenarioError};
 pub use snapshot::Snapshot;
 pub use trace::{TraceEvent, TraceKind};
-pub use world::{FaultError, World};
+pub use world::{CampaignError, FaultError, World};

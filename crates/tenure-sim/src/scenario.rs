@@ -29,6 +29,13 @@ use tenure::NodeId;
 /// The only scenario format version this build reads.
 pub const SCENARIO_VERSION: u32 = 1;
 
+/// Longest run a scenario may ask for, ms of simulated time: 10^9 ms, about 11.6 days. A
+/// 5-node cluster at the default timeouts records a few hundred events per simulated second,
+/// so this is some 10^8 events, minutes of CPU; a longer run is more likely a unit slip
+/// (`duration_ms` given in microseconds) than a wish, and a run of 10^14 ms would not end.
+/// Split a longer study into runs over seeds.
+pub const MAX_DURATION_MS: u64 = 1_000_000_000;
+
 /// Most nodes a scenario may have (the playground draws them all).
 pub const MAX_NODES: u64 = 64;
 
@@ -217,6 +224,32 @@ pub struct AlgoConfig {
 
 impl AlgoConfig {
     /// The keys set, in JSON (each field is written only when set).
+    /// The core's config error words for this config: scenario keys (`safety_margin_ms`;
+    /// `renamed` lists a machine key the scenario spells otherwise, as Raft's
+    /// `max_drift_ppm` is `leader_lease_drift_ppm`), "(the default)" after a key this
+    /// config does not set.
+    pub(crate) fn config_words(
+        &self,
+        renamed: &[(&str, &str)],
+        word: impl FnOnce(&tenure::config_words::Caller<'_>) -> String,
+    ) -> String {
+        let set = self.keys_set();
+        let scenario_key = |k: &str| -> String {
+            renamed
+                .iter()
+                .find(|(machine, _)| *machine == k)
+                .map_or(k, |(_, scenario)| scenario)
+                .to_string()
+        };
+        let given = |k: &str| set.contains(&scenario_key(k));
+        let caller = tenure::config_words::Caller {
+            given: &given,
+            spell: &scenario_key,
+            id: &|n| n.0.to_string(),
+        };
+        word(&caller)
+    }
+
     fn keys_set(&self) -> Vec<String> {
         match serde_json::to_value(self) {
             Ok(serde_json::Value::Object(map)) => map.into_iter().map(|(k, _)| k).collect(),
@@ -295,10 +328,21 @@ impl Scenario {
         }
     }
 
-    /// Parses and validates scenario JSON.
+    /// Parses and validates scenario JSON text (a file the caller wrote): errors name the key
+    /// and the line and column (`nodes: expected a whole number 0 or more, got the string
+    /// "3" at line 1 column 43`).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text)
-            .map_err(|e| ScenarioError::Json(crate::serde_words::json_words(&e.to_string())))?;
+        let s: Scenario =
+            crate::serde_words::from_text(text).map_err(|e| ScenarioError::Json(e.words()))?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Reads and validates a scenario given as JSON data rather than text (built from the
+    /// command line, or from a JS object): errors name the key, with no line or column.
+    pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        let s: Scenario =
+            crate::serde_words::from_value(value).map_err(|e| ScenarioError::Json(e.words()))?;
         s.validate()?;
         Ok(s)
     }
@@ -336,6 +380,13 @@ impl Scenario {
             return Err(ScenarioError::Invalid(format!(
                 "nodes {} must be 1 to {MAX_NODES}",
                 self.nodes
+            )));
+        }
+        if self.duration_ms.micros() > MAX_DURATION_MS.saturating_mul(1000) {
+            return Err(ScenarioError::Invalid(format!(
+                "duration_ms {} is above the longest run, {MAX_DURATION_MS} ms (about 11.6 \
+                 days of simulated time); split a longer study into runs over seeds",
+                crate::units::us_to_ms(self.duration_ms.micros())
             )));
         }
         let spec = self.algorithm.spec();

@@ -6,7 +6,117 @@
 //! serde builds these messages from fixed phrases (`serde::de::Error`'s provided methods:
 //! `invalid_type`, `unknown_field`, `missing_field`, ...), so they are reworded by phrase; a
 //! message that matches none is returned as it is. serde_json's " at line L column C" suffix
-//! is kept.
+//! is kept by [`json_words`] (the caller wrote that text: a scenario file) and dropped by
+//! [`object_words`] (the caller wrote no JSON: a JS object, a `--set` on the command line).
+//!
+//! [`from_text`] and [`from_value`] read a value and name the key of a type or range error
+//! the way the caller wrote it: `nodes: expected a whole number 0 or more, got the string
+//! "3"`, `faults[0].fault: the key "node" is required`.
+
+use serde::de::DeserializeOwned;
+
+/// Why a JSON value did not read: where (the key path, `""` at the top) and serde's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyedError {
+    /// The key path as the caller writes it: `nodes`, `config.ttl_ms`, `faults[0].fault`;
+    /// empty for the top level.
+    pub path: String,
+    /// serde's own message (unworded, without serde_json's position).
+    pub detail: String,
+    /// serde_json's ` at line L column C`, when the input was text.
+    pub position: String,
+}
+
+impl KeyedError {
+    fn new(path: &serde_path_to_error::Path, detail: &str) -> KeyedError {
+        use serde_path_to_error::Segment;
+        let (detail, position) = split_position(detail);
+        let mut shown = String::new();
+        // An unknown key's path ends in that key, which the message names already.
+        let unknown = detail.starts_with("unknown field ");
+        let segments: Vec<&Segment> = path.iter().collect();
+        let keep = if unknown {
+            segments.len().saturating_sub(1)
+        } else {
+            segments.len()
+        };
+        for segment in segments.into_iter().take(keep) {
+            match segment {
+                Segment::Seq { index } => shown.push_str(&format!("[{index}]")),
+                Segment::Map { key } => {
+                    if !shown.is_empty() {
+                        shown.push('.');
+                    }
+                    shown.push_str(key);
+                }
+                // An enum's variant or a key that is not a string adds no key of its own.
+                _ => {}
+            }
+        }
+        KeyedError {
+            path: shown,
+            detail: detail.to_string(),
+            position: position.to_string(),
+        }
+    }
+
+    /// The message in JSON words, the key first: `nodes: expected ...`; the text position
+    /// (if any) last.
+    pub fn words(&self) -> String {
+        let body = object_words(&self.detail);
+        // A missing key names itself ("the key \"node\" is required"); its object's path
+        // still helps when it is nested.
+        if self.path.is_empty() {
+            format!("{body}{}", self.position)
+        } else {
+            format!("{}: {body}{}", self.path, self.position)
+        }
+    }
+}
+
+impl core::fmt::Display for KeyedError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.words())
+    }
+}
+
+/// Reads `T` from JSON text the caller wrote (a scenario file, `--config`): errors name the
+/// key and keep the line and column.
+pub fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, KeyedError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().clone();
+        KeyedError::new(&path, &e.into_inner().to_string())
+    })?;
+    de.end().map_err(|e| {
+        let (detail, position) = split_position_owned(&e.to_string());
+        KeyedError {
+            path: String::new(),
+            detail,
+            position,
+        }
+    })?;
+    Ok(value)
+}
+
+/// Reads `T` from JSON data the caller did not write as text (a JS object, values from the
+/// command line): errors name the key and give no line or column.
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, KeyedError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().clone();
+        let mut err = KeyedError::new(&path, &e.into_inner().to_string());
+        err.position.clear();
+        err
+    })
+}
+
+/// [`json_words`] without serde_json's ` at line L column C`: for input that was not text
+/// the caller wrote (a JS object turned into JSON, a `--set` value).
+pub fn object_words(detail: &str) -> String {
+    let detail = detail.strip_prefix("Error: ").unwrap_or(detail);
+    let (body, _) = split_position(detail);
+    reword(body).unwrap_or_else(|| body.to_string())
+}
 
 /// `detail` (a serde or serde_json error message) in JSON words.
 pub fn json_words(detail: &str) -> String {
@@ -15,6 +125,11 @@ pub fn json_words(detail: &str) -> String {
     let (body, position) = split_position(detail);
     let body = reword(body).unwrap_or_else(|| body.to_string());
     format!("{body}{position}")
+}
+
+fn split_position_owned(detail: &str) -> (String, String) {
+    let (a, b) = split_position(detail);
+    (a.to_string(), b.to_string())
 }
 
 /// Splits serde_json's trailing ` at line L column C`.

@@ -84,13 +84,24 @@ impl<'de> Deserialize<'de> for Ms {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ms, D::Error> {
         let v = f64::deserialize(d)?;
         ms_to_us(v)
-            .ok()
             .map(|us| Ms(Duration::from_micros(us)))
-            .ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "{v} is not a time in milliseconds (finite, >= 0, whole microseconds)"
-                ))
-            })
+            .map_err(|e| serde::de::Error::custom(millis_words(v, e)))
+    }
+}
+
+/// Why `v` ms is not a time, with the value and the rule: a time finer than its resolution
+/// (1 microsecond) is refused rather than rounded, as the JS bindings refuse it
+/// (docs/conventions.md, "Times finer than their resolution are refused").
+fn millis_words(v: f64, e: MillisError) -> String {
+    match e {
+        MillisError::SubMicrosecond => format!(
+            "{v} ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at \
+             most 3 decimals"
+        ),
+        MillisError::OutOfRange => format!(
+            "{v} is not a time in milliseconds: give a finite number, 0 or more, below 2^64 \
+             microseconds"
+        ),
     }
 }
 
@@ -117,8 +128,9 @@ impl<'de> Deserialize<'de> for SignedMs {
         match us {
             Some(us) if v < 0.0 => Ok(SignedMs(us.saturating_neg())),
             Some(us) => Ok(SignedMs(us)),
-            None => Err(serde::de::Error::custom(format!(
-                "{v} is not a time in milliseconds (finite, whole microseconds)"
+            None => Err(serde::de::Error::custom(millis_words(
+                v.abs(),
+                ms_to_us(v.abs()).err().unwrap_or(MillisError::OutOfRange),
             ))),
         }
     }

@@ -8,40 +8,9 @@ use tenure_sim::chaos::{ChaosOptions, Family};
 use tenure_sim::search::Property;
 use tenure_sim::{Algorithm, Scenario};
 
-/// Text that shows Rust or serde rather than the caller's words.
-const RUST_ISMS: &[&str] = &[
-    "None",
-    "Some(",
-    "u64",
-    "u32",
-    "i32",
-    "f64",
-    "usize",
-    "..=",
-    "0..",
-    "variant",
-    "invalid digit",
-    "field `",
-    "invalid type",
-    "invalid value",
-    "expected one of",
-    "struct ",
-    "enum ",
-    "{ ",
-    " }",
-];
-
-fn assert_words(what: &str, message: &str) {
-    // "invariant" is the field's word; "variant" alone is Rust's.
-    let words = message.replace("invariant", "");
-    for bad in RUST_ISMS {
-        assert!(!words.contains(bad), "{what}: `{message}` contains `{bad}`");
-    }
-    assert!(
-        !message.trim().is_empty() && !message.contains('\n'),
-        "{what}: {message:?}"
-    );
-}
+#[path = "../../../tests/words/words.rs"]
+mod words;
+use words::assert_words;
 
 /// A valid scenario's JSON with `edit` applied to it.
 fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> String {
@@ -75,7 +44,7 @@ fn every_scenario_mistake_reads_in_words() {
         (
             "string nodes",
             scenario(|v| v["nodes"] = json!("3")),
-            "got the string \"3\"",
+            "nodes: expected a whole number 0 or more, got the string \"3\"",
         ),
         (
             "fractional nodes",
@@ -125,7 +94,7 @@ fn every_scenario_mistake_reads_in_words() {
         (
             "loss above 1",
             scenario(|v| v["network"]["loss"] = json!(2)),
-            "2 is not a probability from 0 to 1",
+            "network.loss: 2 is not a probability from 0 to 1",
         ),
         (
             "latency backwards",
@@ -136,6 +105,35 @@ fn every_scenario_mistake_reads_in_words() {
             "latency of three",
             scenario(|v| v["network"]["latency_ms"] = json!([1, 2, 3])),
             "more elements or text than expected",
+        ),
+        (
+            "bool config key",
+            scenario(|v| v["config"]["ttl_ms"] = json!(true)),
+            "config.ttl_ms: expected a number, got true",
+        ),
+        (
+            "sub-microsecond time",
+            scenario(|v| v["duration_ms"] = json!(1000.0004)),
+            "duration_ms: 1000.0004 ms is finer than 1 microsecond (0.001 ms), the resolution",
+        ),
+        (
+            "run too long",
+            scenario(|v| v["duration_ms"] = json!(1e14)),
+            "is above the longest run, 1000000000 ms",
+        ),
+        (
+            "lease rule in scenario keys, the default named",
+            scenario(|v| v["config"]["safety_margin_ms"] = json!(20_000)),
+            "safety_margin_ms 20000 must be above 0 and below ttl_ms 10000 (the default): \
+             0 < safety_margin_ms < ttl_ms",
+        ),
+        (
+            "raft rule in scenario keys",
+            scenario(|v| {
+                v["algorithm"] = json!("raft");
+                v["config"] = json!({ "election_timeout_ms": 40 });
+            }),
+            "heartbeat_interval_ms 50 (the default) must be above 0 and below election_timeout_ms 40",
         ),
         (
             "config of another algorithm",
@@ -197,6 +195,17 @@ fn every_scenario_mistake_reads_in_words() {
         let err = Scenario::from_json(&text).expect_err(what).to_string();
         assert!(err.contains(expect), "{what}: {err}");
         assert_words(what, &err);
+        // Scenario data that was not text (the CLI's --set, a JS object) has no line or
+        // column to point at; a file's text has.
+        let value: serde_json::Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(_) => continue,
+        };
+        let data = Scenario::from_value(value).expect_err(what).to_string();
+        assert!(!data.contains(" at line "), "{what}: {data}");
+        if err.contains(" at line ") {
+            assert_eq!(err.split(" at line ").next(), Some(data.as_str()), "{what}");
+        }
     }
 }
 
@@ -255,6 +264,17 @@ fn option_and_name_errors_read_in_words() {
             .unwrap_err()
             .to_string(),
     ));
+    let mut bully = tenure_sim::World::new(&Scenario::new(Algorithm::Bully, 3, 0, 1_000)).unwrap();
+    let err = bully.campaign(tenure::NodeId(9)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "campaign: there is no node n9 in this world"
+    );
+    assert!(
+        !err.to_string().starts_with("fault"),
+        "its own error: {err}"
+    );
+    messages.push(("campaign", err.to_string()));
     for (what, message) in messages {
         assert_words(what, &message);
     }

@@ -286,8 +286,10 @@ pub(crate) enum BindingError {
         got: String,
     },
     /// An integer `number` field was fractional, negative, or above its maximum.
-    #[error("{arg} must be a whole number from 0 to {max}, got {shown}", shown = number_text(*.value))]
+    #[error("{arg} must be a whole number from {min} to {max}, got {shown}", shown = number_text(*.value))]
     IntegerOutOfRange {
+        /// The least value accepted (0 for most fields; 1 where 0 is refused).
+        min: u64,
         /// The field path.
         arg: Name,
         /// The value passed.

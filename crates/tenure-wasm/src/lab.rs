@@ -100,11 +100,17 @@ fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T
     if text.len() > 1 << 20 {
         return Err(shape(format!("{what}: longer than 1 MiB")));
     }
+    // JSON text the caller wrote keeps its line and column; an object turned into JSON
+    // here has none to point at.
+    let typed = value.is_string();
     serde_json::from_str(&text).map_err(|e| {
-        shape(format!(
-            "{what}: {}",
-            tenure_sim::serde_words::json_words(&e.to_string())
-        ))
+        let detail = e.to_string();
+        let words = if typed {
+            tenure_sim::serde_words::json_words(&detail)
+        } else {
+            tenure_sim::serde_words::object_words(&detail)
+        };
+        shape(format!("{what}: {words}"))
     })
 }
 

@@ -38,7 +38,7 @@ export interface RaftConfigInit {
   pre_vote?: boolean;
   /** CheckQuorum (dissertation §6.2) [true]. */
   check_quorum?: boolean;
-  /** Most entries per AppendEntries, 1 ..= 65536 (what a follower's binding reads) [64]. */
+  /** Most entries per AppendEntries, 1 to 65536 (what a follower's binding reads) [64]. */
   max_entries_per_append?: number;
   /** Flow control: most unacknowledged AppendEntries per follower, >= 1 [8]. */
   max_inflight_appends?: number;
@@ -415,10 +415,10 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     }
     // No more than a follower's binding reads from one AppendEntries (`crate::limits`).
     let most = u64::try_from(crate::limits::MAX_APPEND_ENTRIES).unwrap_or(u64::MAX);
-    if let Some(n) = f.opt_int("max_entries_per_append", most)? {
+    if let Some(n) = f.opt_int_from("max_entries_per_append", 1, most)? {
         c.max_entries_per_append = usize::try_from(n).unwrap_or(usize::MAX);
     }
-    if let Some(n) = f.opt_int("max_inflight_appends", u64::from(u32::MAX))? {
+    if let Some(n) = f.opt_int_from("max_inflight_appends", 1, u64::from(u32::MAX))? {
         c.max_inflight_appends = usize::try_from(n).unwrap_or(usize::MAX);
     }
     if let Some(on) = f.opt_bool("leader_lease")? {

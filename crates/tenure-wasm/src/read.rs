@@ -219,6 +219,17 @@ impl Fields {
 
     /// An optional integer `number` field in `0..=max` (counts, ppm).
     pub(crate) fn opt_int(&self, key: &'static str, max: u64) -> Result<Option<u64>, BindingError> {
+        self.opt_int_from(key, 0, max)
+    }
+
+    /// [`Self::opt_int`] for a field whose least accepted value is `min` (1 where the
+    /// machine refuses 0), so the stated range is what is accepted.
+    pub(crate) fn opt_int_from(
+        &self,
+        key: &'static str,
+        min: u64,
+        max: u64,
+    ) -> Result<Option<u64>, BindingError> {
         let Some(value) = self.present(key) else {
             return Ok(None);
         };
@@ -230,10 +241,11 @@ impl Fields {
         };
         // `max` is at most 2^53 here, so the comparison in f64 is exact.
         #[allow(clippy::cast_precision_loss)]
-        let in_range = n.fract() == 0.0 && n >= 0.0 && n <= max as f64;
+        let in_range = n.fract() == 0.0 && n >= min as f64 && n <= max as f64;
         if !in_range {
             return Err(BindingError::IntegerOutOfRange {
                 arg: self.path_of(key),
+                min,
                 value: n,
                 max,
             });

@@ -184,7 +184,12 @@ impl Search {
     /// Runs up to `runs` more runs (1..=1000000), stopping at the first violation; returns
     /// whether one was found (now or before).
     #[wasm_bindgen(js_name = runBatch)]
-    pub fn run_batch(&mut self, runs: f64) -> Result<bool, JsValue> {
+    pub fn run_batch(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] runs: JsValue,
+    ) -> Result<bool, JsValue> {
+        // Not a JS `f64` parameter: wasm-bindgen would coerce `"5"` to 5 and run it.
+        let runs = number_arg(&runs, "runs")?;
         #[allow(clippy::cast_precision_loss)]
         let max = MAX_BATCH as f64;
         if !(runs.fract() == 0.0 && (1.0..=max).contains(&runs)) {
@@ -274,11 +279,16 @@ impl Search {
     pub fn shrink(
         #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SearchProperty")] property: JsValue,
-        #[wasm_bindgen(js_name = maxSteps)] max_steps: Option<f64>,
+        #[wasm_bindgen(js_name = maxSteps, unchecked_param_type = "number | undefined")]
+        max_steps: JsValue,
     ) -> Result<JsValue, JsValue> {
         let scenario = read_scenario(&scenario)?;
         let property = read_property(&property)?;
-        let steps = max_steps.unwrap_or(2_000.0);
+        let steps = if max_steps.is_undefined() {
+            2_000.0
+        } else {
+            number_arg(&max_steps, "maxSteps")?
+        };
         #[allow(clippy::cast_precision_loss)]
         let max = MAX_SHRINK_STEPS as f64;
         if !(steps.fract() == 0.0 && (1.0..=max).contains(&steps)) {
@@ -489,19 +499,36 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
             "search options: config is over 64 KiB of JSON",
         ));
     }
+    // JSON the binding made from the caller's object: no line or column to point at. (The
+    // key path would need serde_path_to_error's second copy of every deserializer, over the
+    // module's size budget.)
     serde_json::from_str(&text).map(Some).map_err(|e| {
         let detail = e.to_string();
         let error = search_error(
             Kind::Type,
             &format!(
                 "search options: config: {}",
-                tenure_sim::serde_words::json_words(&detail)
+                tenure_sim::serde_words::object_words(&detail)
             ),
         );
         if detail.starts_with("unknown field") {
             let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
         }
         error
+    })
+}
+
+/// A `number` argument, or `ERR_SEARCH_TYPE` naming what came instead (`"5"` is a string,
+/// not five runs).
+fn number_arg(value: &JsValue, name: &str) -> Result<f64, JsValue> {
+    value.as_f64().ok_or_else(|| {
+        search_error(
+            Kind::Type,
+            &format!(
+                "{name} must be a number, got {}",
+                crate::error::describe(value)
+            ),
+        )
     })
 }
 

@@ -154,6 +154,10 @@ impl SimulationError {
             subject.name(),
             tenure_sim::serde_words::json_words(detail)
         );
+        Self::sorted(subject, detail, message)
+    }
+
+    fn sorted(subject: Subject, detail: &str, message: String) -> SimulationError {
         let shape = [
             "invalid type",
             "missing field",

@@ -37,6 +37,7 @@
 extern crate alloc;
 
 pub mod bully;
+pub mod config_words;
 pub mod fencing;
 pub mod id;
 pub mod lease;

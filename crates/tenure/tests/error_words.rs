@@ -6,37 +6,9 @@ use tenure::lease::{LeaseConfig, NotLeader as LeaseNotLeader};
 use tenure::raft::{CampaignError, NotLeader};
 use tenure::{BullyConfig, Duration, FencingToken, Instant, LeaseCandidate, NodeId, RaftConfig};
 
-/// Text that shows Rust rather than the caller's words.
-const RUST_ISMS: &[&str] = &[
-    "None",
-    "Some(",
-    "u64",
-    "u32",
-    "f64",
-    "usize",
-    "..=",
-    "variant",
-    "invalid digit",
-    "{",
-    "}",
-    "::",
-    "Follower",
-    "Campaigning",
-    "Stopped",
-    "NodeId(",
-];
-
-fn assert_words(what: &str, message: &str) {
-    // "invariant" is the field's word; "variant" alone is Rust's.
-    let words = message.replace("invariant", "");
-    for bad in RUST_ISMS {
-        assert!(!words.contains(bad), "{what}: `{message}` contains `{bad}`");
-    }
-    assert!(
-        !message.is_empty() && !message.contains('\n'),
-        "{what}: {message:?}"
-    );
-}
+#[path = "../../../tests/words/words.rs"]
+mod words;
+use words::assert_words;
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)

@@ -53,10 +53,13 @@ impl BullyAdapter {
                 })
                 .collect(),
         };
-        adapter
-            .config(0, 0)
-            .validate()
-            .map_err(|e| ScenarioError::Invalid(format!("bully config: {e}")))?;
+        adapter.config(0, 0).validate().map_err(|e| {
+            ScenarioError::Invalid(format!(
+                "bully config: {}",
+                s.config
+                    .config_words(&[], |c| tenure::config_words::bully(&e, c))
+            ))
+        })?;
         Ok(adapter)
     }
 

@@ -103,8 +103,13 @@ impl LeaseAdapter {
             fencing: s.algorithm == Algorithm::LeaseFencing,
             ..LeaseConfig::default()
         };
-        base.validate()
-            .map_err(|e| ScenarioError::Invalid(format!("lease config: {e}")))?;
+        base.validate().map_err(|e| {
+            ScenarioError::Invalid(format!(
+                "lease config: {}",
+                s.config
+                    .config_words(&[], |c| tenure::config_words::lease(&e, c))
+            ))
+        })?;
         let n = usize::try_from(s.nodes).unwrap_or(0);
         let store = first_store(&base, c.first_token)?;
         Ok(LeaseAdapter {

@@ -101,10 +101,15 @@ impl RaftAdapter {
             compacted: 0,
         };
         // Validate the config once, up front, with the first node's view.
-        adapter
-            .config(0, n, 0)
-            .validate()
-            .map_err(|e| ScenarioError::Invalid(format!("raft config: {e}")))?;
+        adapter.config(0, n, 0).validate().map_err(|e| {
+            ScenarioError::Invalid(format!(
+                "raft config: {}",
+                s.config
+                    .config_words(&[("max_drift_ppm", "leader_lease_drift_ppm")], |c| {
+                        tenure::config_words::raft(&e, c)
+                    })
+            ))
+        })?;
         for _ in 0..n {
             adapter.slots.push(Slot {
                 node: None,

@@ -3,48 +3,79 @@
 use crate::scenario::Algorithm;
 use clap::Args;
 
-/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required, and a
-/// value that is not a whole number of milliseconds (`1.5ms`, `0.0001s`) is refused rather
-/// than rounded.
+/// Largest time a duration flag takes, ms (10^15; a run is bounded lower still, at
+/// [`crate::scenario::MAX_DURATION_MS`]).
+const MAX_FLAG_MS: u128 = 1_000_000_000_000_000;
+
+/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required. The
+/// number is read exactly as written (decimal digits, no float rounding), and a value that is
+/// not a whole number of milliseconds (`1.5ms`, `1.0000001s`) is refused, naming the 1 ms
+/// resolution, rather than rounded (docs/conventions.md, "Times finer than their
+/// resolution are refused").
 pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let (num, scale) = if let Some(v) = t.strip_suffix("ms") {
-        (v, 1.0)
+    let (num, scale): (&str, u128) = if let Some(v) = t.strip_suffix("ms") {
+        (v, 1)
     } else if let Some(v) = t.strip_suffix('s') {
-        (v, 1_000.0)
+        (v, 1_000)
     } else if let Some(v) = t.strip_suffix('m') {
-        (v, 60_000.0)
+        (v, 60_000)
     } else if let Some(v) = t.strip_suffix('h') {
-        (v, 3_600_000.0)
+        (v, 3_600_000)
     } else {
         return Err(format!(
             "`{s}` is not a duration: give a unit, as in 60s, 1500ms or 2m"
         ));
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration: `{num}` is not a number"))?;
-    let ms = v * scale;
-    if !ms.is_finite() || !(0.0..=1e15).contains(&ms) {
+    let num = num.trim();
+    if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
         return Err(format!("`{s}` is not a duration between 0 and 10^15 ms"));
     }
-    if (ms - ms.round()).abs() > 1e-6 {
-        return Err(format!("`{s}` is not a whole number of milliseconds"));
+    let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 18 {
+        return Err(format!("`{s}` is not a duration: `{num}` is not a number"));
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Ok(ms.round() as u64)
+    let too_long = || format!("`{s}` is not a duration between 0 and 10^15 ms");
+    let whole: u128 = if whole.is_empty() {
+        0
+    } else if whole.len() > 20 {
+        return Err(too_long());
+    } else {
+        whole.parse().map_err(|_| too_long())?
+    };
+    let frac_len = u32::try_from(frac.len()).unwrap_or(18);
+    let frac: u128 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().map_err(|_| too_long())?
+    };
+    let den = 10u128.pow(frac_len);
+    // value in ms = (whole + frac / den) * scale, exactly.
+    let numer = whole
+        .saturating_mul(den)
+        .saturating_add(frac)
+        .saturating_mul(scale);
+    if numer / den > MAX_FLAG_MS {
+        return Err(too_long());
+    }
+    if numer % den != 0 {
+        return Err(format!(
+            "`{s}` is not a whole number of milliseconds: duration flags count whole ms (their \
+             resolution is 1 ms)"
+        ));
+    }
+    u64::try_from(numer / den).map_err(|_| too_long())
 }
 
-/// Parses a Raft election timeout range `min-max` in ms (`150-300`, `150-155`) or just `T`
-/// (`150`, meaning `150-300`): each timeout is drawn from `[min, max)` (design rule 6), so
-/// `max` must exceed `min`. Returns `(min, max)`.
+/// Parses a Raft election timeout range `min-max` (`150-300`, `150-155`, `1s-2s`) or just `T`
+/// (`150`, `1s`, meaning `T-2T`): each end is a knob in ms, a plain number or a duration with
+/// a unit, as every `-ms` flag takes it. Each timeout is drawn from `[min, max)` (design
+/// rule 6), so `max` must exceed `min`. Returns `(min, max)` in ms.
 pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
-        v.trim()
-            .trim_end_matches("ms")
-            .parse::<u64>()
-            .map_err(|_| format!("`{s}` is not a timeout range in ms, as in 150-300"))
+        parse_ms_knob(v)
+            .map_err(|_| format!("`{s}` is not a timeout range in ms, as in 150-300, 1s-2s or 150"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, Some(num(b)?)),
@@ -95,7 +126,8 @@ pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
     }
     if t.parse::<f64>().is_ok() {
         return Err(format!(
-            "`{s}` is not a whole number of milliseconds from 0 to 10^15"
+            "`{s}` is not a whole number of milliseconds from 0 to 10^15 (the resolution of \
+             -ms flags is 1 ms)"
         ));
     }
     parse_duration_ms(t)
@@ -188,10 +220,10 @@ pub(crate) struct ChaosFlags {
     #[arg(long, value_parser = parse_nodes)]
     pub(crate) nodes: Option<u64>,
     /// Faulty period of each run: 120s, 2m, 1500ms.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     pub(crate) duration: Option<u64>,
     /// Quiet period after the heal; a leader must appear within the liveness bound.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     pub(crate) heal: Option<u64>,
     /// Seed of the first run; run i uses seed + i.
     #[arg(long, default_value_t = 0, value_parser = parse_seed)]
@@ -201,6 +233,51 @@ pub(crate) struct ChaosFlags {
     pub(crate) families: Vec<crate::chaos::Family>,
     #[command(flatten)]
     pub(crate) raft: RaftFlags,
+    #[command(flatten)]
+    pub(crate) config: ConfigFlags,
+}
+
+/// The algorithm's config on the command line, for every command that runs scenarios:
+/// `--config` (the scenario's `config` JSON) and `--set key=value` laid over it.
+#[derive(Debug, Args, Clone, Default)]
+pub(crate) struct ConfigFlags {
+    /// Algorithm parameters as the scenario's `config` JSON, e.g. '{"ttl_ms": 2000}'.
+    #[arg(long, value_parser = super::search::parse_config)]
+    pub(crate) config: Option<crate::scenario::AlgoConfig>,
+    /// Set a config key (repeatable, after --config): `ttl_ms=2000`, `pre_vote=false`, a
+    /// time with a unit (`election_timeout_ms=1s`); `run` also takes a dotted path from the
+    /// scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
+    pub(crate) sets: Vec<(Vec<String>, serde_json::Value)>,
+}
+
+impl ConfigFlags {
+    /// `base` with `--config` replacing it and each `--set` of a config key laid over it,
+    /// read back through the scenario format (its keys and messages). A `--set` outside
+    /// `config` is refused: only `run` takes the network.
+    pub(crate) fn config(
+        &self,
+        base: &crate::scenario::AlgoConfig,
+        command: &str,
+    ) -> Result<crate::scenario::AlgoConfig, String> {
+        let start = self.config.as_ref().unwrap_or(base);
+        if self.sets.is_empty() {
+            return Ok(start.clone());
+        }
+        let mut doc = serde_json::json!({ "config": start });
+        for (path, value) in &self.sets {
+            if path.first().map(String::as_str) != Some("config") {
+                return Err(format!(
+                    "--set {}: {command} takes config keys (--set ttl_ms=2000); the network is \
+                     set in a scenario file or with `tenure run --set`",
+                    path.join(".")
+                ));
+            }
+            super::fault_text::apply_set(&mut doc, path, value.clone())?;
+        }
+        let config = doc.get("config").cloned().unwrap_or_default();
+        crate::serde_words::from_value(config).map_err(|e| format!("--set: config.{e}"))
+    }
 }
 
 impl ChaosFlags {
@@ -219,6 +296,7 @@ impl ChaosFlags {
         opts.seed = self.seed;
         opts.pre_vote = self.raft.pre_vote();
         opts.check_quorum = self.raft.check_quorum();
+        opts.config = self.config.config(&opts.config, "this command")?;
         if !self.families.is_empty() {
             opts.families = self.families.clone();
         }
@@ -273,6 +351,71 @@ impl RaftFlags {
     }
 }
 
+/// `1 run`, `3 runs`: a count with its noun, singular for one.
+pub(crate) fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// A file error in words, with the path: "no such file", not "No such file or directory
+/// (os error 2)".
+pub(crate) fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or folder".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        ErrorKind::IsADirectory => "it is a folder, not a file".into(),
+        ErrorKind::NotADirectory => "a part of the path is a file, not a folder".into(),
+        ErrorKind::AlreadyExists => "it already exists".into(),
+        ErrorKind::StorageFull => "the disk is full".into(),
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".into(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error ") {
+                Some(i) => text[..i].to_lowercase(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// Refuses an output path whose folder does not exist (or is not a folder) before a long
+/// command runs, so that its result is not lost at the end: `what` names the flag.
+pub(crate) fn check_out_path(path: &std::path::Path, what: &str) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "{what} {}: {} is a file, not a folder",
+                path.display(),
+                dir.display()
+            ));
+        }
+        Err(e) => {
+            return Err(format!(
+                "{what} {}: cannot write there, the folder {}: {}",
+                path.display(),
+                dir.display(),
+                io_words(&e)
+            ));
+        }
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "{what} {}: it is a folder, not a file",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Formats microseconds as milliseconds for summaries.
 pub(crate) fn ms(us: u64) -> String {
     let v = crate::units::us_to_ms(us);
@@ -300,6 +443,13 @@ mod tests {
         assert!(parse_duration_ms("0.0001ms").is_err());
         assert!(parse_duration_ms("1.5ms").is_err());
         assert_eq!(parse_duration_ms("0.1s"), Ok(100));
+        // Read exactly: a tenth of a nanosecond is not rounded away (one rule with the
+        // scenario reader and JS: finer than the resolution is refused).
+        assert!(parse_duration_ms("1.0000000001s").is_err());
+        assert_eq!(parse_duration_ms("1.000s"), Ok(1_000));
+        assert_eq!(parse_duration_ms(".5s"), Ok(500));
+        assert!(parse_duration_ms("1e3ms").is_err());
+        assert!(parse_duration_ms("99999999999999999999999h").is_err());
     }
 
     #[test]

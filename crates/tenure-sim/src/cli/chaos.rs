@@ -14,7 +14,7 @@ pub(crate) struct ChaosArgs {
     #[arg(long, default_value_t = 100, value_parser = super::args::parse_chaos_runs)]
     runs: u64,
     /// Raft: the leader proposes a command this often (default 200ms); 5ms is a storm test.
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     propose_every: Option<u64>,
     /// Worker threads, 1 to 256 (default: one per core).
     #[arg(long, value_parser = super::args::parse_jobs)]
@@ -174,10 +174,10 @@ struct Speed {
 
 fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     println!(
-        "tenure chaos: {}, {} nodes, {} runs x {} of faults + {} heal, seeds {} to {}",
+        "tenure chaos: {}, {} nodes, {} x {} of faults + {} heal, seeds {} to {}",
         opts.algorithm,
         opts.nodes,
-        r.runs,
+        super::args::count(r.runs, "run"),
         ms(opts.duration_ms.saturating_mul(1000)),
         ms(opts.heal_ms.saturating_mul(1000)),
         opts.seed,
@@ -195,8 +195,8 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     row(
         "split brain",
         format!(
-            "in {} runs, worst window {}",
-            r.runs_with_split_brain,
+            "in {}, worst window {}",
+            super::args::count(r.runs_with_split_brain, "run"),
             ms(r.worst_split_brain_us)
         ),
     );
@@ -207,8 +207,10 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     row(
         "messages per sim second",
         format!(
-            "peak {} (budget {}), {} runs over budget",
-            r.peak_messages_per_second, budget.messages_per_second, r.over_budget_runs
+            "peak {} (budget {}), {} over budget",
+            r.peak_messages_per_second,
+            budget.messages_per_second,
+            super::args::count(r.over_budget_runs, "run")
         ),
     );
     row(

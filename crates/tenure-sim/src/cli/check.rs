@@ -8,7 +8,7 @@
 use super::CliError;
 use super::args::{RaftFlags, parse_duration_ms};
 use super::permalink;
-use super::search::{default_out, parse_config, parse_property};
+use super::search::{default_out, parse_property};
 use crate::scenario::{Algorithm, Scenario};
 use crate::search::Property;
 use crate::search::explore::{CheckOptions, check_with};
@@ -28,7 +28,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, default_value_t = 3, value_parser = super::args::parse_nodes)]
     nodes: u64,
     /// Length of one step (a multiple of 10ms: 500ms, 1s).
-    #[arg(long, default_value = "500ms", value_parser = parse_duration_ms)]
+    #[arg(long, default_value = "500ms", allow_hyphen_values = true, value_parser = parse_duration_ms)]
     step: u64,
     /// Steps to explore.
     #[arg(long, default_value_t = 8, value_parser = super::args::parse_small_count)]
@@ -42,9 +42,8 @@ pub(crate) struct CheckArgs {
     /// The seed of the network's and the machines' random draws.
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
-    /// Algorithm parameters as the scenario's `config` JSON.
-    #[arg(long, value_parser = parse_config)]
-    config: Option<crate::scenario::AlgoConfig>,
+    #[command(flatten)]
+    config: super::args::ConfigFlags,
     #[command(flatten)]
     raft: RaftFlags,
     /// Where to write the counterexample (default: tenure-<algorithm>-<property>.json here).
@@ -57,13 +56,19 @@ pub(crate) struct CheckArgs {
 
 pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
+    if let Some(out) = &a.out {
+        super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
+    }
     if a.steps == 0 {
         return Err(CliError::usage(
             "--steps 0 would explore nothing: give at least 1",
         ));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
-    s.config = a.config.clone().unwrap_or_default();
+    s.config = a
+        .config
+        .config(&crate::scenario::AlgoConfig::default(), "check")
+        .map_err(CliError::usage)?;
     if a.algorithm == Algorithm::Raft {
         s.config.pre_vote = a.raft.pre_vote().or(s.config.pre_vote);
         s.config.check_quorum = a.raft.check_quorum().or(s.config.check_quorum);
@@ -108,8 +113,14 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
         println!("{}", super::json_ms::to_ms(v));
     } else {
         println!(
-            "tenure check: {} for {}, {} nodes, {} steps of {} ms, up to {} faults, seed {}",
-            a.algorithm, a.property, a.nodes, a.steps, a.step, a.faults, a.seed
+            "tenure check: {} for {}, {} nodes, {} of {} ms, up to {}, seed {}",
+            a.algorithm,
+            a.property,
+            a.nodes,
+            super::args::count(u64::from(a.steps), "step"),
+            a.step,
+            super::args::count(u64::from(a.faults), "fault"),
+            a.seed
         );
         println!(
             "  states explored {}, unique {}, {:.0} states/s, depth reached {}{}",

@@ -21,8 +21,9 @@ pub(crate) struct FailoverArgs {
     /// Number of nodes.
     #[arg(long, default_value_t = 5, value_parser = super::args::parse_nodes)]
     nodes: u64,
-    /// Raft election timeouts in ms, `min-max` meaning [min, max) (150-300, 150-155), or
-    /// `T` meaning [T, 2T): the machine's election_timeout_ms and election_timeout_max_ms.
+    /// Raft election timeouts in ms, `min-max` meaning [min, max) (150-300, 150-155, 1s-2s),
+    /// or `T` meaning [T, 2T) (150, 1s): the machine's election_timeout_ms and
+    /// election_timeout_max_ms.
     /// Repeat it to overlay several settings.
     #[arg(long, value_name = "MIN-MAX", value_parser = parse_timeouts)]
     election_timeout_ms: Vec<(u64, u64)>,
@@ -41,7 +42,7 @@ pub(crate) struct FailoverArgs {
     /// Bully coordinator timeout in ms (150).
     #[arg(long, value_name = "MS", value_parser = parse_ms_knob)]
     coordinator_timeout_ms: Option<u64>,
-    /// One-way message latency range in ms (`5-30`), drawn uniformly: the scenario's
+    /// One-way message latency range in ms (`5-30`, `5ms-1s`), drawn uniformly: the scenario's
     /// network.latency_ms.
     #[arg(long, value_name = "MIN-MAX", value_parser = parse_latency)]
     latency_ms: Option<(u64, u64)>,
@@ -71,13 +72,13 @@ pub(crate) struct FailoverArgs {
     svg: Option<std::path::PathBuf>,
     /// Also count false elections (no crash, only latency and pauses) over this much
     /// simulated time per setting (`10m`, `1h`).
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     cost_run: Option<u64>,
     /// With --cost-run: stop-the-world pauses per node per hour.
     #[arg(long, default_value_t = 6.0, value_parser = super::args::parse_rate)]
     pauses_per_hour: f64,
     /// With --cost-run: the length of each pause.
-    #[arg(long, value_parser = parse_duration_ms, default_value = "500ms")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms, default_value = "500ms")]
     pause: u64,
     #[command(flatten)]
     raft: RaftFlags,
@@ -101,10 +102,8 @@ fn span(ms: u64) -> String {
 
 fn parse_latency(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
-        v.trim()
-            .trim_end_matches("ms")
-            .parse::<u64>()
-            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30 or 10"))
+        parse_ms_knob(v)
+            .map_err(|_| format!("`{s}` is not a latency range in ms, as in 5-30, 10 or 5ms-1s"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, num(b)?),
@@ -178,9 +177,60 @@ impl FailoverArgs {
     }
 }
 
+/// The setting keys that are flags of `failover`, in a message spelled as the flags
+/// (`ttl_ms` -> `--ttl-ms`): the simulator words its refusals in the setting's keys.
+fn flag_words(message: &str) -> String {
+    const FLAGS: [&str; 9] = [
+        "election_timeout_ms",
+        "ttl_ms",
+        "safety_margin_ms",
+        "failure_timeout_ms",
+        "answer_timeout_ms",
+        "coordinator_timeout_ms",
+        "latency_ms",
+        "pre_vote",
+        "check_quorum",
+    ];
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut rest = message;
+    'scan: while !rest.is_empty() {
+        let boundary = out
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        if boundary {
+            for flag in FLAGS {
+                if let Some(tail) = rest.strip_prefix(flag)
+                    && !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    out.push_str("--");
+                    out.push_str(&flag.replace('_', "-"));
+                    rest = tail;
+                    continue 'scan;
+                }
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// A scenario error of a failover setting, with the setting's keys spelled as flags.
+fn setting_error(e: &dyn std::fmt::Display) -> CliError {
+    let text = e.to_string();
+    CliError::usage(flag_words(text.strip_prefix("scenario: ").unwrap_or(&text)))
+}
+
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     let settings = a.settings()?;
+    if let Some(path) = &a.svg {
+        super::args::check_out_path(path, "--svg").map_err(CliError::usage)?;
+    }
     let disturbance = a.cost_run.map(|run_ms| Disturbance {
         run_ms,
         pauses_per_hour: a.pauses_per_hour,
@@ -192,14 +242,10 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         if let Some(bar) = &bar {
             bar.set_message(format!(", measuring {}", s.label()));
         }
-        let scenario = s
-            .scenario(a.seed)
-            .map_err(|e| CliError::usage(e.to_string()))?;
-        let r = failover::measure(&scenario, a.runs).map_err(|e| CliError::usage(e.to_string()))?;
+        let scenario = s.scenario(a.seed).map_err(|e| setting_error(&e))?;
+        let r = failover::measure(&scenario, a.runs).map_err(|e| setting_error(&e))?;
         let cost = match &disturbance {
-            Some(d) => {
-                Some(cost::measure(&scenario, d).map_err(|e| CliError::usage(e.to_string()))?)
-            }
+            Some(d) => Some(cost::measure(&scenario, d).map_err(|e| setting_error(&e))?),
             None => None,
         };
         reports.push(SettingReport {
@@ -233,8 +279,13 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             "Time to a new leader, {} nodes, {} crashes per setting",
             a.nodes, a.runs
         );
-        std::fs::write(path, cdf_svg(&title, &series))
-            .map_err(|e| CliError::usage(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::write(path, cdf_svg(&title, &series)).map_err(|e| {
+            CliError::usage(format!(
+                "cannot write {}: {}",
+                path.display(),
+                super::args::io_words(&e)
+            ))
+        })?;
     }
     if a.json {
         let mut out = serde_json::json!({ "runs": a.runs, "seed": a.seed, "settings": reports });
@@ -271,9 +322,9 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             }
             if f.failures > 0 {
                 println!(
-                    "    no new leader within {} ms in {} runs",
+                    "    no new leader within {} ms in {}",
                     failover::GIVE_UP_MS,
-                    f.failures
+                    super::args::count(f.failures, "run")
                 );
             }
             if let Some(c) = &r.cost {

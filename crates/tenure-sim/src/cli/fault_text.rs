@@ -30,12 +30,8 @@ pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
     } else {
         words(t).map_err(|e| format!("`{s}` is not a fault: {e}"))?
     };
-    serde_json::from_value::<crate::fault::TimedFault>(v.clone()).map_err(|e| {
-        format!(
-            "`{s}` is not a fault: {}",
-            crate::serde_words::json_words(&e.to_string())
-        )
-    })?;
+    crate::serde_words::from_value::<crate::fault::TimedFault>(v.clone())
+        .map_err(|e| format!("`{s}` is not a fault: {e}"))?;
     Ok(v)
 }
 
@@ -53,6 +49,11 @@ fn words(t: &str) -> Result<Value, String> {
             return Err(format!("`{part}` is not key=value"));
         };
         if key == "at" || key == "at_ms" {
+            if at.is_some() {
+                return Err(format!(
+                    "the time it strikes is given twice (`{part}`); give at= once"
+                ));
+            }
             at = Some(if key == "at" {
                 parse_duration_ms(value)?
             } else {
@@ -62,7 +63,9 @@ fn words(t: &str) -> Result<Value, String> {
         }
         let (key, value) = field(key, value)?;
         if fault.insert(key.clone(), value).is_some() {
-            return Err(format!("`{key}` is given twice"));
+            return Err(format!(
+                "the key \"{key}\" is given twice; give each key once"
+            ));
         }
     }
     let Some(at) = at else {
@@ -171,7 +174,7 @@ pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
     }
     let last = path.last().cloned().unwrap_or_default();
     let value = if last.ends_with("_ms") {
-        ms_value(value.trim()).map_err(|e| format!("--set {s}: {e}"))?
+        ms_value(value.trim())?
     } else {
         plain(value.trim())
     };

@@ -40,29 +40,31 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run one scenario (a JSON file, or built from flags) and print a summary.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Run(run::RunArgs),
     /// Run a chaos campaign: random fault schedules, a heal, a liveness check.
     #[command(
         after_help = EXIT_CODES,
+        allow_negative_numbers = true,
         mut_arg("nodes", |a| a.default_value("5")),
         mut_arg("duration", |a| a.default_value("120s")),
         mut_arg("heal", |a| a.default_value("10s"))
     )]
     Chaos(chaos::ChaosArgs),
     /// Measure the time to elect a new leader after the leader crashes (Raft Figure 16).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Failover(failover::FailoverArgs),
     /// Search seeded fault schedules for a run that violates a property, then shrink it.
     #[command(
         after_help = EXIT_CODES,
+        allow_negative_numbers = true,
         mut_arg("nodes", |a| a.default_value("3")),
         mut_arg("duration", |a| a.default_value("20s")),
         mut_arg("heal", |a| a.default_value("5s"))
     )]
     Search(search::SearchArgs),
     /// Bounded exhaustive check: breadth-first over fault schedules; the shortest counterexample.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, allow_negative_numbers = true)]
     Check(check::CheckArgs),
 }
 
@@ -107,6 +109,10 @@ where
                     ExitCode::SUCCESS
                 };
             }
+            if let Some(line) = value_error(&e) {
+                eprintln!("error: {line}");
+                return ExitCode::from(2);
+            }
             // One line: clap's first paragraph (the error and the arguments it names, which
             // clap puts on indented lines), without the usage block that follows it.
             let text = e.render().to_string();
@@ -146,6 +152,31 @@ where
             ExitCode::from(e.code)
         }
     }
+}
+
+/// A value one of our parsers refused, as `--nodes -3 is not a number of nodes from 1 to 64`
+/// (the flag, the value, and the parser's words) rather than clap's "invalid value '-3' for
+/// '--nodes <NODES>'".
+fn value_error(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let arg = text(ContextKind::InvalidArg)?;
+    let value = text(ContextKind::InvalidValue)?;
+    let why = std::error::Error::source(e)?.to_string();
+    let flag = arg.split_once(" <").map_or(arg.as_str(), |(f, _)| f);
+    let flag = flag.split_once('=').map_or(flag, |(f, _)| f);
+    // "`-3` is not a number of nodes ..." after "--nodes -3" needs the value only once.
+    let quoted = format!("`{value}` is ");
+    Some(match why.strip_prefix(&quoted) {
+        Some(rest) => format!("{flag} {value} is {rest}"),
+        None => format!("{flag} {value}: {why}"),
+    })
 }
 
 /// Runs the CLI on the process's arguments.

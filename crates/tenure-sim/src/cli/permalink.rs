@@ -30,7 +30,11 @@ pub(crate) fn permalink(scenario: &Scenario, time_ms: u64) -> String {
 /// Writes `scenario` to `path` and prints its file, replay command and permalink.
 pub(crate) fn emit(scenario: &Scenario, path: &Path, time_ms: u64) -> Result<(), CliError> {
     std::fs::write(path, scenario.to_json() + "\n").map_err(|e| CliError {
-        message: format!("cannot write the scenario to {}: {e}", path.display()),
+        message: format!(
+            "cannot write the scenario to {}: {}",
+            path.display(),
+            super::args::io_words(&e)
+        ),
         code: 2,
     })?;
     let shown = path.display().to_string();

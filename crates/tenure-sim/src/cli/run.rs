@@ -25,7 +25,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_parser = super::args::parse_seed)]
     seed: Option<u64>,
     /// Simulated time to run: 60s, 1500ms, 2m (default 60s).
-    #[arg(long, value_parser = parse_duration_ms)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     duration: Option<u64>,
     #[command(flatten)]
     raft: RaftFlags,
@@ -34,10 +34,8 @@ pub(crate) struct RunArgs {
     /// scenario file's JSON, `{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`.
     #[arg(long = "fault", value_name = "FAULT", value_parser = super::fault_text::parse_fault)]
     faults: Vec<serde_json::Value>,
-    /// Set a config key (repeatable): `ttl_ms=2000`, `pre_vote=false`, or a dotted path
-    /// from the scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
-    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
-    sets: Vec<(Vec<String>, serde_json::Value)>,
+    #[command(flatten)]
+    config: super::args::ConfigFlags,
     /// Write every event to this file as JSON Lines; `-` writes them to stdout (the summary
     /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
@@ -56,7 +54,11 @@ impl Algorithm {
 fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(path) = &a.scenario {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::usage(format!("cannot read scenario {}: {e}", path.display()))
+            CliError::usage(format!(
+                "cannot read scenario {}: {}",
+                path.display(),
+                super::args::io_words(&e)
+            ))
         })?;
         let s = Scenario::from_json(&text)
             .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
@@ -87,21 +89,24 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     with_command_line(s, a)
 }
 
-/// `s` with the `--set` values and `--fault`s applied, read back through the scenario
+/// `s` with `--config`, the `--set` values and `--fault`s applied, read back through the scenario
 /// format (its keys, checks and messages).
 fn with_command_line(s: Scenario, a: &RunArgs) -> Result<Scenario, CliError> {
-    if a.sets.is_empty() && a.faults.is_empty() {
+    if a.config.config.is_none() && a.config.sets.is_empty() && a.faults.is_empty() {
         return Ok(s);
     }
+    let mut s = s;
+    if let Some(c) = &a.config.config {
+        s.config = c.clone();
+    }
     let mut doc = serde_json::to_value(&s).unwrap_or_default();
-    for (path, value) in &a.sets {
+    for (path, value) in &a.config.sets {
         super::fault_text::apply_set(&mut doc, path, value.clone()).map_err(CliError::usage)?;
     }
     if let Some(list) = doc.get_mut("faults").and_then(|f| f.as_array_mut()) {
         list.extend(a.faults.iter().cloned());
     }
-    Scenario::from_json(&doc.to_string())
-        .map_err(|e| CliError::usage(format!("with --set/--fault: {e}")))
+    Scenario::from_value(doc).map_err(|e| CliError::usage(format!("with --set/--fault: {e}")))
 }
 
 type Sink = Rc<RefCell<(Box<dyn Write>, Option<std::io::Error>)>>;
@@ -156,7 +161,11 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             Box::new(std::io::BufWriter::new(std::io::stdout()))
         } else {
             let file = std::fs::File::create(path).map_err(|e| {
-                CliError::usage(format!("cannot create trace file {}: {e}", path.display()))
+                CliError::usage(format!(
+                    "cannot create trace file {}: {}",
+                    path.display(),
+                    super::args::io_words(&e)
+                ))
             })?;
             Box::new(std::io::BufWriter::new(file))
         };
@@ -178,7 +187,7 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             // A closed pipe (`| head`) is the reader's choice, not a failure.
             if e.kind() != std::io::ErrorKind::BrokenPipe {
                 return Err(CliError {
-                    message: format!("writing the trace failed: {e}"),
+                    message: format!("writing the trace failed: {}", super::args::io_words(&e)),
                     code: 2,
                 });
             }

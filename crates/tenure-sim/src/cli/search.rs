@@ -45,12 +45,7 @@ pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
 }
 
 pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
-    serde_json::from_str(s).map_err(|e| {
-        format!(
-            "`{s}` is not a config object: {}",
-            crate::serde_words::json_words(&e.to_string())
-        )
-    })
+    crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not a config object: {e}"))
 }
 
 #[derive(Debug, Args)]
@@ -67,9 +62,6 @@ pub(crate) struct SearchArgs {
     /// Where to write the shrunk scenario (default: tenure-<algorithm>-<property>.json here).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Algorithm parameters as the scenario's `config` JSON, e.g. '{"ttl_ms": 2000}'.
-    #[arg(long, value_parser = parse_config)]
-    config: Option<AlgoConfig>,
     /// Most candidate runs the shrinker may try.
     #[arg(long, default_value_t = 2_000, value_parser = super::args::parse_count)]
     shrink_steps: u64,
@@ -107,14 +99,18 @@ fn describe(p: &Progress, property: Property, wall: Duration) -> String {
 }
 
 pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
-    let chaos = a.chaos.options().map_err(CliError::usage)?;
+    let mut chaos = a.chaos.options().map_err(CliError::usage)?;
+    if let Some(out) = &a.out {
+        super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
+    }
     let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
     println!(
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
         a.property, chaos.duration_ms, chaos.heal_ms
     );
+    let config = std::mem::take(&mut chaos.config);
     let mut opts = SearchOptions::new(chaos, a.property);
-    opts.config = a.config.clone().unwrap_or_default();
+    opts.config = config;
     let mut search = Search::new(opts).map_err(|e| CliError::usage(e.to_string()))?;
     let start = Instant::now();
     let bar = super::progress::wanted().then(|| {
@@ -148,7 +144,10 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
             bar.set_position(search.progress().runs);
             bar.set_message(line);
         } else if last_line.elapsed() >= Duration::from_secs(1) || found {
-            eprintln!("{} runs, {line}", search.progress().runs);
+            eprintln!(
+                "{}, {line}",
+                super::args::count(search.progress().runs, "run")
+            );
             last_line = Instant::now();
         }
         if found {
@@ -161,9 +160,9 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let wall = start.elapsed();
     let Some(found) = search.found().cloned() else {
         println!(
-            "no violation of {} in {} runs ({:.1} s, {})",
+            "no violation of {} in {} ({:.1} s, {})",
             a.property,
-            search.progress().runs,
+            super::args::count(search.progress().runs, "run"),
             wall.as_secs_f64(),
             describe(search.progress(), a.property, wall)
         );

@@ -143,25 +143,24 @@ impl World {
     /// for algorithms without such a call. A lease contender campaigns from the start, and
     /// again when asked (after a release, or a machine a test put in with
     /// `tenure_sim::lease::LeaseWorld::replace_candidate`).
-    pub fn campaign(&mut self, node: NodeId) -> Result<(), FaultError> {
+    pub fn campaign(&mut self, node: NodeId) -> Result<(), CampaignError> {
         let p = self
             .names
             .iter()
             .position(|n| *n == Proc::Node(node))
             .filter(|p| *p < self.nodes)
-            .ok_or_else(|| FaultError::NotApplicable(format!("campaign: no node {node}")))?;
+            .ok_or(CampaignError::NoSuchNode { node })?;
         if self.procs.get(p).map(|s| s.status) != Some(ProcStatus::Up) {
-            return Err(FaultError::NotApplicable(format!(
-                "campaign: {node} is not up"
-            )));
+            return Err(CampaignError::NotUp { node });
         }
         let mut refused = None;
         self.call(p, |a, e| refused = a.campaign(e, p).err());
         self.account();
         match refused {
-            Some(why) => Err(FaultError::NotApplicable(format!(
-                "campaign: {node}: {why}"
-            ))),
+            Some(why) => Err(CampaignError::Refused {
+                node,
+                why: why.to_string(),
+            }),
             None => Ok(()),
         }
     }
@@ -188,4 +187,30 @@ impl World {
         }
         self.manual
     }
+}
+
+/// Why [`World::campaign`] was refused; one line each, naming the node.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CampaignError {
+    /// The world has no election node with this id.
+    #[error("campaign: there is no node {node} in this world")]
+    NoSuchNode {
+        /// The node asked.
+        node: NodeId,
+    },
+    /// The node is crashed or paused.
+    #[error("campaign: {node} is not up")]
+    NotUp {
+        /// The node asked.
+        node: NodeId,
+    },
+    /// The machine refused (a Raft leader, or an algorithm without such a call).
+    #[error("campaign: {node} refused: {why}")]
+    Refused {
+        /// The node asked.
+        node: NodeId,
+        /// The machine's reason.
+        why: String,
+    },
 }

@@ -48,7 +48,7 @@ mod process;
 mod queue;
 mod transport;
 
-pub use manual::HeldMessage;
+pub use manual::{CampaignError, HeldMessage};
 use observe::Leading;
 use process::{Armed, ProcState, ProcStatus};
 use queue::{Envelope, Ev, Queue};
