@@ -180,6 +180,11 @@ fn reword(body: &str) -> Option<String> {
     }
     if let Some(rest) = body.strip_prefix("invalid length ") {
         let (got, expected) = rest.split_once(", expected ")?;
+        if expected == "fewer elements in array" {
+            // The same list read from a value (not text): worded as the text's error is, so
+            // a file and a `--set` or JS object say the same.
+            return Some("more elements or text than expected here".into());
+        }
         return Some(format!(
             "expected {}, got {got} elements",
             expected_words(expected)

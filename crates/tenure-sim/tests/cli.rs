@@ -27,7 +27,7 @@ fn argument_errors_are_one_line_and_exit_2() {
     assert!(one_line_error(&["run", "--algorithm", "raft", "--duration", "60"]).contains("unit"));
     assert!(
         one_line_error(&["run", "--algorithm", "raft", "--nodes", "0"])
-            .contains("`0` is not a number of nodes from 1 to 64")
+            .contains("--nodes 0 is not a number of nodes from 1 to 64")
     );
     assert!(one_line_error(&["run", "--algorithm", "bully", "--pre-vote"]).contains("raft"));
     // A range is [min, max) now (150-155 is a narrow one); only an empty one is refused.

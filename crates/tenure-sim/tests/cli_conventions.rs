@@ -235,7 +235,7 @@ fn jobs_and_counts_are_refused_in_words() {
                 "--set",
                 "safety_margin_ms=20000",
             ][..],
-            "safety_margin_ms 20000 must be above 0 and below ttl_ms 10000 (the default)",
+            "safety_margin_ms 20000 must be above 0 and below ttl_ms 2000 (the default)",
         ),
         // ... and in failover's flags.
         (

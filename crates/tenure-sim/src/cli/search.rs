@@ -45,7 +45,11 @@ pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
 }
 
 pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
-    crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not a config object: {e}"))
+    // A JSON syntax error points at its column; a wrong key or value names the key, with no
+    // line or column (one argument has no lines to point at).
+    let value: serde_json::Value =
+        crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not JSON: {e}"))?;
+    crate::serde_words::from_value(value).map_err(|e| format!("`{s}` is not a config object: {e}"))
 }
 
 #[derive(Debug, Args)]
