@@ -9,7 +9,7 @@
 // are fetched once and shared (frozen) between snapshots.
 //
 // The field order here must match the simulator's serde structs (tenure-sim's snapshot.rs,
-// metrics.rs, trace.rs WriteRecord): tests/pkg/simulation-snapshot.test.mjs compares this
+// metrics.rs, trace/mod.rs WriteRecord): tests/pkg/simulation-snapshot.test.mjs compares this
 // reader's snapshots with serde-wasm-bindgen's, field for field, over runs of every algorithm.
 
 const STATE = Symbol("tenure.snapshotFrame");
