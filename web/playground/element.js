@@ -407,17 +407,24 @@ export class TenurePlayground extends HTMLElement {
 
   /**
    * Shows a simulator error at a knob it names (the one just changed if named, else the first
-   * named), in the fields' words: their labels for the config names, "2500 ms" for "2500ms".
+   * named), in the fields' words. The simulator speaks scenario keys with their values
+   * ("safety_margin_ms 2500 must be above 0 and below ttl_ms 2000: 0 < safety_margin_ms <
+   * ttl_ms (design rule 5)"); the field says "Safety margin 2500 ms ... (0 < Safety margin <
+   * Lease TTL, design rule 5)": its label for the key, the unit its key ends in.
    */
   fieldError(err) {
     const inputs = [...this.knobBox.querySelectorAll("input[data-knob]")];
     const raw = String(err.message ?? err).replace(/^.*?config:\s*/, "");
-    const nameOf = (i) => i.dataset.knob.replace(/_ms$/, "");
-    const at = (i) => raw.search(new RegExp(`\\b${nameOf(i)}\\b`));
+    const keyRe = (i, tail = "") => new RegExp(`\\b${i.dataset.knob}\\b${tail}`, "g");
+    const at = (i) => raw.search(keyRe(i));
     const named = inputs.filter((i) => at(i) >= 0).sort((a, b) => at(a) - at(b));
     const target = named.includes(this.lastKnob) ? this.lastKnob : named[0] ?? inputs[0];
-    let text = raw.replace(/\bmax_round_trip\b/g, "the longest round trip").replace(/(\d)ms\b/g, "$1 ms");
-    for (const i of inputs) text = text.replace(new RegExp(`\\b${nameOf(i)}\\b`, "g"), i.dataset.label);
+    let text = raw.replace(/\bmax_round_trip_ms (\d+)/g, "the longest round trip $1 ms").replace(/\bmax_round_trip_ms\b/g, "the longest round trip").replace(/: ([^:]*?) \((design rule \d+)\)$/, " ($1, $2)");
+    for (const i of inputs) {
+      const unit = i.dataset.knob.match(/_(ms|ppm)$/)?.[1];
+      if (unit) text = text.replace(keyRe(i, " (-?[\\d.]+)"), `${i.dataset.label} $1 ${unit}`);
+      text = text.replace(keyRe(i), i.dataset.label);
+    }
     if (target) setFieldError(target, `${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
     else this.showError(err);
   }
