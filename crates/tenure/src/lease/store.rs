@@ -70,6 +70,8 @@ struct KeyState {
 ///
 /// Memory: one small entry per distinct key ever seen. It is kept after release and expiry
 /// because the key's last token must survive them (rule 2).
+/// The entries are a sorted vector: a request finds its key by bisection, and a key never
+/// seen before moves the entries after it (a store holds a few keys).
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LeaseStore {
