@@ -4,7 +4,7 @@
 //   machines -> pkg/dist/tenure.js + tenure_bg.wasm         (the main entry `tenure`)
 //   sim      -> pkg/dist/tenure_sim.js + tenure_sim_bg.wasm (the `tenure/sim` entry)
 // so a service that imports FencedResource never downloads the simulator. For each module:
-// 1. cargo build --profile wasm --target wasm32-unknown-unknown -p tenure-wasm --features <f>
+// 1. cargo build --profile <wasm-machines or wasm> --target wasm32-unknown-unknown -p tenure-wasm --features <f>
 //    (cargo is incremental; the `wasm` profile in Cargo.toml is size-tuned);
 // 2. wasm-bindgen --target web, with the CLI pinned to Cargo.lock's exact version;
 // 3. wasm-opt -Oz from the npm `binaryen` package.
@@ -37,10 +37,13 @@ const WASM_FEATURES = [
 
 const OUT = join(root, "pkg", "dist");
 
-/** The two modules: Cargo feature, wasm-bindgen out-name, budget name in scripts/budgets.json. */
+/**
+ * The two modules: Cargo feature and profile (Cargo.toml: `wasm-machines` is `wasm` at
+ * opt-level "z"), wasm-bindgen out-name, budget name in scripts/budgets.json.
+ */
 export const MODULES = [
-  { feature: "machines", name: "tenure", budget: "machines wasm (tenure)" },
-  { feature: "sim", name: "tenure_sim", budget: "sim wasm (tenure/sim)" },
+  { feature: "machines", profile: "wasm-machines", name: "tenure", budget: "machines wasm (tenure)" },
+  { feature: "sim", profile: "wasm", name: "tenure_sim", budget: "sim wasm (tenure/sim)" },
 ];
 
 export function build() {
@@ -68,11 +71,11 @@ export function build() {
 }
 
 /** Builds one feature of the bindings crate into pkg/dist/<name>.js, .d.ts and _bg.wasm. */
-function buildModule({ feature, name }, wasmBindgen, targetDir) {
+function buildModule({ feature, profile, name }, wasmBindgen, targetDir) {
   run("cargo", [
     "build",
     "--profile",
-    "wasm",
+    profile,
     "--target",
     "wasm32-unknown-unknown",
     "-p",
@@ -81,7 +84,7 @@ function buildModule({ feature, name }, wasmBindgen, targetDir) {
     "--features",
     feature,
   ]);
-  const raw = join(targetDir, "wasm32-unknown-unknown", "wasm", "tenure_wasm.wasm");
+  const raw = join(targetDir, "wasm32-unknown-unknown", profile, "tenure_wasm.wasm");
   const shipped = [`${name}.js`, `${name}.d.ts`, `${name}_bg.wasm`];
   const stampPath = join(OUT, `.build-stamp-${feature}`);
   const stamp = hash([

@@ -41,6 +41,9 @@
     allow(dead_code, unused_imports)
 )]
 
+// Only in a wasm build of the machines alone (scripts/build.mjs builds one feature at a time).
+#[cfg(all(target_arch = "wasm32", feature = "machines", not(feature = "sim")))]
+mod allocator;
 mod config_words;
 mod convert;
 mod error;

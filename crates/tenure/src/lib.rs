@@ -48,6 +48,7 @@ pub mod rng;
 mod sort;
 pub mod time;
 pub mod timer;
+mod vec_map;
 
 pub use bully::{BullyConfig, BullyEvent, BullyMessage, BullyNode, BullyOutput};
 pub use fencing::{FencedResource, FencingToken, StaleToken};

@@ -6,7 +6,7 @@ use super::message::{
 use crate::fencing::FencingToken;
 use crate::id::NodeId;
 use crate::time::{Clock, Duration, Instant};
-use alloc::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 /// The lease last granted for a key, as the store recorded it (times on the store's clock).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,12 +70,14 @@ struct KeyState {
 ///
 /// Memory: one small entry per distinct key ever seen. It is kept after release and expiry
 /// because the key's last token must survive them (rule 2).
+/// The entries are a sorted vector: a request finds its key by bisection, and a key never
+/// seen before moves the entries after it (a store holds a few keys).
 #[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LeaseStore {
     clock: Clock,
     unavailable: bool,
-    keys: BTreeMap<LeaseKey, KeyState>,
+    keys: VecMap<LeaseKey, KeyState>,
 }
 
 impl LeaseStore {
@@ -102,7 +104,7 @@ impl LeaseStore {
         if self.unavailable {
             return None;
         }
-        let state = self.keys.entry(req.key.clone()).or_default();
+        let state = self.keys.get_or_insert_default(&req.key);
         let who = Owner {
             holder: req.holder,
             session: req.session,
@@ -137,7 +139,7 @@ impl LeaseStore {
     /// `last_issued`: the next grant is above it. Tokens only move up, never back (rule 2),
     /// so a call with a token at or below the last one issued changes nothing.
     pub fn continue_tokens_after(&mut self, key: LeaseKey, last_issued: FencingToken) {
-        let state = self.keys.entry(key).or_default();
+        let state = self.keys.get_or_insert_default(&key);
         if state.last_token.is_none_or(|t| t < last_issued) {
             state.last_token = Some(last_issued);
         }

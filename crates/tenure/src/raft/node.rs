@@ -13,7 +13,7 @@ use crate::not_leader::NotLeader;
 use crate::rng::Rng;
 use crate::time::{Clock, Instant};
 use crate::timer::TimerTable;
-use alloc::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::{VecMap, VecSet};
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -111,9 +111,9 @@ pub struct RaftNode {
     /// When this node last accepted AppendEntries from `leader_id`.
     pub(crate) last_leader_contact: Option<Instant>,
     /// Granted (pre-)votes in the current round, this node included.
-    pub(crate) votes: BTreeSet<NodeId>,
+    pub(crate) votes: VecSet<NodeId>,
     /// Leader only: one entry per peer.
-    pub(crate) progress: BTreeMap<NodeId, Progress>,
+    pub(crate) progress: VecMap<NodeId, Progress>,
     /// Leader with `leader_lease`: until when it acts as leader, if it holds a lease.
     pub(crate) lease_until: Option<Instant>,
     /// Leader: when it won its term (responses echoing older send times are from before).
@@ -164,8 +164,8 @@ impl RaftNode {
             commit_index: 0,
             leader_id: None,
             last_leader_contact: None,
-            votes: BTreeSet::new(),
-            progress: BTreeMap::new(),
+            votes: VecSet::default(),
+            progress: VecMap::default(),
             lease_until: None,
             leader_since: Instant::ZERO,
             scratch: Scratch::default(),
@@ -588,9 +588,9 @@ impl RaftNode {
         let last_index = self.log.last_index();
         let window = self.config.max_inflight_appends;
         // The votes just counted are contact: CheckQuorum's first deadline is `T` from now.
-        // Inserted one by one: `collect()` into a map sorts first (a stable sort, code the
-        // wasm module would carry only for this), and the peers are distinct already.
-        self.progress = BTreeMap::new();
+        // Inserted one by one: `collect()` would sort first (a stable sort, code the wasm
+        // module would carry only for this), and the peers are distinct already.
+        self.progress.clear();
         for p in &self.config.peers {
             self.progress
                 .insert(*p, Progress::new(last_index, window, now));
