@@ -37,10 +37,20 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
 }
 
 /**
- * The files `page` loads as built: the HTML, then from Vite's manifest its entry chunk and
- * every chunk, stylesheet and asset (the .wasm files included) reachable through static and
- * dynamic imports. Web Workers started on demand (the search worker, emitted as a .js asset)
- * are not counted. Returns their gzipped sizes, keyed by file.
+ * Modules a page imports only when the reader uses or reaches a part of it, not on its first
+ * load: the machines' entry, which the fenced-resource demo of index.html fetches when its
+ * section comes within 200 px of the viewport or is focused, pressed or submitted
+ * (web/fenced-demo.js). Keys of Vite's manifest.
+ */
+export const ON_DEMAND = new Set(["../pkg/browser.js"]);
+
+/**
+ * The files `page` loads as built without interaction (its first load, as a reader who does
+ * not scroll or click sees it): the HTML, then from Vite's manifest its entry chunk and every
+ * chunk, stylesheet and asset (the .wasm files included) reachable through static and dynamic
+ * imports, except the ON_DEMAND modules above. Web Workers started on demand (the search
+ * worker, emitted as a .js asset) are not counted either. Returns their gzipped sizes, keyed
+ * by file.
  */
 export function pageFiles(outDir, page) {
   const manifest = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8"));
@@ -54,7 +64,8 @@ export function pageFiles(outDir, page) {
     for (const file of [chunk.file, ...(chunk.css ?? []), ...assets]) {
       if (!files.has(file)) files.set(file, gzipped(readFileSync(join(outDir, file))));
     }
-    for (const next of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(next);
+    for (const next of chunk.imports ?? []) visit(next);
+    for (const next of chunk.dynamicImports ?? []) if (!ON_DEMAND.has(next)) visit(next);
   };
   visit(page);
   return files;

@@ -56,3 +56,20 @@ test("negative_token_shows_the_range_error_code_and_the_page_stays_usable", asyn
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the_page_fetches_the_machines_wasm_only_when_the_fenced_demo_is_reached", async () => {
+  // The page's size budget counts its first load (scripts/budgets.json): the playground and
+  // the simulator's wasm. The fenced resource's module comes when its section is reached.
+  const page = await browser.open();
+  const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => /\.wasm(\?|$)/.test(n)));
+  await page.waitForTimeout(300);
+  const first = await wasm();
+  assert.ok(first.some((n) => /tenure_sim_bg/.test(n)), `the simulator's wasm loads: ${first}`);
+  assert.ok(!first.some((n) => /tenure_bg/.test(n)), `no machines' wasm on first load: ${first}`);
+  await page.locator("#fenced").scrollIntoViewIfNeeded();
+  await page.locator("body[data-fenced-ready=true]").waitFor({ timeout: 30_000 });
+  assert.ok((await wasm()).some((n) => /tenure_bg/.test(n)), "the machines' wasm loads once the demo is in view");
+  assert.equal(await page.getByTestId("highest-token").textContent(), "0");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
