@@ -98,18 +98,15 @@ impl World {
         let nodes = (0..self.names.len()).map(|p| self.node_view(p)).collect();
         let mut in_flight: Vec<InFlight> = self
             .queue
-            .iter()
-            .filter_map(|(at, ev)| match ev {
-                Ev::Deliver(e) => Some(InFlight {
-                    id: e.id,
-                    from: self.name(e.from),
-                    to: self.name(e.to),
-                    kind: e.payload.label(),
-                    value: e.payload.value(),
-                    send_us: e.sent.as_micros(),
-                    arrival_us: at.as_micros(),
-                }),
-                _ => None,
+            .in_flight()
+            .map(|(at, e)| InFlight {
+                id: e.id,
+                from: self.name(e.from),
+                to: self.name(e.to),
+                kind: e.payload.label(),
+                value: e.payload.value(),
+                send_us: e.sent.as_micros(),
+                arrival_us: at.as_micros(),
             })
             .collect();
         in_flight.sort_by_key(|m| (m.arrival_us, m.id));

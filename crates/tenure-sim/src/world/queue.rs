@@ -57,13 +57,25 @@ fn slot_of(k: u128) -> usize {
     (k as u32) as usize
 }
 
+/// Marks a slot that holds no message in [`Queue::deliver_pos`].
+const NOT_A_MESSAGE: u32 = u32::MAX;
+
 /// Scheduled events in (time, rank, sequence) order.
+///
+/// Beside the heap, the queue keeps the slots that hold a message (`Ev::Deliver`) with their
+/// times, so reading the messages in flight (a snapshot, every animation frame) costs what
+/// they are, not what the queue holds: an hour-long scenario queues thousands of faults up
+/// front. A slot leaves that list in O(1) (swap-remove, with each slot's position kept).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Queue {
     heap: QuadHeap,
     slab: Vec<Option<Ev>>,
     free: Vec<u32>,
     seq: u64,
+    /// The slots holding a message, each with its true time in microseconds.
+    delivers: Vec<(u32, u64)>,
+    /// Per slot: its position in `delivers`, or [`NOT_A_MESSAGE`].
+    deliver_pos: Vec<u32>,
 }
 
 impl Queue {
@@ -78,6 +90,7 @@ impl Queue {
         } else {
             0
         };
+        let message = matches!(ev, Ev::Deliver(_));
         let slot = match self.free.pop() {
             Some(slot) => {
                 if let Some(s) = self.slab.get_mut(slot as usize) {
@@ -92,7 +105,41 @@ impl Queue {
                 slot
             }
         };
+        if message {
+            self.link(slot, at.as_micros());
+        }
         self.heap.push(key(at.as_micros(), rank, self.seq, slot));
+    }
+
+    /// Adds `slot` (now holding a message due at `at_us`) to the messages in flight.
+    fn link(&mut self, slot: u32, at_us: u64) {
+        let i = slot as usize;
+        if self.deliver_pos.len() <= i {
+            self.deliver_pos.resize(i + 1, NOT_A_MESSAGE);
+        }
+        // Fewer than 4 G slots exist (see `push`), so the position fits.
+        let pos = u32::try_from(self.delivers.len()).unwrap_or(NOT_A_MESSAGE);
+        if let Some(p) = self.deliver_pos.get_mut(i) {
+            *p = pos;
+        }
+        self.delivers.push((slot, at_us));
+    }
+
+    /// Takes `slot` out of the messages in flight, if it is one of them.
+    fn unlink(&mut self, slot: usize) {
+        let Some(pos) = self.deliver_pos.get_mut(slot) else {
+            return;
+        };
+        let at = std::mem::replace(pos, NOT_A_MESSAGE) as usize;
+        if at >= self.delivers.len() {
+            return;
+        }
+        self.delivers.swap_remove(at);
+        if let Some(&(moved, _)) = self.delivers.get(at)
+            && let Some(p) = self.deliver_pos.get_mut(moved as usize)
+        {
+            *p = at as u32;
+        }
     }
 
     /// Gives the queued keys the sequence numbers `1..=len` in their order, so new keys can
@@ -114,6 +161,9 @@ impl Queue {
             let k = self.heap.pop()?;
             let slot = slot_of(k);
             let ev = self.slab.get_mut(slot).and_then(Option::take);
+            if matches!(ev, Some(Ev::Deliver(_))) {
+                self.unlink(slot);
+            }
             self.free.push(slot as u32);
             if let Some(ev) = ev {
                 return Some((Instant::from_micros(at_of(k)), ev));
@@ -141,6 +191,17 @@ impl Queue {
         })
     }
 
+    /// Every queued message with its time, in no particular order: as [`Queue::iter`]
+    /// filtered to `Ev::Deliver`, at the cost of the messages alone.
+    pub(super) fn in_flight(&self) -> impl Iterator<Item = (Instant, &Envelope)> + '_ {
+        self.delivers.iter().filter_map(|&(slot, at)| {
+            match self.slab.get(slot as usize).and_then(Option::as_ref) {
+                Some(Ev::Deliver(env)) => Some((Instant::from_micros(at), env)),
+                _ => None,
+            }
+        })
+    }
+
     /// Removes every event `remove` picks, returning them in (time, rank, sequence) order.
     pub(super) fn remove_where(&mut self, mut remove: impl FnMut(&Ev) -> bool) -> Vec<Ev> {
         let keys = std::mem::take(&mut self.heap).into_sorted();
@@ -153,6 +214,7 @@ impl Queue {
                     if let Some(ev) = s.take() {
                         removed.push(ev);
                     }
+                    self.unlink(slot);
                     self.free.push(slot as u32);
                 }
                 _ => kept.push(key),
@@ -235,5 +297,65 @@ mod tests {
             .map(|(_, ev)| p_of(&ev))
             .collect();
         assert_eq!(rest, [5, 3, 1]);
+    }
+
+    fn message(id: u64) -> Ev {
+        Ev::Deliver(Envelope {
+            id,
+            from: 0,
+            to: 1,
+            sent: Instant::ZERO,
+            payload: Payload::Establish { token: id },
+        })
+    }
+
+    /// Messages as (true time in microseconds, id).
+    type Times = Vec<(u64, u64)>;
+
+    /// The messages in flight, as the whole queue shows them and as the index does.
+    fn both_views(q: &Queue) -> (Times, Times) {
+        let mut scanned: Times = q
+            .iter()
+            .filter_map(|(at, ev)| match ev {
+                Ev::Deliver(e) => Some((at.as_micros(), e.id)),
+                _ => None,
+            })
+            .collect();
+        let mut indexed: Times = q
+            .in_flight()
+            .map(|(at, e)| (at.as_micros(), e.id))
+            .collect();
+        scanned.sort_unstable();
+        indexed.sort_unstable();
+        (scanned, indexed)
+    }
+
+    #[test]
+    fn the_messages_in_flight_are_indexed_through_pushes_pops_and_removals() {
+        let mut q = Queue::default();
+        let mut x: u64 = 11;
+        for round in 0..600u64 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let at = Instant::from_micros(round + (x >> 58));
+            match x >> 61 {
+                0..=3 => q.push(at, message(round)),
+                4 => q.push(at, Ev::Fault(Fault::Heal {})),
+                _ => q.push(at, timer(round as usize)),
+            }
+            if round % 3 == 0 {
+                q.pop();
+            }
+            if round % 50 == 49 {
+                q.remove_where(|ev| matches!(ev, Ev::Deliver(e) if e.id % 7 == 0));
+            }
+            let (scanned, indexed) = both_views(&q);
+            assert_eq!(indexed, scanned, "round {round}");
+        }
+        assert!(q.in_flight().count() > 10, "the test keeps messages queued");
+        while q.pop().is_some() {
+            let (scanned, indexed) = both_views(&q);
+            assert_eq!(indexed, scanned);
+        }
+        assert_eq!(q.in_flight().count(), 0);
     }
 }
