@@ -574,7 +574,7 @@ export class TenurePlayground extends HTMLElement {
     if (!this.playing && !this.seeking) this.timeline.fillDetail(this.now - DETAIL_MS);
     const snap = this.timeline.model.snapshot();
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
-    this.cluster.render(snap, { sticky });
+    this.cluster.render(snap, { sticky, full: force });
     this.safety.render(snap);
     setText(this.timeEl, `${fmtMs(snap.time_ms)}${this.endMs < 3_600_000 ? ` / ${fmtMs(this.endMs)}` : ""}`);
     this.timeEl.dataset.ms = String(snap.time_ms);

@@ -6,12 +6,18 @@
 // It reads only the snapshot (the lease arcs' full spans included) and reports clicks
 // and drawn lines through callbacks; it never calls the model.
 import { procKey } from "./procs.js";
-import { arcPath, setAttrs, setText, svg, syncKeyed } from "./svg.js";
+import { arcPath, setAttrs, setText, svg, syncKeyed, syncRecycled } from "./svg.js";
 
 export const VIEW_W = 640;
 export const VIEW_H = 420;
 const FADE_MS = 500;
 const FLASH_MS = 400;
+/**
+ * While playing, the descriptions nobody reads at frame rate (tooltips, accessible names, the
+ * cluster's text alternative) are rewritten at most this often, ms, or when what they say
+ * changes role or term; a full render (paused, a seek, a step) writes them at once.
+ */
+const DESCRIBE_EVERY_MS = 250;
 
 const ROLE_TEXT = { leader: "leader", candidate: "candidate", follower: "follower", crashed: "crashed" };
 
@@ -89,6 +95,7 @@ export class ClusterView {
     this.reducedMotion = false;
     this.bindDrawing();
     this.bindRoving();
+    this.bindMessages();
   }
 
   /** The focusable parts in tab-arrow order: processes, links, then messages in flight. */
@@ -96,30 +103,55 @@ export class ClusterView {
     return [...this.gProcs.children, ...this.gLinks.querySelectorAll(".link-hit"), ...this.gMsgs.children];
   }
 
-  /** A message you can touch: click, or Enter on it, opens its detail; hovering lights it elsewhere. */
-  bindMessage(el, m) {
-    const id = String(m.id);
-    el.addEventListener("click", (e) => {
+  /** Whether `el` is one of `focusables()`, without listing them (300 links at 25 nodes). */
+  isFocusable(el) {
+    const parent = el?.parentNode;
+    return parent === this.gProcs || parent === this.gMsgs || (parent === this.gLinks && el.classList.contains("link-hit"));
+  }
+
+  /**
+   * Messages you can touch: click, or Enter on one, opens its detail; hovering or focusing one
+   * lights it elsewhere. One set of listeners on their group (messages come and go every
+   * frame at speed), each event resolved to the message it happened in.
+   */
+  bindMessages() {
+    const g = this.gMsgs;
+    const msgOf = (e) => e.target.closest?.(".msg");
+    const outside = (el, other) => !(other instanceof Node && el.contains(other));
+    g.addEventListener("click", (e) => {
+      const el = msgOf(e);
+      if (!el) return;
       e.stopPropagation();
-      this.handlers.onMessageClick?.(id, el);
+      this.handlers.onMessageClick?.(el.dataset.msg, el);
     });
-    el.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter" && e.key !== " ") return;
+    g.addEventListener("keydown", (e) => {
+      const el = msgOf(e);
+      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
       e.preventDefault();
       e.stopPropagation();
-      this.handlers.onMessageClick?.(id, el, e.key);
+      this.handlers.onMessageClick?.(el.dataset.msg, el, e.key);
     });
-    el.addEventListener("pointerenter", () => this.handlers.onMessageHover?.(id));
-    el.addEventListener("pointerleave", () => this.handlers.onMessageHover?.(null));
-    el.addEventListener("focus", () => this.handlers.onMessageHover?.(id));
-    el.addEventListener("blur", () => this.handlers.onMessageHover?.(null));
-    return el;
+    g.addEventListener("pointerover", (e) => {
+      const el = msgOf(e);
+      if (el && outside(el, e.relatedTarget)) this.handlers.onMessageHover?.(el.dataset.msg);
+    });
+    g.addEventListener("pointerout", (e) => {
+      const el = msgOf(e);
+      if (el && outside(el, e.relatedTarget)) this.handlers.onMessageHover?.(null);
+    });
+    g.addEventListener("focusin", (e) => {
+      const el = msgOf(e);
+      if (el) this.handlers.onMessageHover?.(el.dataset.msg);
+    });
+    g.addEventListener("focusout", (e) => {
+      if (msgOf(e)) this.handlers.onMessageHover?.(null);
+    });
   }
 
   /** Lights message `id` (hovered in another view), or none. */
   highlight(id) {
     this.lit = id;
-    for (const el of this.gMsgs.children) el.classList.toggle("lit", el.dataset.msg === id);
+    for (const el of this.gMsgs.children) el.classList.toggle("lit", (el._lit = el.dataset.msg === id));
   }
 
   /** One tab stop: the last focused part (the first process at first) has tabindex 0. */
@@ -171,10 +203,16 @@ export class ClusterView {
 
   /**
    * Draws `snap` (a Snapshot: the lease arcs read their full spans from it too); `sticky` is the
-   * resource's last refusal (or stale acceptance) so far, kept on a card.
+   * resource's last refusal (or stale acceptance) so far, kept on a card. `full: false` (a
+   * frame while playing) rewrites the descriptions (tooltips, accessible names) only every
+   * DESCRIBE_EVERY_MS or when a role changes; what is drawn is the same either way.
    */
-  render(snap, { sticky } = {}) {
+  render(snap, { sticky, full = true } = {}) {
     this.sticky = sticky;
+    const wall = performance.now();
+    const describing = full || !(wall - this.describedAt < DESCRIBE_EVERY_MS);
+    if (describing) this.describedAt = wall;
+    this.describing = describing;
     const now = snap.time_ms;
     const keys = snap.nodes.map((n) => procKey(n.id));
     const isLease = snap.store != null;
@@ -187,9 +225,11 @@ export class ClusterView {
       setAttrs(this.root, { viewBox: `${b.x} ${b.y} ${b.w} ${b.h}` });
     }
     const { pos } = this.geo;
-    const summary = describe(snap);
-    setText(this.title, summary);
-    setAttrs(this.root, { "aria-label": summary });
+    if (describing) {
+      const summary = describe(snap);
+      setText(this.title, summary);
+      setAttrs(this.root, { "aria-label": summary });
+    }
     this.drawCuts(snap.blocked ?? []);
     syncKeyed(
       this.gProcs,
@@ -198,19 +238,22 @@ export class ClusterView {
       (n) => this.createProc(procKey(n.id)),
       (el, n) => this.updateProc(el, n, snap, now),
     );
-    if (!this.focusables().includes(this.current) || this.current?.getAttribute("tabindex") !== "0") this.syncTabStop();
-    syncKeyed(
+    if (!this.isFocusable(this.current) || this.current.getAttribute("tabindex") !== "0") this.syncTabStop();
+    // At speed every message is new each frame: the elements of those gone are reused.
+    syncRecycled(
       this.gMsgs,
       snap.in_flight.filter((m) => pos.has(procKey(m.from)) && pos.has(procKey(m.to))),
       (m) => String(m.id) + ":" + m.arrival_ms,
-      (m) => this.bindMessage(createMessage(m), m),
+      createMessage,
+      assignMessage,
       (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now, this.lit),
     );
-    syncKeyed(
+    syncRecycled(
       this.gDrops,
       (snap.dropped ?? []).filter((d) => now - d.time_ms < FADE_MS && pos.has(procKey(d.from)) && pos.has(procKey(d.to))),
       (d) => `${d.id}:${d.time_ms}`,
-      (d) => createDrop(d),
+      createDrop,
+      assignDrop,
       (el, d) => updateDrop(el, d, pos, now),
     );
   }
@@ -220,6 +263,8 @@ export class ClusterView {
     this.gLinks.replaceChildren();
     this.gCuts.replaceChildren();
     this.gCuts._keyed = undefined;
+    /** Cuts drawn before and healed since, by key, for when the same link is cut again. */
+    this.cutsKept = new Map();
     this.gProcs.replaceChildren();
     this.gProcs._keyed = undefined;
     this.gCard.replaceChildren();
@@ -255,6 +300,10 @@ export class ClusterView {
    * a red dashed half-line on the sender's side with an arrow into the bar.
    */
   drawCuts(blocked) {
+    // The same cuts as last frame (most frames): nothing to do.
+    const key = `${this.layoutKey}|${blocked.join(";")}`;
+    if (key === this.cutsKey) return;
+    this.cutsKey = key;
     const { pos } = this.geo;
     const set = new Set(blocked.map(([f, t]) => `${procKey(f)}>${procKey(t)}`));
     const items = [];
@@ -265,7 +314,8 @@ export class ClusterView {
       if (both && f > t) continue;
       items.push({ f, t, both });
     }
-    syncKeyed(
+    // Partitions come and go under chaos: a healed cut is kept aside for its link's next cut.
+    syncRecycled(
       this.gCuts,
       items,
       ({ f, t, both }) => `${f}>${t}${both ? "=" : ""}`,
@@ -291,7 +341,9 @@ export class ClusterView {
         g.append(svg("line", { x1: mx - bx, y1: my - by, x2: mx + bx, y2: my + by, class: "cut-bar" }));
         return g;
       },
+      null,
       () => {},
+      this.cutsKept,
     );
   }
 
@@ -360,26 +412,41 @@ export class ClusterView {
     return g;
   }
 
+  /**
+   * Brings process `g` up to `n`. A node's role, status, term and labels change rarely, so
+   * they are written only when they changed (compared with what this view last wrote, not
+   * read back from the DOM); its arcs and clock move every frame.
+   */
   updateProc(g, n, snap, now) {
     const key = procKey(n.id);
     const parts = g._parts;
-    if (key === "store") return updateStore(g, parts, snap.store, n, now);
-    if (key === "resource") return updateResource(g, parts, snap.resource, n, now, this.sticky);
+    if (key === "store") return updateStore(g, parts, snap.store, n, now, this.describing);
+    if (key === "resource") return updateResource(g, parts, snap.resource, n, now, this.sticky, this.describing);
     // The simulator says what the role amounts to ("crashed" while down).
     const role = n.role_kind;
     const r = this.geo.pos.get(key).r;
-    setAttrs(g, {
-      "data-role": role, "data-status": n.status, "data-term": n.term ?? undefined, "data-token": n.token ?? undefined,
-      class: `proc node role-${role} status-${n.status}`,
-    });
-    const roleText = n.role === "Campaigning" ? "contender" : n.role === "PreCandidate" ? "pre-candidate" : ROLE_TEXT[role];
-    setText(parts.role, n.status === "paused" ? `${roleText}, paused` : roleText);
-    const value = n.token != null ? `token ${n.token}` : n.term != null ? `${snap.algorithm === "bully" ? "epoch" : "term"} ${n.term}` : "";
-    setText(parts.value, value);
-    setText(parts.badge, role === "leader" ? "★" : "");
-    setAttrs(parts.name, { y: role === "leader" ? 13 : 5 });
+    const state = `${role}|${n.status}|${n.term}|${n.token}|${n.role}|${snap.algorithm}`;
+    const changed = state !== parts.state;
+    if (changed) {
+      parts.state = state;
+      setAttrs(g, {
+        "data-role": role, "data-status": n.status, "data-term": n.term ?? undefined, "data-token": n.token ?? undefined,
+        class: `proc node role-${role} status-${n.status}`,
+      });
+      const roleText = n.role === "Campaigning" ? "contender" : n.role === "PreCandidate" ? "pre-candidate" : ROLE_TEXT[role];
+      parts.texts = {
+        role: n.status === "paused" ? `${roleText}, paused` : roleText,
+        value: n.token != null ? `token ${n.token}` : n.term != null ? `${snap.algorithm === "bully" ? "epoch" : "term"} ${n.term}` : "",
+        badge: role === "leader" ? "★" : "",
+      };
+      setText(parts.role, parts.texts.role);
+      setText(parts.value, parts.texts.value);
+      setText(parts.badge, parts.texts.badge);
+      setAttrs(parts.name, { y: role === "leader" ? 13 : 5 });
+    }
     const skew = n.clock_ms - now;
-    setText(parts.clock, Math.abs(skew) >= 1 ? `clock ${skew > 0 ? "+" : "−"}${fmtMs(Math.abs(skew))}` : "");
+    const clock = Math.abs(skew) >= 1 ? `clock ${skew > 0 ? "+" : "−"}${fmtMs(Math.abs(skew))}` : "";
+    if (clock !== parts.clockText) parts.clock.textContent = parts.clockText = clock;
     // Timer arc: the time left until the next timer, as a fraction of the full wait it was
     // armed with (both from the simulator).
     const t = n.next_timer;
@@ -387,16 +454,21 @@ export class ClusterView {
     if (t && n.status !== "crashed" && t.wait_ms > 0) {
       timerD = arcPath(0, 0, r + 5, this.steps((t.deadline_ms - now) / t.wait_ms));
     }
-    setAttrs(parts.timer, { d: timerD, "data-kind": t?.kind });
+    if (timerD !== parts.timerD) parts.timer.setAttribute("d", (parts.timerD = timerD));
+    if (t?.kind !== parts.timerKind) setAttrs(parts.timer, { "data-kind": (parts.timerKind = t?.kind) });
     let leaseD = "";
     // Lease arc: the time left until the lease deadline, as a fraction of the validity the
     // lease was counted with (ttl - margin, both from the simulator's snapshot).
     if (n.lease_deadline_ms != null && role === "leader" && n.lease_validity_ms > 0) {
       leaseD = arcPath(0, 0, r + 10, this.steps((n.lease_deadline_ms - now) / n.lease_validity_ms));
     }
-    setAttrs(parts.lease, { d: leaseD });
-    setText(parts.title, nodeTitle(key, n, role, now));
-    setAttrs(g, { "aria-label": visibleName(g) });
+    if (leaseD !== parts.leaseD) parts.lease.setAttribute("d", (parts.leaseD = leaseD));
+    if (changed || this.describing) {
+      setText(parts.title, nodeTitle(key, n, role, now));
+      // Its visible texts in order (name, badge, role, value, clock), as visibleName reads them.
+      const { badge, role: roleLine, value } = parts.texts;
+      setAttrs(g, { "aria-label": `${[key, badge, roleLine, value, clock].filter(Boolean).join(" ")}: faults menu` });
+    }
   }
 
   /** Dragging across the background draws a cut line; releasing partitions by side. */
@@ -472,7 +544,7 @@ function linkMidpoint(line) {
   return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
 }
 
-function updateStore(g, parts, store, n, now) {
+function updateStore(g, parts, store, n, now, describing = true) {
   if (!store) return;
   const outage = !store.available;
   setAttrs(g, { class: `proc store status-${n.status}${outage ? " outage" : ""}`, "data-holder": store.holder ?? "", "data-status": n.status });
@@ -481,10 +553,10 @@ function updateStore(g, parts, store, n, now) {
   // The time left on the holder's lease, as a fraction of the TTL it was granted with.
   const left = store.expiry_true_ms != null && store.ttl_ms > 0 ? Math.max(0, Math.min(1, (store.expiry_true_ms - now) / store.ttl_ms)) : 0;
   setAttrs(parts.bar, { width: (76 * left).toFixed(1) });
-  setAttrs(g, { "aria-label": visibleName(g) });
+  if (describing) setAttrs(g, { "aria-label": visibleName(g) });
 }
 
-function updateResource(g, parts, res, n, now, sticky) {
+function updateResource(g, parts, res, n, now, sticky, describing = true) {
   if (!res) return;
   if (sticky) {
     setAttrs(parts.card, { visibility: "visible", class: `sticky ${sticky.accepted ? "stale" : "rejected"}` });
@@ -495,7 +567,7 @@ function updateResource(g, parts, res, n, now, sticky) {
   setText(parts.line1, res.fenced ? "highest token" : "no fencing");
   setText(parts.big, res.fenced ? String(res.highest_token) : "accepts all");
   const last = res.recent_writes?.at(-1);
-  setAttrs(g, { "aria-label": visibleName(g) });
+  if (describing) setAttrs(g, { "aria-label": visibleName(g) });
   if (!last) return setAttrs(parts.flash, { opacity: 0 });
   const age = now - last.time_ms;
   const kind = !last.accepted ? "rejected" : last.stale ? "stale" : "accepted";
@@ -507,23 +579,33 @@ function updateResource(g, parts, res, n, now, sticky) {
   setText(parts.flashText, text);
   const hot = age < FLASH_MS;
   setAttrs(parts.flash, { class: `flash ${kind}${hot ? " hot" : ""}`, "data-testid": "resource-flash" });
-  setAttrs(g, { "aria-label": visibleName(g) });
+  if (describing) setAttrs(g, { "aria-label": visibleName(g) });
 }
 
 function createMessage(m) {
-  const fam = messageFamily(m.kind);
-  const resp = RESPONSES.test(m.kind);
-  const name = `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`;
-  const el = svg("g", {
-    class: `msg ${fam}${resp ? " resp" : ""}`, "data-msg": String(m.id), "data-testid": "message", tabindex: -1, role: "button",
-    "aria-haspopup": "dialog", "aria-label": `${name}: inspect or drop`,
-  });
-  el.append(svg("title", {}, name), svg("circle", { r: 11, class: "msg-hit" }), svg("circle", { r: resp ? 4.5 : 5.5, class: "dot" }));
+  const el = svg("g", { "data-testid": "message", tabindex: -1, role: "button", "aria-haspopup": "dialog" });
+  el._title = svg("title");
+  el._dot = svg("circle", { class: "dot" });
+  el.append(el._title, svg("circle", { r: 11, class: "msg-hit" }), el._dot);
+  assignMessage(el, m);
   return el;
 }
 
+/** Makes message element `el` stand for `m` (a new one, or one reused from a message gone). */
+function assignMessage(el, m) {
+  const fam = messageFamily(m.kind);
+  const resp = RESPONSES.test(m.kind);
+  const name = `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`;
+  el._id = String(m.id);
+  el._lit = false;
+  setAttrs(el, { class: `msg ${fam}${resp ? " resp" : ""}`, "data-msg": el._id, "aria-label": `${name}: inspect or drop` });
+  setText(el._title, name);
+  setAttrs(el._dot, { r: resp ? 4.5 : 5.5 });
+}
+
 function updateMessage(el, m, pos, now, lit) {
-  el.classList.toggle("lit", el.dataset.msg === lit);
+  const isLit = el._id === lit;
+  if (isLit !== el._lit) el.classList.toggle("lit", (el._lit = isLit));
   const p = pos.get(procKey(m.from));
   const q = pos.get(procKey(m.to));
   const span = m.arrival_ms - m.send_ms;
@@ -535,13 +617,20 @@ function updateMessage(el, m, pos, now, lit) {
   const sy = p.y + (dy / len) * p.r;
   const ex = q.x - (dx / len) * q.r;
   const ey = q.y - (dy / len) * q.r;
-  setAttrs(el, { transform: `translate(${(sx + (ex - sx) * f).toFixed(1)} ${(sy + (ey - sy) * f).toFixed(1)})` });
+  const transform = `translate(${(sx + (ex - sx) * f).toFixed(1)} ${(sy + (ey - sy) * f).toFixed(1)})`;
+  if (transform !== el._transform) el.setAttribute("transform", (el._transform = transform));
 }
 
 function createDrop(d) {
   const g = svg("g", { class: "drop" }, svg("path", { d: "M-5 -5L5 5M5 -5L-5 5" }));
-  g.append(svg("title", {}, `${d.kind} ${procKey(d.from)} → ${procKey(d.to)} dropped (${d.reason})`));
+  g._title = svg("title");
+  g.append(g._title);
+  assignDrop(g, d);
   return g;
+}
+
+function assignDrop(g, d) {
+  setText(g._title, `${d.kind} ${procKey(d.from)} → ${procKey(d.to)} dropped (${d.reason})`);
 }
 
 function updateDrop(g, d, pos, now) {
@@ -549,7 +638,10 @@ function updateDrop(g, d, pos, now) {
   const q = pos.get(procKey(d.to));
   const x = p.x + (q.x - p.x) * 0.5;
   const y = p.y + (q.y - p.y) * 0.5;
-  setAttrs(g, { transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, opacity: Math.max(0, 1 - (now - d.time_ms) / FADE_MS).toFixed(2) });
+  const transform = `translate(${x.toFixed(1)} ${y.toFixed(1)})`;
+  if (transform !== g._transform) g.setAttribute("transform", (g._transform = transform));
+  const opacity = Math.max(0, 1 - (now - d.time_ms) / FADE_MS).toFixed(2);
+  if (opacity !== g._opacity) g.setAttribute("opacity", (g._opacity = opacity));
 }
 
 function nodeTitle(key, n, role, now) {

@@ -68,6 +68,52 @@ export function syncKeyed(group, items, key, create, update) {
   }
 }
 
+/**
+ * As {@link syncKeyed}, for lists that turn over every frame (messages in flight at speed):
+ * an element whose key vanished is given to a new item by `assign(el, item)` instead of being
+ * removed while another is created. The focused element is never handed on (focus stays
+ * with what it named, and leaves with it). `keep` (optional) holds elements whose key
+ * vanished, detached, for their key's return (a link cut again): it must be bounded by the
+ * caller (cuts: one per pair of processes).
+ */
+export function syncRecycled(group, items, key, create, assign, update, keep = null) {
+  const cache = group._keyed ?? new Map();
+  const next = new Map();
+  const fresh = [];
+  for (const item of items) {
+    const k = key(item);
+    const el = next.get(k) ?? cache.get(k);
+    if (!el) {
+      fresh.push([k, item]);
+      continue;
+    }
+    cache.delete(k);
+    next.set(k, el);
+    update(el, item);
+  }
+  const active = fresh.length && cache.size ? group.getRootNode().activeElement : null;
+  const spare = [];
+  for (const [k, el] of cache) {
+    if (keep) {
+      keep.set(k, el);
+      el.remove();
+    } else if (el === active || (active && el.contains(active))) el.remove();
+    else spare.push(el);
+  }
+  for (const [k, item] of fresh) {
+    let el = keep?.get(k);
+    if (el) {
+      keep.delete(k);
+      group.append(el);
+    } else if ((el = spare.pop())) assign(el, item);
+    else group.append((el = create(item)));
+    next.set(k, el);
+    update(el, item);
+  }
+  for (const el of spare) el.remove();
+  group._keyed = next;
+}
+
 /** An SVG arc path of `fraction` (0..1) of a circle of radius r at (cx, cy), clockwise from 12. */
 export function arcPath(cx, cy, r, fraction) {
   const f = Math.max(0, Math.min(0.9999, fraction));
