@@ -66,7 +66,7 @@ test("keyboard_only_crash_restart_cut_heal_and_scrub", async () => {
   assert.ok(at("play") < at("preset-gc-pause-fenced"), stops.join(" "));
   assert.ok(at("preset-clock-drift") < at("node-n1"), stops.join(" "));
   assert.deepEqual(stops.slice(at("node-n1"), at("timeline") + 1), ["node-n1", "draw-partition", "timeline"], "one tab stop for the cluster");
-  assert.ok(at("timeline") < 17, `the timeline is reached in ${at("timeline") + 1} stops`);
+  assert.ok(at("timeline") < 17, `the timeline is reached in ${at("timeline") + 1} stops: ${stops.join(" ")}`);
 
   // Enter on a node opens its menu, focuses the first action and injects nothing.
   await page.keyboard.press("Shift+Tab");

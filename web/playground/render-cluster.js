@@ -139,11 +139,13 @@ export class ClusterView {
       const el = msgOf(e);
       if (el && outside(el, e.relatedTarget)) this.handlers.onMessageHover?.(null);
     });
-    g.addEventListener("focusin", (e) => {
+    // Focus listeners on the root, which is out of the tab order already (tabindex -1): on
+    // the group they would make Chromium give the group a tab stop of its own.
+    this.root.addEventListener("focusin", (e) => {
       const el = msgOf(e);
       if (el) this.handlers.onMessageHover?.(el.dataset.msg);
     });
-    g.addEventListener("focusout", (e) => {
+    this.root.addEventListener("focusout", (e) => {
       if (msgOf(e)) this.handlers.onMessageHover?.(null);
     });
   }
