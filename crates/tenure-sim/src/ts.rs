@@ -291,9 +291,9 @@ fn trace_event(cfg: &Config) -> String {
     use crate::trace::{TraceEvent, TraceKind};
     let decl = TraceEvent::decl(cfg);
     let inlined = format!("& {};", TraceKind::inline_flattened(cfg));
-    let fields = decl
-        .strip_suffix(&inlined)
-        .unwrap_or_else(|| panic!("TraceEvent no longer ends with its flattened TraceKind: {decl}"));
+    let fields = decl.strip_suffix(&inlined).unwrap_or_else(|| {
+        panic!("TraceEvent no longer ends with its flattened TraceKind: {decl}")
+    });
     let mut out = TraceEvent::docs().unwrap_or_default();
     out.push_str(&layout(&format!("export {fields}& TraceKind;")));
     out
