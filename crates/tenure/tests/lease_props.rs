@@ -6,27 +6,13 @@
 //!
 //! proptest prints the failing input list; `PROPTEST_CASES=n` scales the run.
 
+#[path = "support/lease_config.rs"]
+mod lease_config;
+
+use lease_config::lease_config;
 use proptest::prelude::*;
-use tenure::lease::{CandidateState, LeaseConfig};
+use tenure::lease::CandidateState;
 use tenure::{Duration, FencingToken, NodeId};
-
-fn ms(v: u64) -> Duration {
-    Duration::from_millis(v)
-}
-
-fn lease_config(holder: u64, seed: u64) -> LeaseConfig {
-    LeaseConfig {
-        holder: NodeId(holder),
-        ttl: ms(1_000),
-        safety_margin: ms(100),
-        max_round_trip: ms(200),
-        retry_interval: ms(100),
-        retry_jitter: ms(50),
-        request_timeout: ms(100),
-        seed,
-        ..LeaseConfig::default()
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
