@@ -33,7 +33,9 @@
 //! Output lines: `send n1->n2 RequestVote 1 last=0@0` (kind, the term, epoch or token it
 //! carries, and what else the message says), `recv n1->n2 RequestVote`,
 //! `drop n1->n2 RequestVote partition`, `timeout n1`, `n1 became-leader 1`, `fault {...}`,
-//! `write n1 token=2 accepted`, `violation kind: ...`. A command with nothing to show
+//! `write n1 token=2 accepted`, `violation kind: ...`, `split-brain-started n1,n2 at=4005ms`
+//! (a window is reported once true time leaves the instant it opened at, so often under a
+//! later command: `at=` says when it opened; one that closes within its instant is none). A command with nothing to show
 //! prints `ok`; a refused one prints `error: ...`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -203,8 +205,14 @@ fn line(e: &TraceEvent) -> String {
             format!("{proc} {what}{}{pause}{reason}", v(value))
         }
         TraceKind::SplitBrainStarted { leaders } => {
+            // Reported once true time moves on with the window open, so often under a later
+            // command's `t=`: the line says when it opened.
             let names: Vec<String> = leaders.iter().map(ToString::to_string).collect();
-            format!("split-brain-started {}", names.join(","))
+            format!(
+                "split-brain-started {} at={}",
+                names.join(","),
+                ms(e.time_us)
+            )
         }
         TraceKind::SplitBrainEnded { duration_us } => {
             format!("split-brain-ended after {}", ms(*duration_us))
