@@ -279,19 +279,23 @@ fn pick(tc: &mut datadriven::TestCase) -> Result<(Option<Proc>, Option<Proc>), S
 
 fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String, String> {
     if tc.directive == "world" {
-        let text = format!(
-            r#"{{"version": 1, "algorithm": "{}", "nodes": {}, "seed": {}, "duration_ms": 3600000, "config": {}}}"#,
-            tc.take_arg::<String>("algorithm")
-                .map_err(|e| e.to_string())?,
-            tc.take_arg::<u64>("nodes").map_err(|e| e.to_string())?,
-            tc.take_arg::<u64>("seed").map_err(|e| e.to_string())?,
-            if tc.input.trim().is_empty() {
-                "{}"
-            } else {
-                tc.input.trim()
-            },
-        );
-        let s = Scenario::from_json(&text).map_err(|e| e.to_string())?;
+        // The scenario is data the harness builds, not text the script wrote: its errors name
+        // the key (`algorithm: "paxos" is not one of ...`) with no line or column. The config
+        // input is the script's own JSON text, so a syntax error in it keeps its position.
+        let config = match tc.input.trim() {
+            "" => serde_json::json!({}),
+            text => tenure_sim::serde_words::from_text::<serde_json::Value>(text)
+                .map_err(|e| format!("config: {}", e.words()))?,
+        };
+        let scenario = serde_json::json!({
+            "version": 1,
+            "algorithm": tc.take_arg::<String>("algorithm").map_err(|e| e.to_string())?,
+            "nodes": tc.take_arg::<u64>("nodes").map_err(|e| e.to_string())?,
+            "seed": tc.take_arg::<u64>("seed").map_err(|e| e.to_string())?,
+            "duration_ms": 3_600_000,
+            "config": config,
+        });
+        let s = Scenario::from_value(scenario).map_err(|e| e.to_string())?;
         let mut world = World::new(&s).map_err(|e| e.to_string())?;
         world.set_manual_delivery(true);
         let (_, cursor) = world.events_since(0);
