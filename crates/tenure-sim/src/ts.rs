@@ -274,13 +274,30 @@ fn outputs(cfg: &Config) -> String {
         export::<metrics::Metrics>(cfg),
         export::<checker::InvariantKind>(cfg),
         export::<checker::Violation>(cfg),
-        export::<trace::TraceEvent>(cfg),
+        trace_event(cfg),
         export::<trace::TraceKind>(cfg),
         export::<event::NodeEvent>(cfg),
         export::<event::StepDownCause>(cfg),
         export::<event::RefusalCause>(cfg),
     ]
     .join("\n")
+}
+
+/// `TraceEvent` as its own fields `& TraceKind`. The struct flattens its kind
+/// (`#[serde(flatten)]`), which ts-rs writes by inlining the whole union a second time; the
+/// event union is declared once, as `TraceKind`, and referred to here by name. Should ts-rs
+/// stop writing the flattened kind as expected, this falls back to ts-rs's own declaration,
+/// and `trace_event_refers_to_the_event_union_declared_once` fails.
+fn trace_event(cfg: &Config) -> String {
+    use crate::trace::{TraceEvent, TraceKind};
+    let decl = TraceEvent::decl(cfg);
+    let inlined = format!("& {};", TraceKind::inline_flattened(cfg));
+    let Some(fields) = decl.strip_suffix(&inlined) else {
+        return export::<TraceEvent>(cfg);
+    };
+    let mut out = TraceEvent::docs().unwrap_or_default();
+    out.push_str(&layout(&format!("export {fields}& TraceKind;")));
+    out
 }
 
 #[cfg(test)]
@@ -294,6 +311,17 @@ mod tests {
             layout(decl),
             "type A = {\n  /**\n   * Its id.\n   */\n  id: number,\n  pair: [number, number],\n  b: {\n    c: Array<[ProcId, ProcId]>,\n  },\n} | {\n  \"type\": \"x, }\",\n};\n"
         );
+    }
+
+    #[test]
+    fn trace_event_refers_to_the_event_union_declared_once() {
+        let text = declarations();
+        assert_eq!(text.matches("\"event\": \"send\"").count(), 1, "{text}");
+        let decl = trace_event(&config());
+        assert!(decl.contains("export type TraceEvent = {"), "{decl}");
+        assert!(decl.contains("seq: number,"), "{decl}");
+        assert!(decl.contains("time_ms: number,"), "{decl}");
+        assert!(decl.trim_end().ends_with("} & TraceKind;"), "{decl}");
     }
 
     #[test]

@@ -88,7 +88,57 @@ fn jobs_and_counts_are_refused_in_words() {
     for (args, words) in [
         (
             &["chaos", "--algorithm", "raft", "--jobs", "0"][..],
-            "`0` worker threads would run nothing: give 1 to 256",
+            "--jobs 0 would run nothing: give 1 to 256 worker threads (the default is one per core)",
+        ),
+        // A refusal names the flag and its value once, never the value again in quotes.
+        (
+            &[
+                "failover",
+                "--algorithm",
+                "raft",
+                "--election-timeout-ms",
+                "0-5",
+            ][..],
+            "--election-timeout-ms 0-5 starts below 1 ms: an election timeout is at least 1 ms",
+        ),
+        (
+            &[
+                "failover",
+                "--algorithm",
+                "raft",
+                "--election-timeout-ms",
+                "300-150",
+            ][..],
+            "--election-timeout-ms 300-150 is not a range whose max exceeds its min: timeouts are \
+             drawn from [min, max) (design rule 6)",
+        ),
+        (
+            &["failover", "--algorithm", "raft", "--latency-ms", "30-5"][..],
+            "--latency-ms 30-5 is not a latency range: its maximum 5 is below its minimum 30",
+        ),
+        (
+            &[
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--budget",
+                "lots",
+            ][..],
+            "--budget lots is neither a number of runs (10000) nor a time (60s)",
+        ),
+        (
+            &[
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--budget",
+                "0s",
+            ][..],
+            "--budget 0s would search for no time: give more than 0s",
         ),
         (
             &["chaos", "--algorithm", "raft", "--jobs", "many"][..],
@@ -146,7 +196,8 @@ fn jobs_and_counts_are_refused_in_words() {
                 "--property",
                 "no-leader-for=2000",
             ][..],
-            "give the duration a unit, as in no-leader-for=2000ms",
+            "--property no-leader-for=2000 has a duration without a unit: give one, as in \
+             no-leader-for=2000ms",
         ),
         (
             &[
@@ -321,6 +372,14 @@ fn jobs_and_counts_are_refused_in_words() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains(words), "{args:?}: {err}");
         words::assert_words(&format!("{args:?}"), err.trim_end());
+        if let [.., flag, value] = args
+            && flag.starts_with("--")
+        {
+            assert!(
+                !err.contains(&format!("`{value}`")),
+                "{args:?}: the value is quoted again after its flag: {err}"
+            );
+        }
         assert!(
             !err.contains(" at line "),
             "{args:?}: no JSON was typed: {err}"

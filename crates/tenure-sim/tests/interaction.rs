@@ -33,7 +33,9 @@
 //! Output lines: `send n1->n2 RequestVote 1 last=0@0` (kind, the term, epoch or token it
 //! carries, and what else the message says), `recv n1->n2 RequestVote`,
 //! `drop n1->n2 RequestVote partition`, `timeout n1`, `n1 became-leader 1`, `fault {...}`,
-//! `write n1 token=2 accepted`, `violation kind: ...`. A command with nothing to show
+//! `write n1 token=2 accepted`, `violation kind: ...`, `split-brain-started n1,n2 at=4005ms`
+//! (a window is reported once true time leaves the instant it opened at, so often under a
+//! later command: `at=` says when it opened; one that closes within its instant is none). A command with nothing to show
 //! prints `ok`; a refused one prints `error: ...`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -203,8 +205,14 @@ fn line(e: &TraceEvent) -> String {
             format!("{proc} {what}{}{pause}{reason}", v(value))
         }
         TraceKind::SplitBrainStarted { leaders } => {
+            // Reported once true time moves on with the window open, so often under a later
+            // command's `t=`: the line says when it opened.
             let names: Vec<String> = leaders.iter().map(ToString::to_string).collect();
-            format!("split-brain-started {}", names.join(","))
+            format!(
+                "split-brain-started {} at={}",
+                names.join(","),
+                ms(e.time_us)
+            )
         }
         TraceKind::SplitBrainEnded { duration_us } => {
             format!("split-brain-ended after {}", ms(*duration_us))
@@ -271,19 +279,23 @@ fn pick(tc: &mut datadriven::TestCase) -> Result<(Option<Proc>, Option<Proc>), S
 
 fn run(h: &mut Option<Harness>, tc: &mut datadriven::TestCase) -> Result<String, String> {
     if tc.directive == "world" {
-        let text = format!(
-            r#"{{"version": 1, "algorithm": "{}", "nodes": {}, "seed": {}, "duration_ms": 3600000, "config": {}}}"#,
-            tc.take_arg::<String>("algorithm")
-                .map_err(|e| e.to_string())?,
-            tc.take_arg::<u64>("nodes").map_err(|e| e.to_string())?,
-            tc.take_arg::<u64>("seed").map_err(|e| e.to_string())?,
-            if tc.input.trim().is_empty() {
-                "{}"
-            } else {
-                tc.input.trim()
-            },
-        );
-        let s = Scenario::from_json(&text).map_err(|e| e.to_string())?;
+        // The scenario is data the harness builds, not text the script wrote: its errors name
+        // the key (`algorithm: "paxos" is not one of ...`) with no line or column. The config
+        // input is the script's own JSON text, so a syntax error in it keeps its position.
+        let config = match tc.input.trim() {
+            "" => serde_json::json!({}),
+            text => tenure_sim::serde_words::from_text::<serde_json::Value>(text)
+                .map_err(|e| format!("config: {}", e.words()))?,
+        };
+        let scenario = serde_json::json!({
+            "version": 1,
+            "algorithm": tc.take_arg::<String>("algorithm").map_err(|e| e.to_string())?,
+            "nodes": tc.take_arg::<u64>("nodes").map_err(|e| e.to_string())?,
+            "seed": tc.take_arg::<u64>("seed").map_err(|e| e.to_string())?,
+            "duration_ms": 3_600_000,
+            "config": config,
+        });
+        let s = Scenario::from_value(scenario).map_err(|e| e.to_string())?;
         let mut world = World::new(&s).map_err(|e| e.to_string())?;
         world.set_manual_delivery(true);
         let (_, cursor) = world.events_since(0);

@@ -17,11 +17,15 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "../../tenure/tests/support/lease_config.rs"]
+mod lease_config;
 mod lease_support;
 
-use lease_support::{Log, MS, campaign, inject, ms, world};
+use lease_config::lease_config;
+
+use lease_support::{Log, MS, campaign, inject, world};
 use proptest::prelude::*;
-use tenure::lease::{CandidateState, LeaseConfig, LeaseRecord};
+use tenure::lease::{CandidateState, LeaseRecord};
 use tenure::{Duration, NodeId};
 use tenure_sim::lease::LeaseWorld;
 use tenure_sim::snapshot::Status;
@@ -55,20 +59,6 @@ fn action() -> impl Strategy<Value = Action> {
         1 => any::<bool>().prop_map(Action::Outage),
         2 => (0..NODES).prop_map(Action::Write),
     ]
-}
-
-fn lease_config(holder: u64, seed: u64) -> LeaseConfig {
-    LeaseConfig {
-        holder: NodeId(holder),
-        ttl: ms(1_000),
-        safety_margin: ms(100),
-        max_round_trip: ms(200),
-        retry_interval: ms(100),
-        retry_jitter: ms(50),
-        request_timeout: ms(100),
-        seed,
-        ..LeaseConfig::default()
-    }
 }
 
 fn node(i: usize) -> NodeId {

@@ -346,51 +346,33 @@ impl ser::Serializer for &mut Tape<'_> {
     }
 }
 
-impl ser::SerializeSeq for &mut Tape<'_> {
-    type Ok = ();
-    type Error = FrameError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
+/// The compound serializers: each element or field is written in order, no names, and the
+/// end writes nothing (`$key` is the field name a struct's `serialize_field` takes).
+macro_rules! in_order {
+    ($($trait:ident::$method:ident($($key:ty)?) { $($extra:tt)* })*) => {$(
+        impl ser::$trait for &mut Tape<'_> {
+            type Ok = ();
+            type Error = FrameError;
+            fn $method<T: Serialize + ?Sized>(&mut self, $(_: $key,)? v: &T) -> R {
+                v.serialize(&mut **self)
+            }
+            fn end(self) -> R {
+                Ok(())
+            }
+            $($extra)*
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Tape<'_> {
-    type Ok = ();
-    type Error = FrameError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Tape<'_> {
-    type Ok = ();
-    type Error = FrameError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> R {
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for &mut Tape<'_> {
-    type Ok = ();
-    type Error = FrameError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
-        v.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> R {
-        // A skipped field would shift every later one: the reader expects them all.
-        Err(FrameError("a skipped field has no frame form".into()))
-    }
-    fn end(self) -> R {
-        Ok(())
+in_order! {
+    SerializeSeq::serialize_element() {}
+    SerializeTuple::serialize_element() {}
+    SerializeTupleStruct::serialize_field() {}
+    SerializeStruct::serialize_field(&'static str) {
+        fn skip_field(&mut self, _: &'static str) -> R {
+            // A skipped field would shift every later one: the reader expects them all.
+            Err(FrameError("a skipped field has no frame form".into()))
+        }
     }
 }
 
@@ -426,6 +408,25 @@ mod tests {
         assert_eq!(f.labels.len(), labels, "no label added twice");
         assert_eq!(f.labels_from(labels), &[] as &[String]);
         assert_eq!(f.labels_from(labels + 10), &[] as &[String]);
+    }
+
+    #[test]
+    fn compounds_write_their_values_in_order_and_a_skipped_field_fails() {
+        #[derive(serde::Serialize)]
+        struct Pair {
+            a: u8,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            b: Option<u8>,
+        }
+        let mut f = Frame::default();
+        let mut t = Tape(&mut f);
+        (vec![1u8, 2], (3u8, 4u8), Pair { a: 5, b: Some(6) })
+            .serialize(&mut t)
+            .unwrap();
+        assert_eq!(f.tape, [2.0, 1.0, 2.0, 3.0, 4.0, 5.0, 1.0, 6.0]);
+        let mut t = Tape(&mut f);
+        let err = Pair { a: 5, b: None }.serialize(&mut t).unwrap_err();
+        assert_eq!(err.to_string(), "a skipped field has no frame form");
     }
 
     #[test]

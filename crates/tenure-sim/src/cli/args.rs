@@ -82,12 +82,15 @@ pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
         None => (num(s)?, None),
     };
     if lo == 0 {
-        return Err(format!("timeouts `{s}`: the minimum must be at least 1 ms"));
+        return Err(format!(
+            "`{s}` starts below 1 ms: an election timeout is at least 1 ms"
+        ));
     }
     let hi = hi.unwrap_or(lo.saturating_mul(2));
     if hi <= lo {
         return Err(format!(
-            "timeouts `{s}`: timeouts are drawn from [min, max) (rule 6), so max must exceed min"
+            "`{s}` is not a range whose max exceeds its min: timeouts are drawn from [min, max) \
+             (design rule 6)"
         ));
     }
     Ok((lo, hi))
@@ -180,7 +183,8 @@ pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
         Ok(0) => Err(format!(
-            "`{s}` worker threads would run nothing: give 1 to {MAX_JOBS} (the default is one per core)"
+            "`{s}` would run nothing: give 1 to {MAX_JOBS} worker threads (the default is one per \
+             core)"
         )),
         _ => Err(format!(
             "`{s}` is not a number of worker threads from 1 to {MAX_JOBS}"

@@ -111,7 +111,7 @@ fn parse_latency(s: &str) -> Result<(u64, u64), String> {
     };
     if hi < lo {
         return Err(format!(
-            "latency `{s}`: the maximum {hi} is below the minimum {lo}"
+            "`{s}` is not a latency range: its maximum {hi} is below its minimum {lo}"
         ));
     }
     Ok((lo, hi))

@@ -171,10 +171,11 @@ fn value_error(e: &clap::Error) -> Option<String> {
     let why = std::error::Error::source(e)?.to_string();
     let flag = arg.split_once(" <").map_or(arg.as_str(), |(f, _)| f);
     let flag = flag.split_once('=').map_or(flag, |(f, _)| f);
-    // "`-3` is not a number of nodes ..." after "--nodes -3" needs the value only once.
-    let quoted = format!("`{value}` is ");
+    // "`-3` is not a number of nodes ..." after "--nodes -3" needs the value only once: a
+    // parser's words start with the value they refuse, quoted, which the flag's text replaces.
+    let quoted = format!("`{value}` ");
     Some(match why.strip_prefix(&quoted) {
-        Some(rest) => format!("{flag} {value} is {rest}"),
+        Some(rest) => format!("{flag} {value} {rest}"),
         None => format!("{flag} {value}: {why}"),
     })
 }

@@ -26,14 +26,15 @@ pub(crate) enum SearchBudget {
 fn parse_budget(s: &str) -> Result<SearchBudget, String> {
     if let Ok(n) = s.trim().parse::<u64>() {
         return if n == 0 {
-            Err("`0` runs would search nothing: give at least 1 run (10000) or a time (60s)".into())
+            Err(format!(
+                "`{s}` would search nothing: give at least 1 run (10000) or a time (60s)"
+            ))
         } else {
             Ok(SearchBudget::Runs(n))
         };
     }
-    let ms = parse_duration_ms(s).map_err(|_| {
-        format!("--budget `{s}` is neither a number of runs (10000) nor a time (60s)")
-    })?;
+    let ms = parse_duration_ms(s)
+        .map_err(|_| format!("`{s}` is neither a number of runs (10000) nor a time (60s)"))?;
     if ms == 0 {
         return Err(format!("`{s}` would search for no time: give more than 0s"));
     }

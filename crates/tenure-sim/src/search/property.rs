@@ -90,12 +90,12 @@ impl FromStr for Property {
             return match parse_ms(d) {
                 Some(ms) if ms > 0 => Ok(Property::NoLeaderFor { ms }),
                 _ if d.trim().parse::<f64>().is_ok() => Err(format!(
-                    "property `{s}`: give the duration a unit, as in no-leader-for={d}ms or \
-                     no-leader-for={d}s"
+                    "`{s}` has a duration without a unit: give one, as in no-leader-for={d}ms \
+                     or no-leader-for={d}s"
                 )),
                 _ => Err(format!(
-                    "property `{s}`: give a duration above 0 with a unit, as in \
-                     no-leader-for=2s or no-leader-for=1500ms"
+                    "`{s}` needs a duration above 0 with a unit, as in no-leader-for=2s or \
+                     no-leader-for=1500ms"
                 )),
             };
         }

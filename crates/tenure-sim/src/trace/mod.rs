@@ -89,9 +89,12 @@ pub enum TraceKind {
         #[serde(flatten)]
         change: NodeEvent,
     },
-    /// Two or more nodes began acting as leader at once (up, not paused, believing they
-    /// lead): a split-brain window opens. Recorded whether or not the algorithm promises
-    /// against it; the checker's `split-brain` violation is separate.
+    /// Two or more nodes act as leader at once (up, not paused, believing they lead): a
+    /// split-brain window opened at this event's time. Recorded once true time moves on with
+    /// the window still open (then at the instant it opened, after that instant's other
+    /// events), so a window that closes within the instant it opened is never reported
+    /// (docs/design.md, "split-brain window"); whether or not the algorithm promises against
+    /// it, the checker's `split-brain` violation is separate.
     SplitBrainStarted {
         /// The nodes acting as leader.
         leaders: Vec<Proc>,

@@ -244,7 +244,7 @@ impl World {
         let Some((at, ev)) = self.queue.pop() else {
             return false;
         };
-        self.now = self.now.max(at);
+        self.advance_to(at);
         match ev {
             Ev::Deliver(env) => self.deliver(env),
             Ev::Timer { p, generation } => self.fire_timer(p, generation),
@@ -267,7 +267,7 @@ impl World {
         while self.queue.next_at().is_some_and(|at| at <= t) {
             self.step();
         }
-        self.now = self.now.max(t);
+        self.advance_to(t);
         self.account();
     }
 
@@ -283,7 +283,7 @@ impl World {
                 return Some(self.now);
             }
             if self.queue.next_at().is_none_or(|at| at > deadline) {
-                self.now = self.now.max(deadline);
+                self.advance_to(deadline);
                 self.account();
                 return None;
             }

@@ -251,21 +251,40 @@ impl World {
         let before = self.tracker.metrics.leaders_now;
         self.tracker.advance(self.now, leaders);
         if leaders >= 2 && before < 2 {
+            // Reported once true time passes with it still open (`advance_to`): a window that
+            // closes at the instant it opened is no window (docs/design.md, "split-brain window").
             self.split_since = self.now;
-            let leaders = self.leaders().into_iter().map(Proc::Node).collect();
-            self.trace(TraceKind::SplitBrainStarted { leaders });
+            self.leading.split_pending = true;
         } else if leaders < 2 && before >= 2 {
-            let duration_us = self.now.saturating_since(self.split_since).as_micros();
-            self.trace(TraceKind::SplitBrainEnded { duration_us });
+            if self.leading.split_pending {
+                self.leading.split_pending = false;
+            } else {
+                let duration_us = self.now.saturating_since(self.split_since).as_micros();
+                self.trace(TraceKind::SplitBrainEnded { duration_us });
+            }
         }
-        if leaders >= 2 && before < 2 && self.promised.contains(&InvariantKind::SplitBrain) {
-            let nodes = self.leaders().into_iter().map(Proc::Node).collect();
-            self.violate(
-                InvariantKind::SplitBrain,
-                nodes,
-                format!("{leaders} nodes act as leader at once with no pause or clock fault"),
-            );
+    }
+
+    /// Moves true time on to `t`; a split-brain window still open as it leaves the instant it
+    /// opened at is reported first, at that instant (its start, and a violation where the
+    /// algorithm promises none).
+    pub(super) fn advance_to(&mut self, t: Instant) {
+        if self.leading.split_pending && t > self.now {
+            self.leading.split_pending = false;
+            let leaders: Vec<Proc> = self.leaders().into_iter().map(Proc::Node).collect();
+            let count = leaders.len();
+            self.trace(TraceKind::SplitBrainStarted {
+                leaders: leaders.clone(),
+            });
+            if self.promised.contains(&InvariantKind::SplitBrain) {
+                self.violate(
+                    InvariantKind::SplitBrain,
+                    leaders,
+                    format!("{count} nodes act as leader at once with no pause or clock fault"),
+                );
+            }
         }
+        self.now = self.now.max(t);
     }
 
     pub(super) fn violate(&mut self, kind: InvariantKind, nodes: Vec<Proc>, detail: String) {
@@ -292,4 +311,7 @@ pub(super) struct Leading {
     touched: Vec<usize>,
     /// Recount every node (set by faults; a new world starts with no flags, so recounts too).
     all: bool,
+    /// Two or more lead since `World::split_since`, an instant true time has not yet left:
+    /// the window is reported when it does (`World::advance_to`), dropped if it closes first.
+    split_pending: bool,
 }
