@@ -99,7 +99,8 @@ export default async function simulationBench() {
           const s = sim.snapshot();
           snaps.push(Number(process.hrtime.bigint() - start));
           inFlight += s.in_flight.length;
-          if (frame % 5 === 0) {
+          // The serde reference is in test builds only (Cargo feature `reference`).
+          if (frame % 5 === 0 && sim.__snapshotSerde) {
             start = process.hrtime.bigint();
             sim.__snapshotSerde();
             serde.push(Number(process.hrtime.bigint() - start));
@@ -114,7 +115,7 @@ export default async function simulationBench() {
           `  ${algorithm.padEnd(14)} ${String(nodes).padStart(2)} nodes (${(inFlight / snaps.length).toFixed(1)} messages in flight on average): ` +
             `snapshot() median ${fmtUs(quantile(snaps, 0.5))}, p95 ${fmtUs(quantile(snaps, 0.95))}` +
             (nodes === 25 ? ` (goal <= 30 us: ${quantile(snaps, 0.5) <= 30_000 ? "met" : "NOT YET MET"})` : "") +
-            `, native ${fmtUs(native.get(`${algorithm} ${nodes}`))}, serde-wasm-bindgen (the former snapshot()) ${fmtUs(quantile(serde, 0.5))}` +
+            `, native ${fmtUs(native.get(`${algorithm} ${nodes}`))}, serde-wasm-bindgen (the former snapshot()) ${serde.length ? fmtUs(quantile(serde, 0.5)) : "not in this build"}` +
             `; clone() median ${fmtUs(quantile(clones, 0.5))}`,
         );
         sim.free();

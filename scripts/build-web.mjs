@@ -40,9 +40,11 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
  * Modules a page imports only when the reader uses or reaches a part of it, not on its first
  * load: the machines' entry, which the fenced-resource demo of index.html fetches when its
  * section comes within 200 px of the viewport or is focused, pressed or submitted
- * (web/fenced-demo.js). Keys of Vite's manifest.
+ * (web/fenced-demo.js), and the search module's (`tenure/search`: Search and the failover
+ * lab), which the "Can this break?" panel's and the failover lab's workers load when a search
+ * or a measurement starts. Keys of Vite's manifest.
  */
-export const ON_DEMAND = new Set(["../pkg/browser.js"]);
+export const ON_DEMAND = new Set(["../pkg/browser.js", "../pkg/search/browser.js"]);
 
 /**
  * The files `page` loads as built without interaction (its first load, as a reader who does

@@ -1,10 +1,12 @@
-// `npm run build`: Rust -> two wasm modules -> pkg/dist/, incrementally.
+// `npm run build`: Rust -> three wasm modules -> pkg/dist/, incrementally.
 //
-// The bindings crate is built twice, once per Cargo feature, into two wasm-bindgen outputs:
-//   machines -> pkg/dist/tenure.js + tenure_bg.wasm         (the main entry `tenure`)
-//   sim      -> pkg/dist/tenure_sim.js + tenure_sim_bg.wasm (the `tenure/sim` entry)
-// so a service that imports FencedResource never downloads the simulator. For each module:
-// 1. cargo build --profile <wasm-machines or wasm> --target wasm32-unknown-unknown -p tenure-wasm --features <f>
+// The bindings crate is built three times, once per Cargo feature, into three wasm-bindgen outputs:
+//   machines -> pkg/dist/tenure.js + tenure_bg.wasm               (the main entry `tenure`)
+//   sim      -> pkg/dist/tenure_sim.js + tenure_sim_bg.wasm       (the `tenure/sim` entry)
+//   search   -> pkg/dist/tenure_search.js + tenure_search_bg.wasm (the `tenure/search` entry)
+// so a service that imports FencedResource never downloads the simulator, and a page that
+// plays a Simulation never downloads the search or the failover lab. For each module:
+// 1. cargo build --profile <wasm-machines, wasm or wasm-search> --target wasm32-unknown-unknown -p tenure-wasm --features <f>
 //    (cargo is incremental; the `wasm` profile in Cargo.toml is size-tuned);
 // 2. wasm-bindgen --target web, with the CLI pinned to Cargo.lock's exact version;
 // 3. wasm-opt -Oz from the npm `binaryen` package.
@@ -38,12 +40,13 @@ const WASM_FEATURES = [
 const OUT = join(root, "pkg", "dist");
 
 /**
- * The two modules: Cargo feature and profile (Cargo.toml: `wasm-machines` is `wasm` at
- * opt-level "z"), wasm-bindgen out-name, budget name in scripts/budgets.json.
+ * The three modules: Cargo feature and profile (Cargo.toml: `wasm-machines` is `wasm` at
+ * opt-level "z", `wasm-search` is `wasm` in a folder of its own), wasm-bindgen out-name, budget name in scripts/budgets.json.
  */
 export const MODULES = [
   { feature: "machines", profile: "wasm-machines", name: "tenure", budget: "machines wasm (tenure)" },
   { feature: "sim", profile: "wasm", name: "tenure_sim", budget: "sim wasm (tenure/sim)" },
+  { feature: "search", profile: "wasm-search", name: "tenure_search", budget: "search wasm (tenure/search)" },
 ];
 
 export function build() {
@@ -124,6 +127,34 @@ function buildModule({ feature, profile, name }, wasmBindgen, targetDir) {
   }
   writeFileSync(join(OUT, `${name}.d.ts`), typedInitOutput(readFileSync(join(staging, `${name}.d.ts`), "utf8")));
   writeFileSync(stampPath, stamp);
+}
+
+/**
+ * The sim module with its test-only exports (the Cargo feature `reference`:
+ * `Simulation.__snapshotSerde`, the serde-wasm-bindgen snapshot that pkg/sim/snapshot.js's
+ * reader is checked against), for tests only: built into target/reference/ (never pkg/dist/)
+ * on the `wasm-reference` profile (Cargo.toml), without wasm-opt. Returns the paths of its
+ * glue and its wasm. Incremental like the shipped build: cargo and wasm-bindgen rerun only
+ * when the cargo output changed.
+ */
+export function buildReference() {
+  ensureRustTools();
+  const wasmBindgen = ensureWasmBindgen();
+  const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, "target");
+  const profile = "wasm-reference";
+  run("cargo", ["build", "--profile", profile, "--target", "wasm32-unknown-unknown", "-p", "tenure-wasm", "--no-default-features", "--features", "sim,reference"]);
+  const raw = join(targetDir, "wasm32-unknown-unknown", profile, "tenure_wasm.wasm");
+  const out = join(targetDir, "reference");
+  const stampPath = join(out, ".build-stamp");
+  const stamp = hash([readFileSync(raw), capture(wasmBindgen, ["--version"])]);
+  const glue = join(out, "tenure_sim.js");
+  const wasm = join(out, "tenure_sim_bg.wasm");
+  if (!(existsSync(stampPath) && readFileSync(stampPath, "utf8") === stamp && existsSync(glue) && existsSync(wasm))) {
+    rmSync(out, { recursive: true, force: true });
+    run(wasmBindgen, ["--target", "web", "--out-dir", out, "--out-name", "tenure_sim", raw]);
+    writeFileSync(stampPath, stamp);
+  }
+  return { glue, wasm };
 }
 
 /**

@@ -24,8 +24,9 @@ try {
   // The bindings have wasm32-only code paths that the host clippy run does not see.
   await step("cargo clippy (wasm32 bindings)", () =>
     run("cargo", ["clippy", "-p", "tenure-wasm", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]), timings);
-  // Each shipped module alone (scripts/build.mjs builds one feature at a time).
-  for (const feature of ["machines", "sim"]) {
+  // Each shipped module alone (scripts/build.mjs builds one feature at a time), and the sim
+  // module's test build (tests/pkg/simulation-snapshot.test.mjs).
+  for (const feature of ["machines", "sim", "search", "sim,reference"]) {
     await step(`cargo clippy (wasm32 ${feature} module)`, () =>
       run("cargo", ["clippy", "-p", "tenure-wasm", "--target", "wasm32-unknown-unknown", "--no-default-features", "--features", feature, "--", "-D", "warnings"]), timings);
   }

@@ -14,8 +14,7 @@ const isReady = loader.isReady;
 installSnapshot(bindings.Simulation);
 guardClasses(bindings, isReady, "tenure/sim");
 
-// Constructors cannot be patched in place: these names shadow the star export above.
-export const Search = guardConstructor(bindings.Search, isReady, "tenure/sim");
+// Constructors cannot be patched in place: this name shadows the star export above.
 export const Simulation = guardConstructor(bindings.Simulation, isReady, "tenure/sim");
 
 /**

@@ -1,6 +1,6 @@
-// Node entry of `tenure/sim`: the deterministic simulator (Simulation, Search and the failover
-// lab) in its own wasm module, loaded synchronously on import. The main entry `tenure` (the
-// state machines) never loads this module, nor this one the machines'.
+// Node entry of `tenure/sim`: the deterministic simulator (`Simulation`) in its own wasm
+// module, loaded synchronously on import. The main entry `tenure` (the state machines) and
+// `tenure/search` (Search, the failover lab) never load this module, nor this one theirs.
 import { readFileSync } from "node:fs";
 import * as bindings from "../dist/tenure_sim.js";
 import { installSnapshot } from "./snapshot.js";

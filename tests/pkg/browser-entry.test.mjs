@@ -14,6 +14,8 @@ const entry = new URL("../../node_modules/tenure/browser.js", import.meta.url);
 const wasm = new URL("../../node_modules/tenure/dist/tenure_bg.wasm", import.meta.url);
 const simEntry = new URL("../../node_modules/tenure/sim/browser.js", import.meta.url);
 const simWasm = new URL("../../node_modules/tenure/dist/tenure_sim_bg.wasm", import.meta.url);
+const searchEntry = new URL("../../node_modules/tenure/search/browser.js", import.meta.url);
+const searchWasm = new URL("../../node_modules/tenure/dist/tenure_search_bg.wasm", import.meta.url);
 
 const notInitialized = (what, entryName) => (err) => {
   assert.equal(err.code, "ERR_NOT_INITIALIZED", `${what}: ${err}`);
@@ -65,15 +67,27 @@ test("tenure/sim: every class used before its init() throws ERR_NOT_INITIALIZED 
   const uses = {
     "new Simulation()": () => new sim.Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 100 }),
     "Simulation.fromJSON": () => sim.Simulation.fromJSON("{}"),
-    "new Search()": () => new sim.Search({ algorithm: "bully", property: "split-brain" }),
-    "Search.shrink": () => sim.Search.shrink({}, "split-brain"),
-    "Search.promises": () => sim.Search.promises("raft"),
+    "Simulation.promises": () => sim.Simulation.promises("raft"),
   };
   for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what, "tenure/sim"), what);
-  assert.deepEqual(wasmClasses(sim), ["Search", "Simulation"]);
+  assert.deepEqual(wasmClasses(sim), ["Simulation"]);
   await sim.init(readFileSync(simWasm));
-  assert.deepEqual(sim.Search.promises("bully"), ["liveness"]);
+  assert.deepEqual(sim.Simulation.promises("bully"), ["liveness"]);
   const run = new sim.Simulation({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 100 });
   assert.ok(run instanceof sim.Simulation);
   run.free();
+});
+
+test("tenure/search: Search used before its init() throws ERR_NOT_INITIALIZED naming tenure/search, then works", async () => {
+  const search = await import(searchEntry);
+  const uses = {
+    "new Search()": () => new search.Search({ algorithm: "bully", property: "split-brain" }),
+    "Search.shrink": () => search.Search.shrink({}, "split-brain"),
+    "Search.promises": () => search.Search.promises("raft"),
+  };
+  for (const [what, use] of Object.entries(uses)) assert.throws(use, notInitialized(what, "tenure/search"), what);
+  assert.deepEqual(wasmClasses(search), ["Search"]);
+  await search.init(readFileSync(searchWasm));
+  assert.deepEqual(search.Search.promises("bully"), ["liveness"]);
+  assert.match(search.failoverPlot("t", [{ label: "a", samples_ms: [1, 2, 3] }]), /^<svg/);
 });

@@ -1,7 +1,7 @@
 // Environments (convention 11): the packed tarball, installed into a fresh
 // project, works from a Vite build and from a plain <script type=module> page with an import
 // map, both opened in Chromium (Node ESM is covered by packaging.test.mjs). Each page imports
-// the main entry only, so it fetches the machines' wasm and never the simulator's.
+// the main entry only, so it fetches the machines' wasm and never the simulator's or the search's.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -92,7 +92,7 @@ async function run(url) {
   assert.deepEqual(errors, []);
   assert.ok(!text.startsWith("FAILED"), text);
   assert.equal(wasm.length, 1, `one wasm fetched: ${wasm}`);
-  assert.doesNotMatch(wasm[0], /sim/, `the main entry fetches the machines' wasm only: ${wasm}`);
+  assert.doesNotMatch(wasm[0], /sim|search/, `the main entry fetches the machines' wasm only: ${wasm}`);
   return JSON.parse(text);
 }
 
@@ -106,7 +106,7 @@ test("vite_build_of_a_page_importing_tenure_runs_in_chromium", async () => {
   const assets = readdirSync(join(project, "dist", "assets"));
   const wasmAssets = assets.filter((f) => f.endsWith(".wasm"));
   assert.equal(wasmAssets.length, 1, `one .wasm is emitted as an asset: ${assets}`);
-  assert.doesNotMatch(wasmAssets[0], /sim/, `the main entry bundles the machines' wasm only: ${assets}`);
+  assert.doesNotMatch(wasmAssets[0], /sim|search/, `the main entry bundles the machines' wasm only: ${assets}`);
   const base = await serve(join(project, "dist"));
   assert.deepEqual(await run(`${base}vite.html`), EXPECTED);
 });

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { BullyNode, FencedResource, LeaseCandidate, LeaseStore, RaftNode } from "tenure";
-import { failoverMeasure, Search, Simulation } from "tenure/sim";
+import { failoverMeasure, Search } from "tenure/search";
+import { Simulation } from "tenure/sim";
 import { scenario } from "./simulation-helpers.mjs";
 import { leaderlessMs } from "../../web/playground/counterexample.js";
 
@@ -150,6 +151,8 @@ test("search and failover-lab options speak JSON words, not serde's", () => {
     });
   words(() => new Search({ algorithm: "paxos", property: "split-brain" }), /"paxos" is not one of lease-fencing, /);
   words(() => Search.promises("paxos"), /"paxos" is not one of /);
+  words(() => Simulation.promises("paxos"), /^algorithm: "paxos" is not one of lease-fencing, /);
+  words(() => Simulation.promises(5), /^algorithm: number 5 is not one of /);
   words(() => failoverMeasure({ algorithm: "raft", foo: 1 }, 0, 5), /unknown key "foo"; the keys are /);
 });
 

@@ -2,7 +2,7 @@
 // for the same setting and seeds), typed errors for bad settings, and the plot's SVG.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { failoverMeasure, failoverPlot, falseElections } from "tenure/sim";
+import { failoverMeasure, failoverPlot, falseElections } from "tenure/search";
 
 test("failover samples are sorted, summarised and the same for the same seeds", () => {
   const s = { algorithm: "raft", election_timeout_ms: [150, 300] };

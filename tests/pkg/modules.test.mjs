@@ -1,6 +1,7 @@
-// Two wasm modules: the main entry `tenure` (the state machines and the LeaderElection layer)
-// reads only the machines' wasm, `tenure/sim` only the simulator's, and `tenure/testing` only
-// the machines'. Each import runs in a fresh Node process that records every .wasm file read,
+// Three wasm modules: the main entry `tenure` (the state machines and the LeaderElection layer)
+// reads only the machines' wasm, `tenure/sim` (the Simulation) only the simulator's,
+// `tenure/search` (Search and the failover lab) only its own, and `tenure/testing` only the
+// machines'. Each import runs in a fresh Node process that records every .wasm file read,
 // so nothing a previous import loaded can hide a read. (The browser entry's fetches are
 // checked in Chromium by environments.test.mjs.)
 import assert from "node:assert/strict";
@@ -48,14 +49,32 @@ test("importing tenure/sim reads the simulator's wasm only", () => {
     sim.runUntil(1_000);
     if (sim.snapshot().nodes.length !== 3) throw new Error("Simulation did not work");
     if (m.FencedResource !== undefined) throw new Error("tenure/sim exports the machines");
+    if (m.Search !== undefined || m.failoverMeasure !== undefined) throw new Error("tenure/sim exports the search");
+    if (!m.Simulation.promises("raft").includes("election-safety")) throw new Error("Simulation.promises did not work");
   });
   assert.deepEqual(read, ["tenure_sim_bg.wasm"]);
+});
+
+test("importing tenure/search reads the search module's wasm only", () => {
+  const read = wasmRead("tenure/search", (m) => {
+    const search = new m.Search({ algorithm: "raft", property: "split-brain", seed: 1 });
+    search.runBatch(1);
+    if (search.progress().runs !== 1) throw new Error("Search did not work");
+    if (m.failoverMeasure({ algorithm: "raft", election_timeout_ms: [150, 300] }, 1, 2).samples_ms.length === 0) throw new Error("failoverMeasure did not work");
+    if (m.Simulation !== undefined || m.FencedResource !== undefined) throw new Error("tenure/search exports another module's classes");
+  });
+  assert.deepEqual(read, ["tenure_search_bg.wasm"]);
 });
 
 test("neither module's glue names the other's wasm", () => {
   const dist = (f) => readFileSync(new URL(`../../pkg/dist/${f}`, import.meta.url), "utf8");
   assert.doesNotMatch(dist("tenure.js"), /tenure_sim/);
-  assert.doesNotMatch(dist("tenure_sim.js"), /tenure_bg\.wasm/);
+  assert.doesNotMatch(dist("tenure_sim.js"), /tenure_bg\.wasm|tenure_search/);
+  assert.doesNotMatch(dist("tenure_search.js"), /tenure_bg\.wasm|tenure_sim/);
+  for (const entry of ["sim/node.js", "sim/browser.js"]) {
+    const text = readFileSync(new URL(`../../pkg/${entry}`, import.meta.url), "utf8");
+    assert.doesNotMatch(text, /tenure_search|\.\.\/search\//, `pkg/${entry} does not reach the search module`);
+  }
   for (const entry of ["node.js", "browser.js"]) {
     const text = readFileSync(new URL(`../../pkg/${entry}`, import.meta.url), "utf8");
     assert.doesNotMatch(text, /tenure_sim|\.\/sim\//, `pkg/${entry} does not reach the simulator`);

@@ -40,6 +40,9 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "dist/tenure.d.ts",
     "dist/tenure.js",
     "dist/tenure_bg.wasm",
+    "dist/tenure_search.d.ts",
+    "dist/tenure_search.js",
+    "dist/tenure_search_bg.wasm",
     "dist/tenure_sim.d.ts",
     "dist/tenure_sim.js",
     "dist/tenure_sim_bg.wasm",
@@ -65,6 +68,9 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "postgres.js",
     "redis.d.ts",
     "redis.js",
+    "search/browser.js",
+    "search/index.d.ts",
+    "search/node.js",
     "sim/browser.js",
     "sim/index.d.ts",
     "sim/node.js",
@@ -125,6 +131,8 @@ test("public_type_declarations_contain_no_any", () => {
     "dist/tenure.d.ts",
     "sim/index.d.ts",
     "dist/tenure_sim.d.ts",
+    "search/index.d.ts",
+    "dist/tenure_search.d.ts",
     "election/index.d.ts",
     "testing/index.d.ts",
     "redis.d.ts",
@@ -142,7 +150,7 @@ test("public_type_declarations_contain_no_any", () => {
 test("declaration_prose_keeps_the_word_any", () => {
   // Only the generated InitOutput's `any` types are rewritten (scripts/build.mjs); a blanket
   // rewrite once shipped "Make each Persist durable before sending unknown later Send".
-  for (const file of ["dist/tenure.d.ts", "dist/tenure_sim.d.ts"]) {
+  for (const file of ["dist/tenure.d.ts", "dist/tenure_sim.d.ts", "dist/tenure_search.d.ts"]) {
     const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8");
     const prose = (text.match(/\/\*[\s\S]*?\*\//g) ?? []).join("\n");
     assert.match(prose, /\bany\b/, `${file}: doc comments still say "any"`);

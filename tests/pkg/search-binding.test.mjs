@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Search, Simulation } from "tenure/sim";
+import { Search } from "tenure/search";
+import { Simulation } from "tenure/sim";
 import { root } from "../../scripts/lib/run.mjs";
 import { EXAMPLES } from "../../web/playground/break-panel.js";
 
@@ -84,6 +85,16 @@ test("promises names what any-promised looks for", () => {
   assert.ok(Search.promises("lease-fencing").includes("stale-write-accepted"));
   assert.ok(!Search.promises("lease-unfenced").includes("stale-write-accepted"));
   assert.throws(() => Search.promises("paxos"), { name: "TypeError", code: "ERR_SEARCH_TYPE" });
+});
+
+test("Simulation.promises (the sim module's copy, for pages that have not loaded the search) says the same", () => {
+  for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
+    assert.deepEqual(Simulation.promises(algorithm), Search.promises(algorithm), algorithm);
+    assert.ok(Simulation.promises(algorithm).length > 0, algorithm);
+  }
+  for (const bad of ["paxos", 5, undefined, null, {}]) {
+    assert.throws(() => Simulation.promises(bad), { name: "TypeError", code: "ERR_SCENARIO_TYPE" }, String(bad));
+  }
 });
 
 test("toJSON gives options the constructor takes back: the same search, run for run", () => {

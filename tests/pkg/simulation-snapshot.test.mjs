@@ -2,11 +2,43 @@
 // field for field, the snapshot serde-wasm-bindgen builds from the simulator's serde forms
 // (`__snapshotSerde`, the reference), for every algorithm, under chaos, from the first frame
 // to the end, including violations, the store and the resource.
+//
+// The reference is test-only: the shipped module does not carry it. These tests run the same
+// reader over the sim module built with the Cargo feature `reference` (scripts/build.mjs's
+// buildReference, into target/reference/); the shipped module's own snapshot() is checked
+// against it on one run, and tests/pkg/modules.test.mjs checks that it has no reference.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import test from "node:test";
-import { Simulation } from "tenure/sim";
+import { pathToFileURL } from "node:url";
+import { Simulation as Shipped } from "tenure/sim";
+import { installSnapshot } from "../../pkg/sim/snapshot.js";
+import { guardClasses } from "../../pkg/guard.js";
 import { chaosScenario } from "../../bench/_chaos.mjs";
+import { buildReference } from "../../scripts/build.mjs";
 import { chaosFaults, scenario } from "./simulation-helpers.mjs";
+
+const reference = buildReference();
+const bindings = await import(pathToFileURL(reference.glue).href);
+bindings.initSync({ module: readFileSync(reference.wasm) });
+installSnapshot(bindings.Simulation);
+guardClasses(bindings, undefined, "tenure/sim");
+const { Simulation } = bindings;
+
+test("the_shipped_module_has_no_reference_and_its_snapshots_equal_the_reference_build", () => {
+  const s = chaosScenario("lease-unfenced", 7, { durationMs: 20_000 });
+  const shipped = new Shipped(s);
+  const ref = new Simulation(s);
+  assert.equal(shipped.__snapshotSerde, undefined, "the shipped module carries no test-only export");
+  while (!shipped.done) {
+    const t = Math.min(shipped.endMs, shipped.now + 997);
+    shipped.runUntil(t);
+    ref.runUntil(t);
+    assert.deepStrictEqual(shipped.snapshot(), ref.__snapshotSerde(), `at ${t} ms`);
+  }
+  shipped.free();
+  ref.free();
+});
 
 for (const algorithm of ["raft", "bully", "lease-fencing", "lease-unfenced"]) {
   test(`snapshot_equals_the_serde_reference_every_frame_${algorithm}`, () => {

@@ -1,4 +1,4 @@
-// Each shipped .wasm (the machines' and the simulator's) imports only the wasm-bindgen glue: no `env` module (docs/conventions.md,
+// Each shipped .wasm (the machines', the simulator's and the search's) imports only the wasm-bindgen glue: no `env` module (docs/conventions.md,
 // "Everywhere": the core builds for wasm32 with no `env` imports), so nothing in Rust reaches
 // for a libc, a clock or a random source behind the bindings' back. The glue is wasm-bindgen's
 // `<name>_bg.js` and, for the machines, the JS snippets shipped beside it in dist/snippets/
@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 const require = createRequire(import.meta.url);
 const pkgDir = dirname(require.resolve("tenure/package.json"));
 
-for (const name of ["tenure", "tenure_sim"]) {
+for (const name of ["tenure", "tenure_sim", "tenure_search"]) {
   test(`the ${name} wasm module imports nothing but its own bindgen glue`, () => {
     const module = new WebAssembly.Module(readFileSync(join(pkgDir, "dist", `${name}_bg.wasm`)));
     const modules = new Set(WebAssembly.Module.imports(module).map((i) => i.module));

@@ -4,9 +4,8 @@
 // crash-free run under the chosen latency and pause rate. Every number and the plot come from
 // the simulator through wasm (`failoverMeasure`, `falseElections`, `failoverPlot`), the code
 // `tenure failover` runs natively; each setting shows the command that prints the same.
-import { failoverPlot } from "tenure/sim";
+import initSearch, { failoverPlot } from "tenure/search";
 import { cliCommand, FIGURE_16, LAB_ALGORITHMS, LAB_KNOBS, labFamily, settingOf } from "./failover-settings.js";
-import { loadWasm } from "./model.js";
 import { html, setText } from "./svg.js";
 
 const PRESETS = [
@@ -47,9 +46,9 @@ export class FailoverLab {
     this.build();
   }
 
-  /** Loads the wasm for the plot (the worker loads its own). */
+  /** Loads the search module's wasm for the plot (the worker loads its own). */
   async init() {
-    await loadWasm();
+    await initSearch();
     this.usePreset("figure-16");
   }
 

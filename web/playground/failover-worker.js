@@ -2,7 +2,7 @@
 // (the wasm `failoverMeasure` and `falseElections`, the code the CLI's `failover` runs) off
 // the page's thread. Messages in: `{ id, setting, seed, runs, disturbance? }`; out:
 // `{ id, report, cost }` or `{ id, error: { message, code } }`.
-import init, { failoverMeasure, falseElections } from "tenure/sim";
+import init, { failoverMeasure, falseElections } from "tenure/search";
 
 const ready = init();
 

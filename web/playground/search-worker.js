@@ -10,7 +10,7 @@
 //      { job, type: "none", runs, runs_per_s, elapsed_ms }
 //      { job, type: "cancelled", runs }
 //      { job, type: "error", message, code }
-import init, { Search } from "tenure/sim";
+import init, { Search } from "tenure/search";
 
 /** Target length of one slice of runs, ms of wall time. */
 const SLICE_MS = 50;

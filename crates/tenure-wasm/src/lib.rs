@@ -18,31 +18,39 @@
 //! - `raft_message`: Raft messages, entries and persisted state as JS objects.
 //! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
 //! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
-//! - `search`: the exported [`Search`] class, the simulator's counterexample search and
-//!   shrinker run in slices (a Web Worker's).
+//! - `search` (module `search`): the exported [`Search`] class, the simulator's
+//!   counterexample search and shrinker run in slices (a Web Worker's).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with
 //!   `simulation_input` (scenario and fault objects in), `simulation_output` (snapshots,
 //!   events, metrics out), `simulation_message` (one message's fields), `simulation_error` and `simulation_types` (its TypeScript: the shapes generated
 //!   from the simulator's serde types into `simulation_shapes.d.ts`, tests/sim_shapes.rs).
 //!
-//! - `lab`: the failover lab's `failoverMeasure`, `falseElections` and `failoverPlot`.
+//! - `lab` (module `search`): the failover lab's `failoverMeasure`, `falseElections` and
+//!   `failoverPlot`.
 //!
 //! Every exported class lives in its own module and is re-exported here.
 //!
-//! Two wasm modules come from this crate, one per Cargo feature: `machines` (the npm
-//! package's main entry `tenure`) and `sim` (its `tenure/sim` entry). Shared by both: `error`,
-//! `convert`, `object`, `read`, `js`, `limits`, `seed`.
+//! Three wasm modules come from this crate, one per Cargo feature: `machines` (the npm
+//! package's main entry `tenure`), `sim` (its `tenure/sim` entry: `Simulation`) and `search`
+//! (its `tenure/search` entry: `Search` and the lab). Shared by all: `error`, `convert`,
+//! `object`, `read`, `js`, `limits`, `seed`; by `sim` and `search` (the `scenario` feature):
+//! `json_text`, `simulation_input`, `simulation_error`, `simulation_output` and
+//! `simulation_types` (docs/bindings.md).
 
-// One crate, two wasm modules (Cargo features, built one at a time by scripts/build.mjs):
+// One crate, three wasm modules (Cargo features, built one at a time by scripts/build.mjs):
 // shared boundary helpers, then each module's classes. A single-feature build leaves some
 // helpers unused by design.
 #![cfg_attr(
-    not(all(feature = "machines", feature = "sim")),
+    not(all(feature = "machines", feature = "sim", feature = "search")),
     allow(dead_code, unused_imports)
 )]
 
 // Only in a wasm build of the machines alone (scripts/build.mjs builds one feature at a time).
-#[cfg(all(target_arch = "wasm32", feature = "machines", not(feature = "sim")))]
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "machines",
+    not(feature = "scenario")
+))]
 mod allocator;
 mod config_words;
 mod convert;
@@ -72,32 +80,34 @@ mod raft_message;
 #[cfg(feature = "machines")]
 mod types;
 
-#[cfg(feature = "sim")]
+#[cfg(feature = "scenario")]
 mod json_text;
-#[cfg(feature = "sim")]
-mod lab;
-#[cfg(feature = "sim")]
-mod search;
+#[cfg(feature = "scenario")]
+mod simulation_error;
+#[cfg(feature = "scenario")]
+mod simulation_input;
+#[cfg(feature = "scenario")]
+mod simulation_output;
+#[cfg(feature = "scenario")]
+mod simulation_types;
+
 #[cfg(feature = "sim")]
 mod simulation;
 #[cfg(feature = "sim")]
-mod simulation_error;
-#[cfg(feature = "sim")]
 mod simulation_frame;
 #[cfg(feature = "sim")]
-mod simulation_input;
-#[cfg(feature = "sim")]
 mod simulation_message;
-#[cfg(feature = "sim")]
-mod simulation_output;
-#[cfg(feature = "sim")]
-mod simulation_types;
+
+#[cfg(feature = "search")]
+mod lab;
+#[cfg(feature = "search")]
+mod search;
 
 #[cfg(feature = "machines")]
 pub use bully::BullyNode;
 #[cfg(feature = "machines")]
 pub use fenced::FencedResource;
-#[cfg(feature = "sim")]
+#[cfg(feature = "search")]
 pub use lab::{MAX_RUNS, failover_measure, failover_plot, false_elections};
 #[cfg(feature = "machines")]
 pub use lease_candidate::LeaseCandidate;
@@ -105,7 +115,7 @@ pub use lease_candidate::LeaseCandidate;
 pub use lease_store::LeaseStore;
 #[cfg(feature = "machines")]
 pub use raft::RaftNode;
-#[cfg(feature = "sim")]
+#[cfg(feature = "search")]
 pub use search::Search;
 #[cfg(feature = "sim")]
 pub use simulation::Simulation;

@@ -164,14 +164,6 @@ impl Simulation {
         Ok(())
     }
 
-    /// The world now, built object by object by serde-wasm-bindgen: the reference the
-    /// package's `snapshot()` (pkg/sim/snapshot.js, reading [`Simulation::snapshot_frame`])
-    /// is tested against, about a hundred times slower. Not part of the typed API.
-    #[wasm_bindgen(js_name = __snapshotSerde, skip_typescript)]
-    pub fn snapshot_serde(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.world.snapshot())
-    }
-
     /// Writes the world now as a flat frame (crate::simulation_frame), copies it into the
     /// start of `into` if it fits, and returns its length (when it does not fit, allocate a
     /// larger array and call `__frameInto`). Read by `snapshot()` in pkg/sim/snapshot.js; not
@@ -309,11 +301,54 @@ impl Simulation {
         Ok(object)
     }
 
+    /// The invariants `algorithm` promises (kebab-case names, as `tenure run` checks them):
+    /// what a search for `"any-promised"` looks for, and what a page lists before it loads
+    /// the search module (`tenure/search`). Throws `TypeError` `ERR_SCENARIO_TYPE` for a
+    /// name that is not an algorithm's.
+    pub fn promises(
+        #[wasm_bindgen(unchecked_param_type = "Algorithm")] algorithm: JsValue,
+    ) -> Result<Vec<String>, JsValue> {
+        let name = algorithm.as_string();
+        let parsed = name.as_deref().and_then(|n| n.parse().ok());
+        let Some(algorithm) = parsed else {
+            let shown = match &name {
+                Some(n) => format!("\"{}\"", n.chars().take(32).collect::<String>()),
+                None => crate::error::describe(&algorithm),
+            };
+            return Err(SimulationError::Shape {
+                subject: Subject::Scenario,
+                message: format!(
+                    "algorithm: {shown} is not one of {}",
+                    tenure_sim::scenario::Algorithm::NAMES.join(", ")
+                ),
+            }
+            .into());
+        };
+        Ok(tenure_sim::checker::promises(algorithm)
+            .iter()
+            .map(|k| k.name().to_string())
+            .collect())
+    }
+
     /// The stable 64-bit hash of every event so far as 16 lowercase hex digits (no `0x`):
     /// the native CLI prints the same string for the same scenario and seed.
     #[wasm_bindgen(js_name = traceHash)]
     pub fn trace_hash(&self) -> String {
         tenure_sim::trace::hash_hex(self.world.trace_hash())
+    }
+}
+
+/// Test-only: not in the shipped module (the Cargo feature `reference`, which
+/// `npm run build` leaves off; docs/bindings.md).
+#[cfg(feature = "reference")]
+#[wasm_bindgen]
+impl Simulation {
+    /// The world now, built object by object by serde-wasm-bindgen: the reference the
+    /// package's `snapshot()` (pkg/sim/snapshot.js, reading [`Simulation::snapshot_frame`])
+    /// is tested against, about a hundred times slower. Not part of the typed API.
+    #[wasm_bindgen(js_name = __snapshotSerde, skip_typescript)]
+    pub fn snapshot_serde(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.world.snapshot())
     }
 }
 

@@ -11,10 +11,9 @@ import {
   type Snapshot,
   type TraceEvent,
   type Violation,
-  Search,
-  type SearchOptionsJSON,
   Simulation,
 } from "tenure/sim";
+import { Search, type SearchOptionsJSON } from "tenure/search";
 import type { TenureErrorCode } from "tenure";
 
 const scenario: Scenario = {
