@@ -22,7 +22,7 @@ import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
-import { loadWasm } from "./model.js";
+import { loadWasm, Model } from "./model.js";
 import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
@@ -34,7 +34,7 @@ import { ClusterView, fmtMs } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
-import { buildScenario, defaultKnobs, family, knobsFor, newSeed, setupOf } from "./setup.js";
+import { buildScenario, family, knobsFor, newSeed, setupOf } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
 import { DETAIL_MS, Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
@@ -87,7 +87,8 @@ const FAST_SPEED = 10;
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
 
-const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: defaultKnobs("raft-pv-cq") };
+/** Free play at first; its knobs are the simulator's defaults (`simulatorKnobs`). */
+const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: {} };
 
 export class TenurePlayground extends HTMLElement {
   static observedAttributes = ["preset", "scenario", "height", "controls"];
@@ -364,7 +365,7 @@ export class TenurePlayground extends HTMLElement {
       problem = unknownPreset(presetAttr);
       console.warn(`${PREFIX} ${problem.message}`);
     }
-    this.load(buildScenario(DEFAULT_SETUP));
+    this.load(buildScenario(simulatorKnobs(DEFAULT_SETUP)));
     if (problem) this.showError(problem);
   }
 
@@ -403,7 +404,7 @@ export class TenurePlayground extends HTMLElement {
 
   restart(seed) {
     if (this.preset && seed === undefined) return this.loadPreset(this.preset.id);
-    const s = this.setup ?? DEFAULT_SETUP;
+    const s = this.setup ?? simulatorKnobs(DEFAULT_SETUP);
     this.load(buildScenario({ ...s, seed: seed ?? s.seed, durationMs: this.preset ? this.endMs : undefined }));
   }
 
@@ -1054,7 +1055,8 @@ export class TenurePlayground extends HTMLElement {
   onAlgorithmChange() {
     const s = this.readSetupControls({ knobs: false });
     if (!s) return;
-    this.setup = { ...s, knobs: defaultKnobs(this.algoSelect.value) };
+    // The new algorithm's knobs start at the simulator's defaults.
+    this.setup = simulatorKnobs({ ...s, knobs: {} });
     this.load(buildScenario(this.setup));
   }
 
@@ -1077,7 +1079,7 @@ export class TenurePlayground extends HTMLElement {
       }
     } else {
       this.knobBox.dataset.family = fam;
-      this.knobBox.replaceChildren(...knobsFor(s.choice).map(([k, label, , , , , unit]) =>
+      this.knobBox.replaceChildren(...knobsFor(s.choice).map(([k, label, , , , unit]) =>
         fieldLabel(label, html("input", {
           type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
           "data-unit": unit, onchange: (e) => { this.lastKnob = e.target; this.applySetup(); },
@@ -1102,7 +1104,7 @@ export class TenurePlayground extends HTMLElement {
     const seed = read(this.seedInput, { unit: "count", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
     const knobs = {};
     if (withKnobs) {
-      const spec = Object.fromEntries(knobsFor(this.setup.choice).map(([k, , min, max, , , unit]) => [k, { min, max, unit }]));
+      const spec = Object.fromEntries(knobsFor(this.setup.choice).map(([k, , min, max, , unit]) => [k, { min, max, unit }]));
       for (const input of this.knobBox.querySelectorAll("input[data-knob]")) knobs[input.dataset.knob] = read(input, spec[input.dataset.knob]);
     }
     if (!ok) return null;
@@ -1165,6 +1167,21 @@ export class TenurePlayground extends HTMLElement {
   }
 }
 
+
+/**
+ * `setup` with each knob it leaves out at the value the simulator runs with (its
+ * `effectiveConfig()`), so the fields and the scenario (and its permalink) state them, and the
+ * page never restates the simulator's defaults.
+ */
+function simulatorKnobs(setup) {
+  const scenario = buildScenario(setup);
+  const model = new Model(scenario);
+  try {
+    return { ...setup, knobs: setupOf(scenario, model.effectiveConfig()).knobs };
+  } finally {
+    model.free();
+  }
+}
 
 /** A label around a text field with a place for its error (announced with the field). */
 function fieldLabel(label, input) {
