@@ -18,7 +18,7 @@ import { Menu } from "./menu.js";
 import { procKey } from "./procs.js";
 import { ClusterView, fmtMs } from "./render-cluster.js";
 import { parseField } from "./fields.js";
-import { buildScenario, family, KNOBS } from "./setup.js";
+import { buildScenario, family, KNOBS, startKnobs } from "./setup.js";
 import { html, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
 
@@ -217,7 +217,7 @@ export class CompareMode {
 
   makePane(p, i) {
     const choice = p.choice;
-    const knobs = { ...(p.knobs ?? {}) };
+    const knobs = { ...startKnobs(choice), ...(p.knobs ?? {}) };
     const build = (k) => new Timeline(buildScenario({ choice, nodes: this.spec.nodes, seed: this.spec.seed, knobs: k, durationMs: this.endMs, network: this.spec.network }));
     let timeline;
     let problem = null;
@@ -227,7 +227,7 @@ export class CompareMode {
       // A link with knobs the simulator refuses still opens: the pane runs the defaults and
       // says why.
       problem = `${err.message}; this pane runs the default config instead.`;
-      timeline = build({});
+      timeline = build(startKnobs(choice));
       p.knobs = undefined;
     }
     // The narration says "your fault" only for the faults the user added, not the preset's.
@@ -251,7 +251,7 @@ export class CompareMode {
     const problemEl = html("p", { class: "field-error", "data-testid": `pane-config-error-${i}`, hidden: !problem, text: problem ?? "" });
     // The fields show what the pane runs with: the simulator's effective config (its defaults
     // filled in), the pane's own knobs included.
-    const config = this.buildConfig(pane, i, { ...timeline.effective, ...(p.knobs ?? {}) }, problemEl);
+    const config = this.buildConfig(pane, i, { ...timeline.effective, ...(problem ? startKnobs(choice) : knobs) }, problemEl);
     pane.el = html("section", { class: "pane", "data-testid": `pane-${i}`, "aria-label": `Pane ${i + 1}: ${pane.label}` },
       html("div", { class: "pane-head" }, select, remove), config, problemEl, stage, pane.caption, pane.skippedEl);
     return pane;

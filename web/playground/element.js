@@ -34,7 +34,7 @@ import { ClusterView, fmtMs } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
-import { buildScenario, family, knobsFor, newSeed, setupOf } from "./setup.js";
+import { buildScenario, family, knobsFor, newSeed, setupOf, startKnobs } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
 import { DETAIL_MS, Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
@@ -87,8 +87,8 @@ const FAST_SPEED = 10;
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
 
-/** Free play at first; its knobs are the simulator's defaults (`simulatorKnobs`). */
-const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: {} };
+/** Free play at first; knobs the page does not set are the simulator's (`simulatorKnobs`). */
+const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: startKnobs("raft-pv-cq") };
 
 export class TenurePlayground extends HTMLElement {
   static observedAttributes = ["preset", "scenario", "height", "controls"];
@@ -1055,8 +1055,8 @@ export class TenurePlayground extends HTMLElement {
   onAlgorithmChange() {
     const s = this.readSetupControls({ knobs: false });
     if (!s) return;
-    // The new algorithm's knobs start at the simulator's defaults.
-    this.setup = simulatorKnobs({ ...s, knobs: {} });
+    // The new algorithm's knobs start at the page's choices and the simulator's defaults.
+    this.setup = simulatorKnobs({ ...s, knobs: startKnobs(this.algoSelect.value) });
     this.load(buildScenario(this.setup));
   }
 

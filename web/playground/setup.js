@@ -14,8 +14,8 @@ export const DEFAULT_NETWORK = { latency_ms: [20, 60] };
 
 /**
  * Timing knobs per algorithm family: [key, label, min, max, step, unit]. Fields take the unit
- * typed ("2 s", "1%"): see fields.js. Their starting values are the simulator's own defaults,
- * read from `Simulation.effectiveConfig()` (setupOf), not restated here.
+ * typed ("2 s", "1%"): see fields.js. Their starting values are PAGE_KNOBS, then the
+ * simulator's own defaults, read from `Simulation.effectiveConfig()` (setupOf), not restated.
  */
 export const KNOBS = {
   lease: [
@@ -33,6 +33,19 @@ export const KNOBS = {
     ["failure_timeout_ms", "Failure timeout (ms)", 50, 3000, 10, "ms"],
   ],
 };
+
+/**
+ * Knobs the page sets on purpose instead of taking the simulator's defaults: Raft's timings at
+ * twice the simulator's (150 ms election timeout, 50 ms heartbeat), to suit free play's 20-60
+ * ms links (DEFAULT_NETWORK), so an election reads as motion. Every other knob starts at the
+ * simulator's default.
+ */
+const PAGE_KNOBS = { raft: { election_timeout_ms: 300, heartbeat_interval_ms: 100 } };
+
+/** The knobs a choice starts with before the simulator's defaults fill the rest. */
+export function startKnobs(choice) {
+  return { ...(PAGE_KNOBS[family(choice)] ?? {}) };
+}
 
 /** The knobs of a choice: its own set (`knobs` in its info.js entry), else its family's. */
 export function knobsFor(choice) {
