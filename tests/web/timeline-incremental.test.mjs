@@ -124,3 +124,37 @@ test("a_redraw_reads_no_layout_and_draws_only_what_is_new", async () => {
   assert.ok(r.incremental * 4 < r.full, `a redraw created ${r.incremental} elements, a full draw ${r.full}`);
   await page.close();
 });
+
+test("the_event_log_drawn_in_place_equals_a_fresh_draw_after_seeks", async () => {
+  const page = await browser.open();
+  const scenario = chaosScenario("raft", 5, { durationMs: 120_000, seed: 9 });
+  const r = await page.evaluate((s) => {
+    const pg = document.querySelector("tenure-playground");
+    pg.load(s);
+    const live = pg.eventLog;
+    const out = [];
+    let kept = 0;
+    for (const t of [3_000, 9_000, -4_000, 12_000, -11_500, 20_000]) {
+      if (t < 0) pg.seek(-t);
+      // Frame-sized steps: the lines move on a few at a time.
+      else for (let at = pg.now; at < t; at = Math.min(t, at + 40)) {
+        const before = [...live.list.children];
+        pg.timeline.advance(Math.min(t, at + 40));
+        pg.renderAll(true);
+        kept += [...live.list.children].filter((li) => before.includes(li)).length;
+      }
+      const box = document.createElement("section");
+      const fresh = new live.constructor(box);
+      fresh.render(pg.timeline.history, pg.now, pg.stepSeq);
+      out.push({ t, same: fresh.list.outerHTML === live.list.outerHTML, fresh: fresh.list.outerHTML.slice(0, 400), live: live.list.outerHTML.slice(0, 400), lines: live.list.children.length });
+    }
+    return { out, kept };
+  }, scenario);
+  for (const x of r.out) {
+    assert.ok(x.same, `at ${x.t} ms:\n fresh ${x.fresh}\n live  ${x.live}`);
+    assert.equal(x.lines, 12);
+  }
+  assert.ok(r.kept > 100, `${r.kept} lines kept in place across frames`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -18,7 +18,7 @@ import { Menu } from "./menu.js";
 import { procKey } from "./procs.js";
 import { ClusterView, fmtMs } from "./render-cluster.js";
 import { parseField } from "./fields.js";
-import { buildScenario, defaultKnobs, family, KNOBS } from "./setup.js";
+import { buildScenario, family, KNOBS, startKnobs } from "./setup.js";
 import { html, setText, svg } from "./svg.js";
 import { Timeline } from "./timeline.js";
 
@@ -217,7 +217,7 @@ export class CompareMode {
 
   makePane(p, i) {
     const choice = p.choice;
-    const knobs = { ...defaultKnobs(choice), ...(p.knobs ?? {}) };
+    const knobs = { ...startKnobs(choice), ...(p.knobs ?? {}) };
     const build = (k) => new Timeline(buildScenario({ choice, nodes: this.spec.nodes, seed: this.spec.seed, knobs: k, durationMs: this.endMs, network: this.spec.network }));
     let timeline;
     let problem = null;
@@ -227,7 +227,7 @@ export class CompareMode {
       // A link with knobs the simulator refuses still opens: the pane runs the defaults and
       // says why.
       problem = `${err.message}; this pane runs the default config instead.`;
-      timeline = build(defaultKnobs(choice));
+      timeline = build(startKnobs(choice));
       p.knobs = undefined;
     }
     // The narration says "your fault" only for the faults the user added, not the preset's.
@@ -249,7 +249,9 @@ export class CompareMode {
     pane.skippedEl = html("p", { class: "pane-skipped", "data-testid": `pane-skipped-${i}`, hidden: true });
     pane.knobs = p.knobs ?? {};
     const problemEl = html("p", { class: "field-error", "data-testid": `pane-config-error-${i}`, hidden: !problem, text: problem ?? "" });
-    const config = this.buildConfig(pane, i, knobs, problemEl);
+    // The fields show what the pane runs with: the simulator's effective config (its defaults
+    // filled in), the pane's own knobs included.
+    const config = this.buildConfig(pane, i, { ...timeline.effective, ...(problem ? startKnobs(choice) : knobs) }, problemEl);
     pane.el = html("section", { class: "pane", "data-testid": `pane-${i}`, "aria-label": `Pane ${i + 1}: ${pane.label}` },
       html("div", { class: "pane-head" }, select, remove), config, problemEl, stage, pane.caption, pane.skippedEl);
     return pane;
@@ -258,7 +260,7 @@ export class CompareMode {
   /** A pane's config: its algorithm's timing knobs; a change reloads every pane at this moment. */
   buildConfig(pane, i, knobs, problemEl) {
     const fam = family(pane.choice);
-    const inputs = KNOBS[fam].map(([k, label, min, max, , , unit]) => {
+    const inputs = KNOBS[fam].map(([k, label, min, max, , unit]) => {
       const input = html("input", { type: "text", inputmode: "decimal", value: knobs[k], "data-testid": `pane-knob-${i}-${k}`, "aria-label": `Pane ${i + 1}: ${label}` });
       input.addEventListener("change", () => {
         const r = parseField(input.value, { label: label.replace(/\s*\(.*$/, ""), unit, min, max });

@@ -22,7 +22,7 @@ import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
-import { loadWasm } from "./model.js";
+import { loadWasm, Model } from "./model.js";
 import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
 import { decodeHash, encodeHash } from "./permalink.js";
@@ -34,7 +34,7 @@ import { ClusterView, fmtMs } from "./render-cluster.js";
 import { renderMargin } from "./render-margin.js";
 import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
-import { buildScenario, defaultKnobs, family, knobsFor, newSeed, setupOf } from "./setup.js";
+import { buildScenario, family, knobsFor, newSeed, setupOf, startKnobs } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
 import { DETAIL_MS, Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
@@ -54,15 +54,31 @@ const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
 const FRAME_SAMPLES = 4096;
 /**
- * Script time a frame may spend, ms: it simulates for what drawing (measured over the last
- * frames) leaves of it, at least SIM_MIN_MS. Past it the frame draws what it has and the
- * rest of its simulated time is dropped (the clock shows less than speed x wall time), so a
- * slow frame cannot make the next one owe more work and spiral.
+ * Script time a frame may spend, ms, by cluster size (docs/frame.md): FRAME_AIM of the frame
+ * goal, a p95 of 2 ms up to 9 nodes and 4 ms from 25 (linear between). Less starved the
+ * simulation on a loaded machine (1.4 ms at 9 nodes reached 1.6x of 50x, against 25x at 2 ms). Drawing (measured over
+ * the last frames, apart for the frames that also redraw the timeline and panels) is taken off
+ * first; the simulation gets the rest, at least SIM_MIN_MS. The simulated slice is sized by
+ * what the last frames' simulation cost, so the frame stops near its budget instead of past it;
+ * past it anyway, the frame draws what it has and the rest of its simulated time is dropped
+ * (the bar shows the speed reached), so a slow frame cannot make the next one owe more.
  */
-const FRAME_BUDGET_MS = 4;
-const SIM_MIN_MS = 1;
-/** Simulated ms per step of a frame's simulation, so it stops close to its budget. */
+export function frameBudgetMs(nodes) {
+  const goal = nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
+  return goal * FRAME_AIM;
+}
+const FRAME_AIM = 1;
+const SIM_MIN_MS = 0.5;
+/** Simulated ms a frame may run: the first frames' slice, and its bounds. */
+const SLICE_START_MS = 10;
+const SLICE_MIN_MS = 0.5;
+const SLICE_MAX_MS = 2000;
+/** Simulated ms per step of a frame's simulation at most, so it can stop close to its budget. */
 const FRAME_CHUNK_MS = 20;
+/** The speed reached is shown when it stays under this share of the speed asked. */
+const REACHED_SHOWN_BELOW = 0.9;
+/** Wall ms over which the speed reached is measured. */
+const REACHED_WINDOW_MS = 1000;
 /** Faster than this, messages are not followed one by one: the page fetches fewer events. */
 const FAST_SPEED = 10;
 /**
@@ -72,7 +88,8 @@ const FAST_SPEED = 10;
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
 
-const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: defaultKnobs("raft-pv-cq") };
+/** Free play at first; knobs the page does not set are the simulator's (`simulatorKnobs`). */
+const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: startKnobs("raft-pv-cq") };
 
 export class TenurePlayground extends HTMLElement {
   static observedAttributes = ["preset", "scenario", "height", "controls"];
@@ -182,6 +199,8 @@ export class TenurePlayground extends HTMLElement {
 
   pause() {
     this.playing = false;
+    this.reachedWindow = undefined;
+    this.showReached(null);
     this.updatePlayButton();
   }
 
@@ -347,7 +366,7 @@ export class TenurePlayground extends HTMLElement {
       problem = unknownPreset(presetAttr);
       console.warn(`${PREFIX} ${problem.message}`);
     }
-    this.load(buildScenario(DEFAULT_SETUP));
+    this.load(buildScenario(simulatorKnobs(DEFAULT_SETUP)));
     if (problem) this.showError(problem);
   }
 
@@ -373,6 +392,9 @@ export class TenurePlayground extends HTMLElement {
     if (!fromLink && this.hasAttribute("use-hash") && location.hash.includes("s=")) history.replaceState(null, "", location.href.split("#")[0]);
     this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
+    this.nodeCount = Number(scenario.nodes);
+    // What a simulated ms costs depends on the world: find the slice again.
+    this.slice = undefined;
     this.setup = setupOf(scenario, timeline.effective);
     this.cluster.reset();
     this.syncSetupControls();
@@ -383,7 +405,7 @@ export class TenurePlayground extends HTMLElement {
 
   restart(seed) {
     if (this.preset && seed === undefined) return this.loadPreset(this.preset.id);
-    const s = this.setup ?? DEFAULT_SETUP;
+    const s = this.setup ?? simulatorKnobs(DEFAULT_SETUP);
     this.load(buildScenario({ ...s, seed: seed ?? s.seed, durationMs: this.preset ? this.endMs : undefined }));
   }
 
@@ -448,11 +470,33 @@ export class TenurePlayground extends HTMLElement {
     const t0 = performance.now();
     const dt = this.lastTs === undefined ? 0 : Math.min(100, ts - this.lastTs);
     this.lastTs = ts;
-    const target = Math.min(this.endMs, this.now + dt * this.speed);
+    const asked = dt * this.speed;
+    // This frame also redraws the timeline and the panels (every TIMELINE_EVERY_MS): those
+    // frames draw for longer, so they simulate for less.
+    const panels = t0 - this.lastTimeline > TIMELINE_EVERY_MS;
+    const drawMs = (panels ? this.drawPanelsMs : this.drawMs) ?? 0;
+    const simBudget = Math.max(SIM_MIN_MS, frameBudgetMs(this.nodeCount ?? 5) - drawMs);
+    // The simulated ms this frame may run: grown or shrunk after each frame by how its
+    // simulation's script time compared with its budget.
+    const slice = this.slice ?? SLICE_START_MS;
+    const from = this.now;
+    const target = Math.min(this.endMs, from + Math.min(asked, slice));
     const beats = this.timeline.history.story.met.length;
     this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
-    this.timeline.advance(target, t0 + Math.max(SIM_MIN_MS, FRAME_BUDGET_MS - (this.drawMs ?? 0)), { chunkMs: FRAME_CHUNK_MS });
+    this.timeline.deferCheckpoints = true;
+    try {
+      this.timeline.advance(target, t0 + simBudget, { chunkMs: Math.max(FRAME_CHUNK_MS, (target - from) / 2) });
+    } finally {
+      this.timeline.deferCheckpoints = false;
+    }
     const t1 = performance.now();
+    const ran = this.now - from;
+    // A multiplicative step (at most x1.5 or /2 a frame): a call into the simulator has a cost
+    // of its own besides the simulated ms, so the cost per ms alone would misjudge small slices.
+    // The slice grows only when it was what held the frame back.
+    const ratio = Math.min(1.5, Math.max(0.5, simBudget / Math.max(0.01, t1 - t0)));
+    if (ran > 0 && (ratio < 1 || asked >= slice)) this.slice = Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, slice * ratio));
+    this.noteReached(dt, ran);
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
     if (held) {
@@ -465,13 +509,36 @@ export class TenurePlayground extends HTMLElement {
       if (this.storyScroll) requestAnimationFrame(() => this.keepInView());
     }
     if (this.now >= this.endMs) this.pause();
-    this.renderAll(!this.playing);
+    this.renderAll(!this.playing, { panels });
     const t2 = performance.now();
     // What drawing costs, smoothed: the simulation gets the rest of the budget.
-    this.drawMs = this.drawMs === undefined ? t2 - t1 : 0.8 * this.drawMs + 0.2 * (t2 - t1);
+    if (panels) this.drawPanelsMs = this.drawPanelsMs === undefined ? t2 - t1 : 0.7 * this.drawPanelsMs + 0.3 * (t2 - t1);
+    else this.drawMs = this.drawMs === undefined ? t2 - t1 : 0.8 * this.drawMs + 0.2 * (t2 - t1);
     this.frameTimes.push(t2 - t0);
     if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
+  }
+
+  /**
+   * Measures the speed reached (simulated ms per wall ms over the last REACHED_WINDOW_MS) and
+   * shows it beside the speed asked while it falls short: the frame budget drops simulated time.
+   */
+  noteReached(dtWall, ranSim) {
+    const w = (this.reachedWindow ??= { wall: 0, sim: 0 });
+    w.wall += dtWall;
+    w.sim += ranSim;
+    if (w.wall < REACHED_WINDOW_MS) return;
+    const reached = w.sim / w.wall;
+    this.reachedWindow = { wall: 0, sim: 0 };
+    this.showReached(this.now < this.endMs && reached < REACHED_SHOWN_BELOW * this.speed ? reached : null);
+  }
+
+  /** Shows `reached` (a speed) as what the page manages, or hides it (null). */
+  showReached(reached) {
+    if (!this.reachedEl) return;
+    this.reachedEl.hidden = reached == null;
+    this.dataset.speedReached = reached == null ? "" : String(reached);
+    if (reached != null) setText(this.reachedEl, `runs at ${fmtSpeed(reached)}`);
   }
 
   /** Watches visibility: pauses the loop off-screen or in a hidden tab (convention 17). */
@@ -567,7 +634,12 @@ export class TenurePlayground extends HTMLElement {
 
   // ----- drawing -----
 
-  renderAll(force) {
+  /**
+   * Draws the views at the current time. The timeline, the event log and the panels are
+   * redrawn when `force`d, or when `panels` says so (the frame loop decides, every
+   * TIMELINE_EVERY_MS; by default, by the same rule here).
+   */
+  renderAll(force, { panels } = {}) {
     if (!this.timeline) return;
     // Stopped after playing fast: read every event of the last stretch again, for the views
     // that show messages.
@@ -589,7 +661,7 @@ export class TenurePlayground extends HTMLElement {
     this.updateHold();
     this.captionEl.dataset.preset = this.preset?.id ?? "";
     const wall = performance.now();
-    if (force || wall - this.lastTimeline > TIMELINE_EVERY_MS) {
+    if (force || (panels ?? wall - this.lastTimeline > TIMELINE_EVERY_MS)) {
       this.lastTimeline = wall;
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
       const span = this.endMs < 3_600_000 ? this.endMs : openSpan(this.timeline.furthest);
@@ -675,6 +747,7 @@ export class TenurePlayground extends HTMLElement {
 
   setSpeed(speed) {
     this.speed = speed;
+    this.reachedWindow = undefined;
     if (this.speedInput) this.speedInput.value = String(Math.round(Math.log10(speed) * 100));
     if (this.speedLabel) setText(this.speedLabel, fmtSpeed(speed));
   }
@@ -885,13 +958,14 @@ export class TenurePlayground extends HTMLElement {
       oninput: (e) => this.setSpeed(10 ** (Number(e.target.value) / 100)),
     });
     this.speedLabel = html("output", { class: "speed-label", "data-testid": "speed-label" });
+    this.reachedEl = html("span", { class: "speed-reached", "data-testid": "speed-reached", hidden: true, title: "This device cannot simulate this fast within a frame: the page drops simulated time rather than fall behind." });
     this.timeEl = html("span", { class: "time", "data-testid": "time" });
     const restart = html("button", { type: "button", "data-testid": "restart", onclick: () => this.restart(), text: "↺ Restart", title: "Restart with the same seed" });
     const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "Copy link" });
     const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
-      this.playBtn, stepBtn, this.nextBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel), this.timeEl,
+      this.playBtn, stepBtn, this.nextBtn, html("label", { class: "speed" }, html("span", { class: "speed-word", text: "speed" }), this.speedInput, this.speedLabel, this.reachedEl), this.timeEl,
       html("span", { class: "bar-end" }, restart, copy, keys), this.linkOut);
     if (!visible) bar.hidden = true;
     this.updatePlayButton();
@@ -982,7 +1056,8 @@ export class TenurePlayground extends HTMLElement {
   onAlgorithmChange() {
     const s = this.readSetupControls({ knobs: false });
     if (!s) return;
-    this.setup = { ...s, knobs: defaultKnobs(this.algoSelect.value) };
+    // The new algorithm's knobs start at the page's choices and the simulator's defaults.
+    this.setup = simulatorKnobs({ ...s, knobs: startKnobs(this.algoSelect.value) });
     this.load(buildScenario(this.setup));
   }
 
@@ -1005,7 +1080,7 @@ export class TenurePlayground extends HTMLElement {
       }
     } else {
       this.knobBox.dataset.family = fam;
-      this.knobBox.replaceChildren(...knobsFor(s.choice).map(([k, label, , , , , unit]) =>
+      this.knobBox.replaceChildren(...knobsFor(s.choice).map(([k, label, , , , unit]) =>
         fieldLabel(label, html("input", {
           type: "text", inputmode: "decimal", value: s.knobs[k], "data-testid": `knob-${k}`, "data-knob": k, "data-label": label.replace(/\s*\(.*$/, ""),
           "data-unit": unit, onchange: (e) => { this.lastKnob = e.target; this.applySetup(); },
@@ -1030,7 +1105,7 @@ export class TenurePlayground extends HTMLElement {
     const seed = read(this.seedInput, { unit: "count", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
     const knobs = {};
     if (withKnobs) {
-      const spec = Object.fromEntries(knobsFor(this.setup.choice).map(([k, , min, max, , , unit]) => [k, { min, max, unit }]));
+      const spec = Object.fromEntries(knobsFor(this.setup.choice).map(([k, , min, max, , unit]) => [k, { min, max, unit }]));
       for (const input of this.knobBox.querySelectorAll("input[data-knob]")) knobs[input.dataset.knob] = read(input, spec[input.dataset.knob]);
     }
     if (!ok) return null;
@@ -1093,6 +1168,21 @@ export class TenurePlayground extends HTMLElement {
   }
 }
 
+
+/**
+ * `setup` with each knob it leaves out at the value the simulator runs with (its
+ * `effectiveConfig()`), so the fields and the scenario (and its permalink) state them, and the
+ * page never restates the simulator's defaults.
+ */
+function simulatorKnobs(setup) {
+  const scenario = buildScenario(setup);
+  const model = new Model(scenario);
+  try {
+    return { ...setup, knobs: setupOf(scenario, model.effectiveConfig()).knobs };
+  } finally {
+    model.free();
+  }
+}
 
 /** A label around a text field with a place for its error (announced with the field). */
 function fieldLabel(label, input) {

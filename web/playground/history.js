@@ -62,13 +62,6 @@ export class History {
 
   /** The log line, the message record, the narration and the story's beats for `ev`. */
   remember(ev, ctx) {
-    // A split-brain window that closed at the instant it opened is no window: drop its
-    // opening line rather than log "ends after 0 ms".
-    if (ev.event === "split-brain-ended" && ev.duration_ms === 0) {
-      const i = this.log.findLastIndex((l) => l.event === "split-brain-started");
-      if (i >= 0) this.log.splice(i, 1);
-      return;
-    }
     this.log.push({ seq: ev.seq, time: ev.time_ms, text: eventText(ev), event: ev.event, id: ev.id == null ? undefined : String(ev.id) });
     if (this.log.length > LOG_KEEP) this.log.shift();
     this.trackMessage(ev);
@@ -148,21 +141,15 @@ export class History {
         this.faults.push({ time: t, label: faultLabel(ev.fault), fault: ev.fault });
         break;
       case "split-brain-started":
-        this.splits.push({ from: t, to: null, said: this.live.length });
+        this.splits.push({ from: t, to: null });
         this.say(t, `Split brain from ${fmtAt(t)}: ${ev.leaders.map(procKey).join(" and ")} both act as leader.`);
         break;
       case "split-brain-ended": {
+        // The simulator reports no window that closes at the instant it opens.
         const open = this.splits.at(-1)?.to === null ? this.splits.at(-1) : undefined;
         if (!open) break;
-        // A window that closed at the instant it opened is no window.
-        if (t > open.from) {
-          open.to = t;
-          this.say(t, `At ${fmtAt(t)} the split-brain window closes, after ${fmtAt(ev.duration_ms)}.`);
-        } else {
-          // Closed at the instant it opened: no window, and nothing to say about it.
-          if (this.live.length === open.said + 1) this.live.pop();
-          this.splits.pop();
-        }
+        open.to = t;
+        this.say(t, `At ${fmtAt(t)} the split-brain window closes, after ${fmtAt(ev.duration_ms)}.`);
         break;
       }
       default:

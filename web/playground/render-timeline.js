@@ -118,8 +118,10 @@ export class TimelineView {
     const faults = new FaultLane(x, y(lanes.length - 1), LABEL, W - 6);
     out.push(faults.g);
     const cursor = svg("line", { y1: 0, y2: lanesBottom + 2, class: "cursor" });
-    const axisG = svg("g");
-    out.push(cursor, axisG);
+    // The axis's ticks depend on the span and the width only: drawn here, once; the cursor's
+    // box moves over them (`update` hides the ticks it would touch).
+    const axisG = new Axis(x, spanMs, lanesBottom + 14, LABEL, W - 6);
+    out.push(cursor, axisG.g);
     this.root.replaceChildren(...out);
     this.layout = { x, lanes, laneTop, bottom: lanesBottom };
     this.drawn = { record, key, lists, leaseGroups, faults, unreached, cursor, axisG, x, lanesBottom };
@@ -127,7 +129,7 @@ export class TimelineView {
 
   /** Brings the drawn marks up to the record and moves the cursor to `now`. */
   update(now) {
-    const { record, lists, leaseGroups, faults, unreached, cursor, axisG, x, lanesBottom } = this.drawn;
+    const { record, lists, leaseGroups, faults, unreached, cursor, axisG, x } = this.drawn;
     const spanMs = this.span;
     const W = this.W;
     this.now = now;
@@ -140,7 +142,7 @@ export class TimelineView {
     for (const { g, k, top } of leaseGroups) g.replaceChildren(...leaseMarks(record, k, now, x, top));
     faults.sync(record.faults);
     setAttrs(cursor, { x1: x(now), x2: x(now) });
-    axisG.replaceChildren(...axis(x, spanMs, now, lanesBottom + 14, LABEL, W - 6));
+    axisG.update(now);
   }
 
   /**
@@ -233,7 +235,7 @@ function leaseMarks(record, k, now, x, top) {
 /**
  * Brings group `l.g` in step with the list `l.items()`: draws the items added since, redraws
  * the ones that were still open (`to === null`) when drawn, and drops any the list no longer
- * has (a split-brain window that closed at the instant it opened is removed).
+ * has (not expected: the lists only grow; a different record is drawn from scratch).
  */
 function syncList(l) {
   const items = l.items() ?? [];
@@ -406,31 +408,47 @@ function findRow(rowEnd, fx, w, x0, x1) {
 
 /**
  * The time axis: ticks at a round step with at least ~70 px between labels, and the cursor's
- * time in a box over them (ticks it would touch are left out, so nothing overprints).
+ * time in a box over them (ticks it would touch are hidden, so nothing overprints). The ticks
+ * are made once per span and width; `update` moves the box and hides or shows ticks.
  */
-function axis(x, spanMs, now, y, x0, x1) {
-  const pxPerMs = (x1 - x0) / spanMs;
-  const step = AXIS_STEPS.find((s) => s * pxPerMs >= 70) ?? AXIS_STEPS.at(-1);
-  const out = [];
-  const cursorText = fmt(now);
-  const cw = cursorText.length * CHAR_PX + 8;
-  const cx = Math.min(Math.max(x(now), x0 + cw / 2), x1 - cw / 2);
-  const clear = (lx, w, anchor) => {
-    const l = anchor === "start" ? lx : anchor === "end" ? lx - w : lx - w / 2;
-    return l + w + 4 < cx - cw / 2 || l - 4 > cx + cw / 2;
-  };
-  for (let t = 0; t <= spanMs + 1e-6; t += step) {
-    const text = t === 0 ? "0" : fmtTick(t, step);
-    const w = text.length * CHAR_PX;
-    const lx = x(t);
-    const anchor = t === 0 ? "start" : lx + w / 2 > x1 ? "end" : "middle";
-    if (anchor === "middle" && spanMs - t < step && x(spanMs) - lx < w) continue;
-    if (!clear(anchor === "end" ? x1 : lx, w, anchor)) continue;
-    out.push(svg("text", { x: anchor === "end" ? x1 : lx, y, class: `axis ${anchor}`, "data-testid": "axis-label" }, text));
+class Axis {
+  constructor(x, spanMs, y, x0, x1) {
+    Object.assign(this, { x, y, x0, x1 });
+    const pxPerMs = (x1 - x0) / spanMs;
+    const step = AXIS_STEPS.find((s) => s * pxPerMs >= 70) ?? AXIS_STEPS.at(-1);
+    this.g = svg("g");
+    /** `{el, l, w, hidden}`: each tick's label, its left end and width. */
+    this.ticks = [];
+    for (let t = 0; t <= spanMs + 1e-6; t += step) {
+      const text = t === 0 ? "0" : fmtTick(t, step);
+      const w = text.length * CHAR_PX;
+      const lx = x(t);
+      const anchor = t === 0 ? "start" : lx + w / 2 > x1 ? "end" : "middle";
+      if (anchor === "middle" && spanMs - t < step && x(spanMs) - lx < w) continue;
+      const ax = anchor === "end" ? x1 : lx;
+      const el = svg("text", { x: ax, y, class: `axis ${anchor}`, "data-testid": "axis-label" }, text);
+      this.ticks.push({ el, l: anchor === "start" ? ax : anchor === "end" ? ax - w : ax - w / 2, w, hidden: false });
+      this.g.append(el);
+    }
+    this.box = svg("rect", { y: y - 10, height: 13, rx: 3, class: "cursor-box" });
+    this.label = svg("text", { y, class: "cursor-label", "data-testid": "cursor-label" });
+    this.g.append(this.box, this.label);
   }
-  out.push(svg("rect", { x: cx - cw / 2, y: y - 10, width: cw, height: 13, rx: 3, class: "cursor-box" }));
-  out.push(svg("text", { x: cx, y, class: "cursor-label", "data-testid": "cursor-label" }, cursorText));
-  return out;
+
+  update(now) {
+    const { x, x0, x1 } = this;
+    const cursorText = fmt(now);
+    const cw = cursorText.length * CHAR_PX + 8;
+    const cx = Math.min(Math.max(x(now), x0 + cw / 2), x1 - cw / 2);
+    for (const t of this.ticks) {
+      const hidden = !(t.l + t.w + 4 < cx - cw / 2 || t.l - 4 > cx + cw / 2);
+      if (hidden !== t.hidden) setAttrs(t.el, { display: hidden ? "none" : undefined });
+      t.hidden = hidden;
+    }
+    setAttrs(this.box, { x: cx - cw / 2, width: cw });
+    setAttrs(this.label, { x: cx });
+    if (this.label.textContent !== cursorText) this.label.textContent = cursorText;
+  }
 }
 
 function fmtTick(ms, step) {

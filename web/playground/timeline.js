@@ -40,6 +40,8 @@ export class Timeline {
     this.cloneTimes = [];
     /** Set by the page while it plays fast: only the timeline's kinds and a tail are fetched. */
     this.fast = false;
+    /** Set by the page's frame loop while it advances: checkpoints wait for an idle moment. */
+    this.deferCheckpoints = false;
     this.lease = String(scenario.algorithm).startsWith("lease");
     // The scenario as the simulator read it (defaults filled in), converted once.
     const read = this.model.scenario();
@@ -115,7 +117,9 @@ export class Timeline {
     if (this.model.now >= ms) this.model.settle(this.onChunk);
     const detailFrom = this.needsEveryEvent() ? -Infinity : this.fast ? Infinity : ms - DETAIL_MS;
     while (this.model.now < ms) {
-      const next = this.nextCheckpointTime();
+      // Deferred, a checkpoint does not stop the run at its time: it is taken when idle, at
+      // whatever time the run has reached then (any time is as good a restore point).
+      const next = this.deferCheckpoints ? Infinity : this.nextCheckpointTime();
       const t0 = performance.now();
       this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs });
       this.simWall += performance.now() - t0;
@@ -123,8 +127,24 @@ export class Timeline {
       else break;
       if (performance.now() > deadline) break;
     }
+    if (this.deferCheckpoints && this.model.now >= this.nextCheckpointTime()) this.checkpointWhenIdle();
     if (this.record && this.history.maxTime >= this.record.maxTime) this.record = null;
     return this.model.now >= ms;
+  }
+
+  /**
+   * Takes the checkpoint that is due once the page is idle (between frames), so a clone's cost
+   * is not spent inside an animation frame; the frame loop sets `deferCheckpoints` while it
+   * advances. Nothing happens if a seek or another checkpoint made it not due by then.
+   */
+  checkpointWhenIdle() {
+    if (this.idleCheckpoint) return;
+    const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 0));
+    this.idleCheckpoint = true;
+    idle(() => {
+      this.idleCheckpoint = false;
+      if (!this.freed && this.model.now >= this.nextCheckpointTime()) this.checkpoint();
+    }, { timeout: 500 });
   }
 
   /**
@@ -221,7 +241,7 @@ export class Timeline {
     this.model.free();
     if (cp) {
       this.model = Model.fromClone(cp.sim.clone(), cp.cursor, cp.detailSince);
-      this.history = cloneHistory(cp.history);
+      this.history = historyFrom(cp.history);
     } else {
       this.model = new Model(scenario);
       this.history = new History();
@@ -238,7 +258,7 @@ export class Timeline {
     const t0 = performance.now();
     const sim = this.model.canClone ? this.model.sim.clone() : null;
     const cloneMs = performance.now() - t0;
-    const history = sim ? cloneHistory(this.history) : null;
+    const history = sim ? snapshotHistory(this.history) : null;
     if (sim) {
       this.cloneTimes.push(cloneMs);
       if (this.cloneTimes.length > 256) this.cloneTimes.shift();
@@ -260,6 +280,7 @@ export class Timeline {
 
   /** Frees the wasm memory of the model and the checkpoints. */
   free() {
+    this.freed = true;
     this.model.free();
     for (const c of this.checkpoints) c.sim?.free?.();
     this.checkpoints = [];
@@ -272,22 +293,52 @@ function movesLease(ev) {
   return ev.event === "deliver" && (ev.msg === "Granted" || ev.msg === "Renewed" || ev.msg === "Renew" || ev.msg === "Acquire");
 }
 
+/** History lists that only grow (no shift, no pop): a checkpoint keeps their length only. */
+const APPEND_ONLY = ["splits", "writes", "faults"];
+/** History maps whose lists only grow (leadership and down spans per node). */
+const APPEND_ONLY_MAPS = ["lead", "down"];
+
 /**
- * A copy of History `h` for a checkpoint that shares the records that can no longer change
- * (closed spans, faults, writes, log lines, finished messages): its lists and maps are copied
- * (a shallow copy of thousands of entries costs microseconds, a deep one milliseconds), and so
- * is every record that may still change: an open span (`to === null`), a message still on the
- * wire (`end === null`), the per-node state, the story's progress.
+ * What a checkpoint keeps of History `h`, in time independent of the run's length: for each
+ * list that only grows, the list itself and its length now, and a copy of its last record if
+ * that record is still open (`to === null`: the only record `History` changes after adding it,
+ * as it closes the last span only); the bounded lists (the event log, messages, narration,
+ * judged writes, lease samples: a few hundred entries each) are copied, with a copy of every
+ * record still open (a message on the wire); the rest (story progress, counters) is cloned.
+ * `historyFrom` turns it back into a History.
  */
-function cloneHistory(h) {
+function snapshotHistory(h) {
+  const grown = (list) => ({ list, len: list.length, last: list.at(-1)?.to === null ? { ...list.at(-1) } : null });
+  const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
+  const snap = { grown: {}, grownMaps: {}, copied: {} };
+  for (const [k, v] of Object.entries(h)) {
+    if (APPEND_ONLY.includes(k)) snap.grown[k] = grown(v);
+    else if (APPEND_ONLY_MAPS.includes(k)) snap.grownMaps[k] = Array.from(v, ([key, list]) => [key, grown(list)]);
+    else if (Array.isArray(v)) snap.copied[k] = v.map(open);
+    else if (v instanceof Map) snap.copied[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.slice() : open(x)]));
+    else if (v !== null && typeof v === "object") snap.copied[k] = structuredClone(v);
+    else snap.copied[k] = v;
+  }
+  return snap;
+}
+
+/** A History as it stood at `snapshotHistory(h)`, sharing the records that no longer change. */
+function historyFrom(snap) {
+  const upTo = ({ list, len, last }) => {
+    const out = list.slice(0, len);
+    if (last) out[len - 1] = { ...last };
+    return out;
+  };
   const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
   const out = new History();
-  for (const [k, v] of Object.entries(h)) {
+  for (const [k, g] of Object.entries(snap.grown)) out[k] = upTo(g);
+  for (const [k, lists] of Object.entries(snap.grownMaps)) out[k] = new Map(lists.map(([key, g]) => [key, upTo(g)]));
+  // The copies stay the checkpoint's: the History built from it gets its own.
+  for (const [k, v] of Object.entries(snap.copied)) {
     if (Array.isArray(v)) out[k] = v.map(open);
-    else if (v instanceof Map) out[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.map(open) : open(x)]));
+    else if (v instanceof Map) out[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.slice() : open(x)]));
     else if (v !== null && typeof v === "object") out[k] = structuredClone(v);
     else out[k] = v;
   }
-  out.state = structuredClone(h.state);
   return out;
 }
