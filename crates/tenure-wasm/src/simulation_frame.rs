@@ -4,7 +4,10 @@
 //! Why: serde-wasm-bindgen builds a snapshot one JS property at a time, a call from wasm into
 //! JS for each (about 4,000 at 25 Raft nodes: 1.7 ms). Here the simulator's own serde forms
 //! are written as values only, in their declared field order, into a reused `Vec<f64>`; the
-//! reader builds the objects with plain JS object literals.
+//! reader builds the objects with plain JS object literals. The frame is not copied out:
+//! `__snapshotFrame` returns its address and the reader reads it through a `Float64Array`
+//! over the module's memory (`Simulation.__frameMemory()`), before any other call into the
+//! module.
 //!
 //! The tape: a number (every integer and time; times already in ms through the simulator's
 //! serde forms) is one `f64`; a bool is `0`/`1`; an `Option` is a tag (`0` none, `1` some)
@@ -19,9 +22,23 @@ use std::collections::HashMap;
 use std::fmt;
 
 use serde::ser::{self, Serialize};
+use tenure_sim::Proc;
 use tenure_sim::snapshot::{NodeView, Snapshot};
 use tenure_sim::units::us_to_ms;
+use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
+
+use crate::simulation::Simulation;
+
+#[wasm_bindgen]
+impl Simulation {
+    /// The module's `WebAssembly.Memory`, which holds the frames `__snapshotFrame` writes
+    /// (pkg/sim/snapshot.js reads them there). Not part of the typed API.
+    #[wasm_bindgen(js_name = __frameMemory, skip_typescript)]
+    pub fn frame_memory() -> JsValue {
+        wasm_bindgen::memory()
+    }
+}
 
 // `snapshot()` is defined in JS (pkg/sim/snapshot.js) on the generated class; its declaration
 // merges into the class's.
@@ -32,8 +49,9 @@ export interface Simulation {
    * The world now: every process, messages in flight, recent drops, blocked links, the
    * store and resource (lease worlds), metrics and violations. Cheap enough for every
    * animation frame (tens of microseconds at 25 nodes): a fresh object each call, except
-   * that the entries of `violations` are shared, frozen, between the snapshots of one
-   * Simulation (they never change once recorded).
+   * that the entries of `violations` and the entries of each node's `log` are shared,
+   * frozen, between the snapshots of one Simulation (a violation never changes once
+   * recorded; a log entry is shared while its index, term and command are the same).
    */
   snapshot(): Snapshot;
 }
@@ -52,12 +70,22 @@ pub(crate) struct Frame {
     index: HashMap<String, u32>,
     /// Label indices by the address and length of the `&str` last seen there (the
     /// simulator's labels are `&'static str`s, so the same few addresses come back every
-    /// frame), checked against the label's text on a hit: no hashing of text per string.
-    by_address: Vec<(usize, u32)>,
+    /// frame): no hashing of text per string. A hit is checked against the label's text,
+    /// except for a `&'static str` ([`Frame::static_label`]), whose text cannot change.
+    by_address: Vec<(usize, usize, u32)>,
 }
 
-/// Slots of [`Frame::by_address`] (a power of two).
-const ADDRESS_SLOTS: usize = 256;
+/// Slots of [`Frame::by_address`] (a power of two, `1 << ADDRESS_BITS`).
+const ADDRESS_BITS: u32 = 10;
+const ADDRESS_SLOTS: usize = 1 << ADDRESS_BITS;
+
+/// The slot of a string at `address` of length `len`: Fibonacci hashing of the address
+/// (the top bits of a multiplication by 2^32 / phi), which spreads the nearby addresses of
+/// the simulator's labels over the table.
+fn slot_of(address: usize, len: usize) -> usize {
+    let mixed = (address ^ len.rotate_left(16)) as u32;
+    (mixed.wrapping_mul(0x9E37_79B9) >> (32 - ADDRESS_BITS)) as usize
+}
 
 /// Why a frame could not be written (never expected: a map, bytes or a label table overflow).
 #[derive(Debug)]
@@ -94,7 +122,17 @@ impl Frame {
         for n in &snap.nodes {
             t.node(n)?;
         }
-        (&snap.in_flight, &snap.dropped, &snap.blocked).serialize(&mut t)?;
+        // The messages in flight (a few dozen at 25 nodes), written directly too.
+        t.num(snap.in_flight.len() as f64)?;
+        for m in &snap.in_flight {
+            let (from, to) = (t.proc(m.from)?, t.proc(m.to)?);
+            let kind = t.0.static_label(m.kind)?;
+            let tape = &mut t.0.tape;
+            tape.extend_from_slice(&[m.id as f64, from, to, kind]);
+            push_opt(tape, m.value.map_or([0.0, 0.0], |v| [1.0, v as f64]));
+            tape.extend_from_slice(&[us_to_ms(m.send_us), us_to_ms(m.arrival_us)]);
+        }
+        (&snap.dropped, &snap.blocked).serialize(&mut t)?;
         (&snap.store, &snap.resource, &snap.metrics, &snap.promised).serialize(&mut t)?;
         let labels = self.labels.len() as f64;
         if let Some(first) = self.tape.first_mut() {
@@ -108,11 +146,25 @@ impl Frame {
         self.labels.get(from..).unwrap_or_default()
     }
 
-    fn label(&mut self, s: &str) -> Result<f64, FrameError> {
-        let address = s.as_ptr() as usize;
-        let slot = (address.wrapping_mul(0x9E37_79B9) >> 7 ^ s.len()) & (ADDRESS_SLOTS - 1);
-        if let Some(&(a, k)) = self.by_address.get(slot)
+    /// The label of a `&'static str`: its address and length identify it (static text never
+    /// changes or moves), so a hit costs no comparison of text.
+    fn static_label(&mut self, s: &'static str) -> Result<f64, FrameError> {
+        let (address, len) = (s.as_ptr() as usize, s.len());
+        if let Some(&(a, l, k)) = self.by_address.get(slot_of(address, len))
             && a == address
+            && l == len
+        {
+            return Ok(-(f64::from(k) + 1.0));
+        }
+        self.label(s)
+    }
+
+    fn label(&mut self, s: &str) -> Result<f64, FrameError> {
+        let (address, len) = (s.as_ptr() as usize, s.len());
+        let slot = slot_of(address, len);
+        if let Some(&(a, l, k)) = self.by_address.get(slot)
+            && a == address
+            && l == len
             && self.labels.get(k as usize).is_some_and(|l| l == s)
         {
             return Ok(-(f64::from(k) + 1.0));
@@ -132,10 +184,10 @@ impl Frame {
             }
         };
         if self.by_address.is_empty() {
-            self.by_address = vec![(0, 0); ADDRESS_SLOTS];
+            self.by_address = vec![(0, 0, 0); ADDRESS_SLOTS];
         }
         if let Some(entry) = self.by_address.get_mut(slot) {
-            *entry = (address, k);
+            *entry = (address, len, k);
         }
         Ok(-(f64::from(k) + 1.0))
     }
@@ -148,6 +200,15 @@ impl Tape<'_> {
     fn num(&mut self, v: f64) -> Result<(), FrameError> {
         self.0.tape.push(v);
         Ok(())
+    }
+
+    /// A process id's value: its number, or its label ("store", "resource").
+    fn proc(&mut self, p: Proc) -> Result<f64, FrameError> {
+        match p {
+            Proc::Node(id) => Ok(id.0 as f64),
+            Proc::Store => self.0.static_label("store"),
+            Proc::Resource => self.0.static_label("resource"),
+        }
     }
 
     /// `NodeView`'s serde form (tenure-sim snapshot.rs), written directly.
@@ -177,9 +238,10 @@ impl Tape<'_> {
         match &n.next_timer {
             Some(timer) => {
                 tape.push(1.0);
-                timer.kind.serialize(&mut *self)?;
+                let kind = self.0.static_label(timer.kind)?;
                 let tape = &mut self.0.tape;
                 tape.extend_from_slice(&[
+                    kind,
                     us_to_ms(timer.deadline_us),
                     us_to_ms(timer.armed_us),
                     us_to_ms(timer.wait_us),
@@ -289,7 +351,8 @@ impl ser::Serializer for &mut Tape<'_> {
         self.num(0.0)
     }
     fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R {
-        self.serialize_str(variant)
+        let k = self.0.static_label(variant)?;
+        self.num(k)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
         v.serialize(self)
