@@ -44,13 +44,18 @@ const big = (v) => typeof v === "bigint" && v >= 0n && v <= MAX_U64;
 const str = (v) => typeof v === "string" && v.length <= MAX_STRING;
 const num = (v) => typeof v === "number";
 
-// The keys of `v` are exactly `known` (each own enumerable key is one of them, and there are
-// as many): then every known key is present.
+// The keys of `v` are exactly `known`: each enumerable string key is one of them, and there
+// are as many, so every known key is present. `for...in` walks the engine's cached key list
+// of the object's shape instead of allocating `Object.keys(v)`; it also lists inherited
+// enumerable keys (an enumerable property added to `Object.prototype`), which then fail the
+// check, so such a value goes to the strict reader, as anything unusual does.
 function exactly(v, known) {
-  const keys = Object.keys(v);
-  if (keys.length !== known.length) return false;
-  for (let i = 0; i < keys.length; i++) if (!known.includes(keys[i])) return false;
-  return true;
+  let n = 0;
+  for (const k in v) {
+    if (!known.includes(k)) return false;
+    n++;
+  }
+  return n === known.length;
 }
 const ACQUIRE = ["type", "id", "key", "holder", "session", "ttl_ms"];
 const RENEW = ["type", "id", "key", "holder", "session", "token", "ttl_ms"];
@@ -177,12 +182,13 @@ impl KeyCache {
         }
     }
 
-    /// The JS string of `key`: the cached one when it is the cached key.
-    fn js_of(&self, key: &LeaseKey) -> JsValue {
+    /// Calls `f` with the JS string of `key`: the cached one, borrowed, when it is the cached
+    /// key (a clone would take and free a slot of the module's externref table per call).
+    fn with_js<R>(&self, key: &LeaseKey, f: impl FnOnce(&JsValue) -> R) -> R {
         if *key == self.key {
-            self.js.clone()
+            f(&self.js)
         } else {
-            JsValue::from_str(&key.0)
+            f(&JsValue::from_str(&key.0))
         }
     }
 
@@ -266,17 +272,14 @@ pub(crate) fn read_response(value: &JsValue, cache: &mut KeyCache) -> Option<Sto
 
 /// `{ type: "Send", request }` built in one call.
 pub(crate) fn send(req: &StoreRequest, cache: &KeyCache) -> JsValue {
-    let key = cache.js_of(&req.key);
     let (id, holder, session) = (req.id.0, req.holder.0, req.session.0);
-    match req.op {
-        StoreOp::Acquire { ttl } => {
-            send_acquire(id, &key, holder, session, duration_to_millis(ttl))
-        }
+    cache.with_js(&req.key, |key| match req.op {
+        StoreOp::Acquire { ttl } => send_acquire(id, key, holder, session, duration_to_millis(ttl)),
         StoreOp::Renew { token, ttl } => {
-            send_renew(id, &key, holder, session, token.0, duration_to_millis(ttl))
+            send_renew(id, key, holder, session, token.0, duration_to_millis(ttl))
         }
-        StoreOp::Release { token } => send_release(id, &key, holder, session, token.0),
-    }
+        StoreOp::Release { token } => send_release(id, key, holder, session, token.0),
+    })
 }
 
 /// A response builder: `(id, key, token, ttl_ms)` to the JS object.
@@ -289,10 +292,8 @@ pub(crate) fn response(resp: &StoreResponse, cache: &KeyCache) -> Option<JsValue
         StoreResult::Renewed { token, ttl } => (token, ttl, renewed),
         _ => return None,
     };
-    Some(build(
-        resp.id.0,
-        &cache.js_of(&resp.key),
-        token.0,
-        duration_to_millis(ttl),
-    ))
+    let id = resp.id.0;
+    Some(cache.with_js(&resp.key, |key| {
+        build(id, key, token.0, duration_to_millis(ttl))
+    }))
 }
