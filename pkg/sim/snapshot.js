@@ -15,8 +15,9 @@
 
 const STATE = Symbol("tenure.snapshotFrame");
 
-// Log entries seen, by `index % ENTRY_SLOTS` (a power of two): an entry is the same object
-// from snapshot to snapshot (and from node to node) while its index, term and command are.
+// Log entries read, by `index % ENTRY_SLOTS` (a power of two, the writer's ENTRY_SLOTS in
+// simulation_frame.rs): an entry is the same object from snapshot to snapshot (and from node
+// to node) while its index, term and command are.
 const ENTRY_SLOTS = 1024;
 
 /** Per-Simulation reader state: the labels, the violations and the log entries seen. */
@@ -45,13 +46,16 @@ function memoryView(Simulation) {
 /** The snapshot of `this` Simulation (installed as `Simulation.prototype.snapshot`). */
 function snapshot() {
   const s = stateOf(this);
-  // The frame stays at `base` until the next frame; the calls below may grow the memory
-  // (a new buffer), so the view is taken again before the frame is read.
+  // The frame stays at `base` until the next frame; the calls below (rare: new labels or
+  // violations) may grow the memory (a new buffer), so the view is taken again after them.
   const base = this.__snapshotFrame() / 8;
   let b = memoryView(this.constructor);
   const labelCount = b[base];
   const violationCount = b[base + 1];
-  if (labelCount > s.labels.length) s.labels.push(...this.__frameLabels(s.labels.length));
+  if (labelCount > s.labels.length) {
+    s.labels.push(...this.__frameLabels(s.labels.length));
+    b = memoryView(this.constructor);
+  }
   if (violationCount !== s.violations.length) {
     // Only grows within one Simulation (time only moves forward); refetch all otherwise.
     const from = violationCount > s.violations.length ? s.violations.length : 0;
@@ -60,8 +64,8 @@ function snapshot() {
       Object.freeze(v.nodes);
       s.violations.push(Object.freeze(v));
     }
+    b = memoryView(this.constructor);
   }
-  b = memoryView(this.constructor);
   return read(b, base, s.labels, s.violations.slice(), s.entries);
 }
 
@@ -71,11 +75,12 @@ function snapshot() {
 // then the value; a sequence is its length then its elements.
 
 /**
- * The `Snapshot` object of the frame at `b[base]` (values from `base + 2` on). A log entry is taken
- * from `entries` when one with its index, term and command is there (they are frozen, so
- * sharing them between snapshots is safe), else made, frozen and kept there: a 25-node Raft
- * world lists some 500 entries per snapshot, nearly all seen in the snapshot before, and
- * making them was most of the reader's cost.
+ * The `Snapshot` object of the frame at `b[base]` (values from `base + 2` on). A log entry
+ * the writer knows this reader holds comes as `-(slot + 1)`, taken from `entries` (frozen, so
+ * sharing them between snapshots is safe); a new one is made, frozen and kept in its slot,
+ * `index % ENTRY_SLOTS`, as the writer recorded it (simulation_frame.rs keeps the same table).
+ * A 25-node Raft world lists some 500 entries per snapshot, nearly all seen in the snapshot
+ * before, and making them was most of the reader's cost.
  */
 function read(b, base, labels, violations, entries) {
   let p = base + 2;
@@ -106,19 +111,20 @@ function read(b, base, labels, violations, entries) {
     let log = null;
     if (b[p++] === 1) {
       const n = b[p++];
-      log = [];
+      log = new Array(n);
       for (let j = 0; j < n; j++) {
         const index = b[p];
+        if (index < 0) {
+          log[j] = entries[-index - 1];
+          p++;
+          continue;
+        }
         const term = b[p + 1];
         const command = b[p + 2] === 1 ? b[p + 3] : null;
         p += command === null ? 3 : 4;
-        const slot = index & (ENTRY_SLOTS - 1);
-        let e = entries[slot];
-        if (e === undefined || e.index !== index || e.term !== term || e.command !== command) {
-          e = Object.freeze({ index, term, command });
-          entries[slot] = e;
-        }
-        log.push(e);
+        const e = Object.freeze({ index, term, command });
+        entries[index & (ENTRY_SLOTS - 1)] = e;
+        log[j] = e;
       }
     }
     nodes.push({ id, role, role_kind, acting_leader, term, token, leader, status, clock_ms, lease_deadline_ms, lease_validity_ms, next_timer, log_len, commit, log });

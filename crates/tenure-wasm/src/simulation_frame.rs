@@ -14,7 +14,12 @@
 //! followed by the value; a sequence is its length followed by its elements; a struct, tuple
 //! or newtype is its fields in order, no names. A string is `-(k + 1)`, `k` an index into the
 //! simulation's table of labels (role, kind, status and reason names, "store", "resource"),
-//! which only grows; the reader fetches the labels it has not seen by index. Violations are
+//! which only grows; the reader fetches the labels it has not seen by index. A log entry is
+//! `index, term, command` (an option) the first time, and `-(slot + 1)` once the reader holds
+//! it: reader and writer keep the same table of entries by `index % ENTRY_SLOTS`, the writer
+//! recording what each frame sent, the reader what it read (every frame written is read, by
+//! `snapshot()`, in order; a clone starts both tables empty). The entries are frozen and
+//! shared between snapshots. Violations are
 //! not on the tape (their text is free-form and they only grow, append-only): the tape gives
 //! their count and the reader fetches the new ones through serde-wasm-bindgen.
 
@@ -73,7 +78,14 @@ pub(crate) struct Frame {
     /// frame): no hashing of text per string. A hit is checked against the label's text,
     /// except for a `&'static str` ([`Frame::static_label`]), whose text cannot change.
     by_address: Vec<(usize, usize, u32)>,
+    /// The log entries the reader holds, `(index, term, command)` by `index % ENTRY_SLOTS`,
+    /// as this writer last sent them: one it holds is written as a reference.
+    entries: Vec<Option<(u64, u64, Option<u64>)>>,
 }
+
+/// Slots of [`Frame::entries`] and of the reader's entry table (a power of two; the same
+/// number in pkg/sim/snapshot.js).
+const ENTRY_SLOTS: usize = 1024;
 
 /// Slots of [`Frame::by_address`] (a power of two, `1 << ADDRESS_BITS`).
 const ADDRESS_BITS: u32 = 10;
@@ -122,7 +134,8 @@ impl Frame {
         for n in &snap.nodes {
             t.node(n)?;
         }
-        // The messages in flight (a few dozen at 25 nodes), written directly too.
+        // The messages in flight and the recent drops (a few dozen at 25 nodes), written
+        // directly too (their kinds are `&'static str` labels).
         t.num(snap.in_flight.len() as f64)?;
         for m in &snap.in_flight {
             let (from, to) = (t.proc(m.from)?, t.proc(m.to)?);
@@ -132,7 +145,15 @@ impl Frame {
             push_opt(tape, m.value.map_or([0.0, 0.0], |v| [1.0, v as f64]));
             tape.extend_from_slice(&[us_to_ms(m.send_us), us_to_ms(m.arrival_us)]);
         }
-        (&snap.dropped, &snap.blocked).serialize(&mut t)?;
+        t.num(snap.dropped.len() as f64)?;
+        for d in &snap.dropped {
+            let (from, to) = (t.proc(d.from)?, t.proc(d.to)?);
+            let kind = t.0.static_label(d.kind)?;
+            t.0.tape
+                .extend_from_slice(&[d.id as f64, from, to, kind, us_to_ms(d.time_us)]);
+            d.reason.serialize(&mut t)?;
+        }
+        snap.blocked.serialize(&mut t)?;
         (&snap.store, &snap.resource, &snap.metrics, &snap.promised).serialize(&mut t)?;
         let labels = self.labels.len() as f64;
         if let Some(first) = self.tape.first_mut() {
@@ -254,16 +275,29 @@ impl Tape<'_> {
         push_opt(tape, opt(n.commit));
         match &n.log {
             Some(log) => {
+                let Frame { tape, entries, .. } = &mut *self.0;
+                if entries.is_empty() {
+                    *entries = vec![None; ENTRY_SLOTS];
+                }
                 tape.reserve(2 + 4 * log.len());
                 tape.push(1.0);
                 tape.push(log.len() as f64);
                 for e in log {
-                    let [tag, command] = opt(e.command);
-                    tape.push(e.index as f64);
-                    tape.push(e.term as f64);
-                    tape.push(tag);
-                    if tag == 1.0 {
-                        tape.push(command);
+                    let slot = (e.index as usize) & (ENTRY_SLOTS - 1);
+                    let entry = (e.index, e.term, e.command);
+                    match entries.get_mut(slot) {
+                        // The reader holds this entry in `slot`: its reference.
+                        Some(held) if *held == Some(entry) => tape.push(-(slot as f64) - 1.0),
+                        held => {
+                            if let Some(held) = held {
+                                *held = Some(entry);
+                            }
+                            let [tag, command] = opt(e.command);
+                            tape.extend_from_slice(&[e.index as f64, e.term as f64, tag]);
+                            if tag == 1.0 {
+                                tape.push(command);
+                            }
+                        }
                     }
                 }
             }
@@ -467,7 +501,14 @@ mod tests {
         assert!(f.labels.iter().any(|l| l == "raft"));
         let first = f.tape.clone();
         f.write(&w.snapshot(), 3).unwrap();
-        assert_eq!(f.tape, first, "the same world, the same frame");
+        let second = f.tape.clone();
+        assert!(
+            second.len() < first.len(),
+            "log entries already sent are references"
+        );
+        assert!(second.iter().filter(|&&v| v < 0.0).count() > first.len() - second.len());
+        f.write(&w.snapshot(), 3).unwrap();
+        assert_eq!(f.tape, second, "the same world, the same frame");
         assert_eq!(f.labels.len(), labels, "no label added twice");
         assert_eq!(f.labels_from(labels), &[] as &[String]);
         assert_eq!(f.labels_from(labels + 10), &[] as &[String]);
