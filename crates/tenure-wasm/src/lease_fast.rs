@@ -168,9 +168,13 @@ extern "C" {
 
 /// A lease key as a JS string and as Rust, kept from one call to the next so that the key
 /// of every message (nearly always the same one) is neither copied in nor made again.
+/// It also keeps the last request and response read, whose fields the next fast read
+/// overwrites in place: a read then allocates no copy of the key.
 pub(crate) struct KeyCache {
     js: JsValue,
     key: LeaseKey,
+    request: Option<StoreRequest>,
+    response: Option<StoreResponse>,
 }
 
 impl KeyCache {
@@ -179,6 +183,8 @@ impl KeyCache {
         KeyCache {
             js: JsValue::from_str(&key.0),
             key: key.clone(),
+            request: None,
+            response: None,
         }
     }
 
@@ -192,17 +198,23 @@ impl KeyCache {
         }
     }
 
-    /// The key the last fast read found: the cached one (`matched`), else the new one,
-    /// which becomes the cached key. `None` if it is not a string (cannot happen: the
-    /// read checked it).
-    fn take(&mut self, matched: bool) -> Option<LeaseKey> {
+    /// Makes the key the last fast read found the cached one: it is already unless
+    /// `matched` is false. `None` if it is not a string (cannot happen: the read checked it).
+    fn refresh(&mut self, matched: bool) -> Option<()> {
         if !matched {
             let js = fast_key();
             let key = LeaseKey(js.as_string()?);
             self.js = js;
             self.key = key;
         }
-        Some(self.key.clone())
+        Some(())
+    }
+}
+
+/// `slot`'s key made the cached `key` (a copy only when it differs).
+fn set_key(slot: &mut LeaseKey, key: &LeaseKey) {
+    if slot != key {
+        slot.clone_from(key);
     }
 }
 
@@ -224,8 +236,12 @@ fn duration() -> Option<Duration> {
     ms_to_us(fast_ms()).ok().map(Duration::from_micros)
 }
 
-/// A `StoreRequest` read in one call, or `None`: read it with the strict reader.
-pub(crate) fn read_request(value: &JsValue, cache: &mut KeyCache) -> Option<StoreRequest> {
+/// A `StoreRequest` read in one call (into the cache's last request), or `None`: read it
+/// with the strict reader.
+pub(crate) fn read_request<'c>(
+    value: &JsValue,
+    cache: &'c mut KeyCache,
+) -> Option<&'c StoreRequest> {
     let code = fast_read_request(value, &cache.js);
     if code < 0 {
         return None;
@@ -240,18 +256,31 @@ pub(crate) fn read_request(value: &JsValue, cache: &mut KeyCache) -> Option<Stor
             token: FencingToken(fast_u64(3)),
         },
     };
-    Some(StoreRequest {
-        id: RequestId(fast_u64(0)),
-        key: cache.take(code & 8 != 0)?,
-        holder: NodeId(fast_u64(1)),
-        session: SessionId(fast_u64(2)),
+    cache.refresh(code & 8 != 0)?;
+    let (id, holder, session) = (
+        RequestId(fast_u64(0)),
+        NodeId(fast_u64(1)),
+        SessionId(fast_u64(2)),
+    );
+    let key = &cache.key;
+    let request = cache.request.get_or_insert_with(|| StoreRequest {
+        id,
+        key: key.clone(),
+        holder,
+        session,
         op,
-    })
+    });
+    set_key(&mut request.key, key);
+    (request.id, request.holder, request.session, request.op) = (id, holder, session, op);
+    Some(request)
 }
 
-/// A `StoreResponse` read in one call (`Granted` and `Renewed`), or `None`: read it with
-/// the strict reader.
-pub(crate) fn read_response(value: &JsValue, cache: &mut KeyCache) -> Option<StoreResponse> {
+/// A `StoreResponse` read in one call (`Granted` and `Renewed`, into the cache's last
+/// response), or `None`: read it with the strict reader.
+pub(crate) fn read_response<'c>(
+    value: &JsValue,
+    cache: &'c mut KeyCache,
+) -> Option<&'c StoreResponse> {
     let code = fast_read_response(value, &cache.js);
     if code < 0 {
         return None;
@@ -263,11 +292,17 @@ pub(crate) fn read_response(value: &JsValue, cache: &mut KeyCache) -> Option<Sto
     } else {
         StoreResult::Renewed { token, ttl }
     };
-    Some(StoreResponse {
-        id: RequestId(fast_u64(0)),
-        key: cache.take(code & 8 != 0)?,
+    cache.refresh(code & 8 != 0)?;
+    let id = RequestId(fast_u64(0));
+    let key = &cache.key;
+    let response = cache.response.get_or_insert_with(|| StoreResponse {
+        id,
+        key: key.clone(),
         result,
-    })
+    });
+    set_key(&mut response.key, key);
+    (response.id, response.result) = (id, result);
+    Some(response)
 }
 
 /// `{ type: "Send", request }` built in one call.
