@@ -20,11 +20,14 @@ const STATE = Symbol("tenure.snapshotFrame");
 // to node) while its index, term and command are.
 const ENTRY_SLOTS = 1024;
 
-/** Per-Simulation reader state: the labels, the violations and the log entries seen. */
+/**
+ * Per-Simulation reader state: the labels, the violations and the log entries seen, and the
+ * count of frames read to the end (the writer checks it: simulation_frame.rs `Frame::write`).
+ */
 function stateOf(sim) {
   let s = sim[STATE];
   if (s === undefined) {
-    s = { labels: [], violations: [], entries: new Array(ENTRY_SLOTS) };
+    s = { labels: [], violations: [], entries: new Array(ENTRY_SLOTS), frames: 0 };
     Object.defineProperty(sim, STATE, { value: s });
   }
   return s;
@@ -48,7 +51,7 @@ function snapshot() {
   const s = stateOf(this);
   // The frame stays at `base` until the next frame; the calls below (rare: new labels or
   // violations) may grow the memory (a new buffer), so the view is taken again after them.
-  const base = this.__snapshotFrame() / 8;
+  const base = this.__snapshotFrame(s.frames) / 8;
   let b = memoryView(this.constructor);
   const labelCount = b[base];
   const violationCount = b[base + 1];
@@ -66,7 +69,10 @@ function snapshot() {
     }
     b = memoryView(this.constructor);
   }
-  return read(b, base, s.labels, s.violations.slice(), s.entries);
+  const snap = read(b, base, s.labels, s.violations.slice(), s.entries);
+  // Read to the end: the writer may send the entries it sent in this frame as references.
+  s.frames = (s.frames + 1) >>> 0;
+  return snap;
 }
 
 // The reader keeps its cursor in a local variable `p` (not a property of a cursor object),

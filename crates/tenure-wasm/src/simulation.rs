@@ -176,11 +176,12 @@ impl Simulation {
     /// address of its first value in the module's memory (`Simulation.__frameMemory()`),
     /// where it stays until the next frame is written. Read by `snapshot()` in
     /// pkg/sim/snapshot.js; not part of the typed API.
+    /// `read` is the count of frames the reader has read to the end.
     #[wasm_bindgen(js_name = __snapshotFrame, skip_typescript)]
-    pub fn snapshot_frame(&mut self) -> Result<u32, JsValue> {
+    pub fn snapshot_frame(&mut self, read: u32) -> Result<u32, JsValue> {
         let snap = self.world.snapshot_without_violations();
         self.frame
-            .write(&snap, self.world.violations().len())
+            .write(&snap, self.world.violations().len(), read)
             .map_err(|e| js_sys::Error::new(&format!("snapshot: {e}")))?;
         Ok(self.frame.tape.as_ptr() as usize as u32)
     }

@@ -17,9 +17,10 @@
 //! which only grows; the reader fetches the labels it has not seen by index. A log entry is
 //! `index, term, command` (an option) the first time, and `-(slot + 1)` once the reader holds
 //! it: reader and writer keep the same table of entries by `index % ENTRY_SLOTS`, the writer
-//! recording what each frame sent, the reader what it read (every frame written is read, by
-//! `snapshot()`, in order; a clone starts both tables empty). The entries are frozen and
-//! shared between snapshots. Violations are
+//! recording what each frame sent, the reader what it read. The reader passes the count of
+//! frames it has read to the end; when it is not the count written (a frame left unread),
+//! the writer empties its table first. A clone starts both tables empty. The entries are
+//! frozen and shared between snapshots. Violations are
 //! not on the tape (their text is free-form and they only grow, append-only): the tape gives
 //! their count and the reader fetches the new ones through serde-wasm-bindgen.
 
@@ -81,6 +82,9 @@ pub(crate) struct Frame {
     /// The log entries the reader holds, `(index, term, command)` by `index % ENTRY_SLOTS`,
     /// as this writer last sent them: one it holds is written as a reference.
     entries: Vec<Option<(u64, u64, Option<u64>)>>,
+    /// Frames written since `entries` was last emptied, counted as the reader counts the
+    /// frames it reads (wrapping at 2^32).
+    written: u32,
 }
 
 /// Slots of [`Frame::entries`] and of the reader's entry table (a power of two; the same
@@ -122,7 +126,31 @@ impl Frame {
     ///
     /// Layout: `[labels, violations, time_ms, algorithm, nodes, in_flight, dropped, blocked,
     /// store, resource, metrics, promised]`, `labels` being the table's length after this frame.
-    pub(crate) fn write(&mut self, snap: &Snapshot, violations: usize) -> Result<(), FrameError> {
+    ///
+    /// `read` is how many frames the reader has read to the end. The entry table holds
+    /// what the reader holds only if it read every frame written; otherwise (a snapshot that
+    /// threw before reading its frame) the table starts again empty, and every entry is
+    /// written whole.
+    pub(crate) fn write(
+        &mut self,
+        snap: &Snapshot,
+        violations: usize,
+        read: u32,
+    ) -> Result<(), FrameError> {
+        if read != self.written {
+            self.entries.clear();
+            self.written = read;
+        }
+        let result = self.write_tape(snap, violations);
+        match result {
+            Ok(()) => self.written = self.written.wrapping_add(1),
+            // The reader will not read this frame: forget what it recorded as sent.
+            Err(_) => self.entries.clear(),
+        }
+        result
+    }
+
+    fn write_tape(&mut self, snap: &Snapshot, violations: usize) -> Result<(), FrameError> {
         self.tape.clear();
         self.tape.push(0.0); // the label count, set below
         self.tape.push(violations as f64);
@@ -493,22 +521,27 @@ mod tests {
     fn a_frame_interns_each_label_once_and_starts_with_the_counts() {
         let w = world("raft", 5);
         let mut f = Frame::default();
-        f.write(&w.snapshot(), 3).unwrap();
+        f.write(&w.snapshot(), 3, 0).unwrap();
         let labels = f.labels.len();
         assert_eq!(f.tape[0], labels as f64);
         assert_eq!(f.tape[1], 3.0);
         assert_eq!(f.tape[2], 5000.0, "time_ms");
         assert!(f.labels.iter().any(|l| l == "raft"));
         let first = f.tape.clone();
-        f.write(&w.snapshot(), 3).unwrap();
+        f.write(&w.snapshot(), 3, 1).unwrap();
         let second = f.tape.clone();
         assert!(
             second.len() < first.len(),
             "log entries already sent are references"
         );
         assert!(second.iter().filter(|&&v| v < 0.0).count() > first.len() - second.len());
-        f.write(&w.snapshot(), 3).unwrap();
+        f.write(&w.snapshot(), 3, 2).unwrap();
         assert_eq!(f.tape, second, "the same world, the same frame");
+        // The reader says it read 2 frames of the 3 written: every entry is sent whole again.
+        f.write(&w.snapshot(), 3, 2).unwrap();
+        assert_eq!(f.tape, first, "a frame left unread: entries written whole");
+        f.write(&w.snapshot(), 3, 3).unwrap();
+        assert_eq!(f.tape, second, "in step again");
         assert_eq!(f.labels.len(), labels, "no label added twice");
         assert_eq!(f.labels_from(labels), &[] as &[String]);
         assert_eq!(f.labels_from(labels + 10), &[] as &[String]);
@@ -538,7 +571,7 @@ mod tests {
         for algorithm in ["raft", "bully", "lease-fencing", "lease-unfenced"] {
             let w = world(algorithm, 3);
             let mut f = Frame::default();
-            f.write(&w.snapshot(), 0).unwrap();
+            f.write(&w.snapshot(), 0, 0).unwrap();
             assert!(f.tape.len() > 10, "{algorithm}");
         }
     }
