@@ -1,12 +1,13 @@
 // `Simulation.prototype.snapshot()`: reads the flat frame the wasm module writes
-// (crates/tenure-wasm/src/simulation_frame.rs) into the documented `Snapshot` object.
+// (crates/tenure-wasm/src/simulation_frame.rs), in place in the module's memory, into the
+// documented `Snapshot` object.
 //
 // serde-wasm-bindgen built the same object one property at a time, a call from wasm into JS
 // each (1.7 ms at 25 Raft nodes); here the module writes numbers only, in the simulator's
-// serde field order, into one Float64Array copied out with a single call, and plain object
-// literals below rebuild it. Strings are indices into the simulation's label table (role,
-// kind, status and reason names), fetched once each. Violations only grow, so their entries
-// are fetched once and shared (frozen) between snapshots.
+// serde field order, and plain object literals below rebuild it. Strings are indices into the
+// simulation's label table (role, kind, status and reason names), fetched once each.
+// Violations only grow, so their entries are fetched once and shared (frozen) between
+// snapshots; so are log entries while their index, term and command stay the same.
 //
 // The field order here must match the simulator's serde structs (tenure-sim's snapshot.rs,
 // metrics.rs, trace/mod.rs WriteRecord): tests/pkg/simulation-snapshot.test.mjs compares this
@@ -14,28 +15,50 @@
 
 const STATE = Symbol("tenure.snapshotFrame");
 
-/** Per-Simulation reader state: the copy buffer, the labels and the violations seen. */
+// Log entries read, by `index % ENTRY_SLOTS` (a power of two, the writer's ENTRY_SLOTS in
+// simulation_frame.rs): an entry is the same object from snapshot to snapshot (and from node
+// to node) while its index, term and command are.
+const ENTRY_SLOTS = 1024;
+
+/**
+ * Per-Simulation reader state: the labels, the violations and the log entries seen, and the
+ * count of frames read to the end (the writer checks it: simulation_frame.rs `Frame::write`).
+ */
 function stateOf(sim) {
   let s = sim[STATE];
   if (s === undefined) {
-    s = { buf: new Float64Array(4096), labels: [], violations: [] };
+    s = { labels: [], violations: [], entries: new Array(ENTRY_SLOTS), frames: 0 };
     Object.defineProperty(sim, STATE, { value: s });
   }
   return s;
 }
 
+// The module's memory (one per module instance) and a Float64Array over all of it, made again
+// when the memory grows (growing detaches the old buffer).
+let memory;
+let view = new Float64Array(0);
+
+/** A `Float64Array` over the module's whole memory now. */
+function memoryView(Simulation) {
+  memory ??= Simulation.__frameMemory();
+  const buffer = memory.buffer;
+  if (view.buffer !== buffer) view = new Float64Array(buffer);
+  return view;
+}
+
 /** The snapshot of `this` Simulation (installed as `Simulation.prototype.snapshot`). */
 function snapshot() {
   const s = stateOf(this);
-  let len = this.__snapshotFrame(s.buf);
-  if (len > s.buf.length) {
-    s.buf = new Float64Array(Math.max(len, 2 * s.buf.length));
-    this.__frameInto(s.buf);
+  // The frame stays at `base` until the next frame; the calls below (rare: new labels or
+  // violations) may grow the memory (a new buffer), so the view is taken again after them.
+  const base = this.__snapshotFrame(s.frames) / 8;
+  let b = memoryView(this.constructor);
+  const labelCount = b[base];
+  const violationCount = b[base + 1];
+  if (labelCount > s.labels.length) {
+    s.labels.push(...this.__frameLabels(s.labels.length));
+    b = memoryView(this.constructor);
   }
-  const b = s.buf;
-  const labelCount = b[0];
-  if (labelCount > s.labels.length) s.labels.push(...this.__frameLabels(s.labels.length));
-  const violationCount = b[1];
   if (violationCount !== s.violations.length) {
     // Only grows within one Simulation (time only moves forward); refetch all otherwise.
     const from = violationCount > s.violations.length ? s.violations.length : 0;
@@ -44,145 +67,164 @@ function snapshot() {
       Object.freeze(v.nodes);
       s.violations.push(Object.freeze(v));
     }
+    b = memoryView(this.constructor);
   }
-  return new Reader(b, s.labels).snapshot(s.violations.slice());
+  const snap = read(b, base, s.labels, s.violations.slice(), s.entries);
+  // Read to the end: the writer may send the entries it sent in this frame as references.
+  s.frames = (s.frames + 1) >>> 0;
+  return snap;
 }
 
-/** A cursor over one frame. */
-class Reader {
-  constructor(buf, labels) {
-    this.b = buf;
-    this.p = 2;
-    this.labels = labels;
-  }
+// The reader keeps its cursor in a local variable `p` (not a property of a cursor object),
+// which no closure captures (a captured variable lives in a heap context): each of a frame's
+// few thousand values is then one typed-array load. A string is `-(k + 1)`, `k` an index into `labels`; an option is a tag (0/1)
+// then the value; a sequence is its length then its elements.
 
-  num() {
-    return this.b[this.p++];
-  }
-
-  bool() {
-    return this.b[this.p++] === 1;
-  }
-
-  str() {
-    return this.labels[-this.b[this.p++] - 1];
-  }
-
-  /** A process id: a node number, or a label ("store", "resource"). */
-  proc() {
-    const v = this.b[this.p++];
-    return v >= 0 ? v : this.labels[-v - 1];
-  }
-
-  /** `Option<number>`. */
-  optNum() {
-    return this.b[this.p++] === 1 ? this.b[this.p++] : null;
-  }
-
-  /** `Option<T>`: a tag, then `T`. */
-  some() {
-    return this.b[this.p++] === 1;
-  }
-
-  snapshot(violations) {
-    const time_ms = this.num();
-    const algorithm = this.str();
-    const nodes = new Array(this.num());
-    for (let i = 0; i < nodes.length; i++) nodes[i] = this.node();
-    const in_flight = new Array(this.num());
-    for (let i = 0; i < in_flight.length; i++) {
-      in_flight[i] = { id: this.num(), from: this.proc(), to: this.proc(), kind: this.str(), value: this.optNum(), send_ms: this.num(), arrival_ms: this.num() };
+/**
+ * The `Snapshot` object of the frame at `b[base]` (values from `base + 2` on). A log entry
+ * the writer knows this reader holds comes as `-(slot + 1)`, taken from `entries` (frozen, so
+ * sharing them between snapshots is safe); a new one is made, frozen and kept in its slot,
+ * `index % ENTRY_SLOTS`, as the writer recorded it (simulation_frame.rs keeps the same table).
+ * A 25-node Raft world lists some 500 entries per snapshot, nearly all seen in the snapshot
+ * before, and making them was most of the reader's cost.
+ */
+function read(b, base, labels, violations, entries) {
+  let p = base + 2;
+  const time_ms = b[p++];
+  const algorithm = labels[-b[p++] - 1];
+  const nodeCount = b[p++];
+  const nodes = [];
+  for (let i = 0; i < nodeCount; i++) {
+    const idv = b[p++];
+    const id = idv >= 0 ? idv : labels[-idv - 1];
+    const role = labels[-b[p++] - 1];
+    const role_kind = labels[-b[p++] - 1];
+    const acting_leader = b[p++] === 1;
+    const term = b[p++] === 1 ? b[p++] : null;
+    const token = b[p++] === 1 ? b[p++] : null;
+    const leader = b[p++] === 1 ? b[p++] : null;
+    const status = labels[-b[p++] - 1];
+    const clock_ms = b[p++];
+    const lease_deadline_ms = b[p++] === 1 ? b[p++] : null;
+    const lease_validity_ms = b[p++] === 1 ? b[p++] : null;
+    let next_timer = null;
+    if (b[p++] === 1) {
+      next_timer = { kind: labels[-b[p++] - 1], deadline_ms: b[p], armed_ms: b[p + 1], wait_ms: b[p + 2] };
+      p += 3;
     }
-    const dropped = new Array(this.num());
-    for (let i = 0; i < dropped.length; i++) {
-      dropped[i] = { id: this.num(), from: this.proc(), to: this.proc(), kind: this.str(), time_ms: this.num(), reason: this.str() };
-    }
-    const blocked = new Array(this.num());
-    for (let i = 0; i < blocked.length; i++) blocked[i] = [this.proc(), this.proc()];
-    const store = this.some()
-      ? { holder: this.optNum(), token: this.optNum(), expiry_ms: this.optNum(), expiry_true_ms: this.optNum(), ttl_ms: this.optNum(), last_token: this.optNum(), available: this.bool() }
-      : null;
-    const resource = this.some() ? this.resource() : null;
-    const metrics = this.metrics();
-    const promised = new Array(this.num());
-    for (let i = 0; i < promised.length; i++) promised[i] = this.str();
-    return { time_ms, algorithm, nodes, in_flight, dropped, blocked, store, resource, metrics, violations, promised };
-  }
-
-  node() {
-    const id = this.proc();
-    const role = this.str();
-    const role_kind = this.str();
-    const acting_leader = this.bool();
-    const term = this.optNum();
-    const token = this.optNum();
-    const leader = this.optNum();
-    const status = this.str();
-    const clock_ms = this.num();
-    const lease_deadline_ms = this.optNum();
-    const lease_validity_ms = this.optNum();
-    const next_timer = this.some() ? { kind: this.str(), deadline_ms: this.num(), armed_ms: this.num(), wait_ms: this.num() } : null;
-    const log_len = this.optNum();
-    const commit = this.optNum();
+    const log_len = b[p++] === 1 ? b[p++] : null;
+    const commit = b[p++] === 1 ? b[p++] : null;
     let log = null;
-    if (this.some()) {
-      log = new Array(this.num());
-      for (let i = 0; i < log.length; i++) log[i] = { index: this.num(), term: this.num(), command: this.optNum() };
+    if (b[p++] === 1) {
+      const n = b[p++];
+      log = new Array(n);
+      for (let j = 0; j < n; j++) {
+        const index = b[p];
+        if (index < 0) {
+          log[j] = entries[-index - 1];
+          p++;
+          continue;
+        }
+        const term = b[p + 1];
+        const command = b[p + 2] === 1 ? b[p + 3] : null;
+        p += command === null ? 3 : 4;
+        const e = Object.freeze({ index, term, command });
+        entries[index & (ENTRY_SLOTS - 1)] = e;
+        log[j] = e;
+      }
     }
-    return { id, role, role_kind, acting_leader, term, token, leader, status, clock_ms, lease_deadline_ms, lease_validity_ms, next_timer, log_len, commit, log };
+    nodes.push({ id, role, role_kind, acting_leader, term, token, leader, status, clock_ms, lease_deadline_ms, lease_validity_ms, next_timer, log_len, commit, log });
   }
-
-  resource() {
-    const highest_token = this.num();
-    const fenced = this.bool();
-    const recent_writes = new Array(this.num());
-    for (let i = 0; i < recent_writes.length; i++) {
-      recent_writes[i] = {
-        time_ms: this.num(),
-        issued_ms: this.num(),
-        from: this.proc(),
-        token: this.num(),
-        accepted: this.bool(),
-        reason: this.some() ? this.str() : null,
-        stale: this.bool(),
-        late: this.bool(),
-        presented: this.optNum(),
-        required: this.num(),
-      };
+  const proc = (v) => (v >= 0 ? v : labels[-v - 1]);
+  const flightCount = b[p++];
+  const in_flight = [];
+  for (let i = 0; i < flightCount; i++) {
+    const id = b[p];
+    const from = proc(b[p + 1]);
+    const to = proc(b[p + 2]);
+    const kind = labels[-b[p + 3] - 1];
+    p += 4;
+    const value = b[p++] === 1 ? b[p++] : null;
+    in_flight.push({ id, from, to, kind, value, send_ms: b[p], arrival_ms: b[p + 1] });
+    p += 2;
+  }
+  const droppedCount = b[p++];
+  const dropped = [];
+  for (let i = 0; i < droppedCount; i++) {
+    dropped.push({ id: b[p], from: proc(b[p + 1]), to: proc(b[p + 2]), kind: labels[-b[p + 3] - 1], time_ms: b[p + 4], reason: labels[-b[p + 5] - 1] });
+    p += 6;
+  }
+  const blockedCount = b[p++];
+  const blocked = [];
+  for (let i = 0; i < blockedCount; i++) {
+    blocked.push([proc(b[p]), proc(b[p + 1])]);
+    p += 2;
+  }
+  let store = null;
+  if (b[p++] === 1) {
+    const holder = b[p++] === 1 ? b[p++] : null;
+    const token = b[p++] === 1 ? b[p++] : null;
+    const expiry_ms = b[p++] === 1 ? b[p++] : null;
+    const expiry_true_ms = b[p++] === 1 ? b[p++] : null;
+    const ttl_ms = b[p++] === 1 ? b[p++] : null;
+    const last_token = b[p++] === 1 ? b[p++] : null;
+    store = { holder, token, expiry_ms, expiry_true_ms, ttl_ms, last_token, available: b[p++] === 1 };
+  }
+  let resource = null;
+  if (b[p++] === 1) {
+    const highest_token = b[p++];
+    const fenced = b[p++] === 1;
+    const writeCount = b[p++];
+    const recent_writes = [];
+    for (let i = 0; i < writeCount; i++) {
+      recent_writes.push({
+        time_ms: b[p++],
+        issued_ms: b[p++],
+        from: proc(b[p++]),
+        token: b[p++],
+        accepted: b[p++] === 1,
+        reason: b[p++] === 1 ? labels[-b[p++] - 1] : null,
+        stale: b[p++] === 1,
+        late: b[p++] === 1,
+        presented: b[p++] === 1 ? b[p++] : null,
+        required: b[p++],
+      });
     }
-    return { highest_token, fenced, recent_writes };
+    resource = { highest_token, fenced, recent_writes };
   }
-
-  metrics() {
-    const elections_total = this.num();
-    const leadership_lost_total = this.num();
-    const fencing_token = this.optNum();
-    const leaders_now = this.num();
-    const split_brain_ms = this.num();
-    const worst_split_brain_ms = this.num();
-    const leaderless_ms = this.num();
-    const failover_ms = new Array(this.num());
-    for (let i = 0; i < failover_ms.length; i++) failover_ms[i] = this.num();
-    return {
-      elections_total,
-      leadership_lost_total,
-      fencing_token,
-      leaders_now,
-      split_brain_ms,
-      worst_split_brain_ms,
-      leaderless_ms,
-      failover_ms,
-      writes_accepted: this.num(),
-      writes_rejected: this.num(),
-      stale_writes_accepted: this.num(),
-      stale_writes_rejected: this.num(),
-      late_writes: this.num(),
-      messages_sent: this.num(),
-      messages_delivered: this.num(),
-      messages_dropped: this.num(),
-      events: this.num(),
-    };
-  }
+  const elections_total = b[p++];
+  const leadership_lost_total = b[p++];
+  const fencing_token = b[p++] === 1 ? b[p++] : null;
+  const leaders_now = b[p++];
+  const split_brain_ms = b[p++];
+  const worst_split_brain_ms = b[p++];
+  const leaderless_ms = b[p++];
+  const failoverCount = b[p++];
+  const failover_ms = [];
+  for (let i = 0; i < failoverCount; i++) failover_ms.push(b[p++]);
+  const metrics = {
+    elections_total,
+    leadership_lost_total,
+    fencing_token,
+    leaders_now,
+    split_brain_ms,
+    worst_split_brain_ms,
+    leaderless_ms,
+    failover_ms,
+    writes_accepted: b[p++],
+    writes_rejected: b[p++],
+    stale_writes_accepted: b[p++],
+    stale_writes_rejected: b[p++],
+    late_writes: b[p++],
+    messages_sent: b[p++],
+    messages_delivered: b[p++],
+    messages_dropped: b[p++],
+    events: b[p++],
+  };
+  const promisedCount = b[p++];
+  const promised = [];
+  for (let i = 0; i < promisedCount; i++) promised.push(labels[-b[p++] - 1]);
+  return { time_ms, algorithm, nodes, in_flight, dropped, blocked, store, resource, metrics, violations, promised };
 }
 
 /** Defines `snapshot()` on the generated `Simulation` class (before the guards wrap it). */

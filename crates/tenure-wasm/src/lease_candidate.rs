@@ -203,11 +203,15 @@ impl LeaseCandidate {
         #[wasm_bindgen(unchecked_param_type = "StoreResponse")] response: JsValue,
     ) -> Result<(), JsValue> {
         let now = lease_fast::instant(&now_ms, "now_ms")?;
+        let strict;
         let response = match lease_fast::read_response(&response, &mut self.key) {
             Some(response) => response,
-            None => response_from_js(&response, "response")?,
+            None => {
+                strict = response_from_js(&response, "response")?;
+                &strict
+            }
         };
-        self.inner.handle_response(now, &response);
+        self.inner.handle_response(now, response);
         Ok(())
     }
 

@@ -44,13 +44,18 @@ const big = (v) => typeof v === "bigint" && v >= 0n && v <= MAX_U64;
 const str = (v) => typeof v === "string" && v.length <= MAX_STRING;
 const num = (v) => typeof v === "number";
 
-// The keys of `v` are exactly `known` (each own enumerable key is one of them, and there are
-// as many): then every known key is present.
+// The keys of `v` are exactly `known`: each enumerable string key is one of them, and there
+// are as many, so every known key is present. `for...in` walks the engine's cached key list
+// of the object's shape instead of allocating `Object.keys(v)`; it also lists inherited
+// enumerable keys (an enumerable property added to `Object.prototype`), which then fail the
+// check, so such a value goes to the strict reader, as anything unusual does.
 function exactly(v, known) {
-  const keys = Object.keys(v);
-  if (keys.length !== known.length) return false;
-  for (let i = 0; i < keys.length; i++) if (!known.includes(keys[i])) return false;
-  return true;
+  let n = 0;
+  for (const k in v) {
+    if (!known.includes(k)) return false;
+    n++;
+  }
+  return n === known.length;
 }
 const ACQUIRE = ["type", "id", "key", "holder", "session", "ttl_ms"];
 const RENEW = ["type", "id", "key", "holder", "session", "token", "ttl_ms"];
@@ -163,9 +168,13 @@ extern "C" {
 
 /// A lease key as a JS string and as Rust, kept from one call to the next so that the key
 /// of every message (nearly always the same one) is neither copied in nor made again.
+/// It also keeps the last request and response read, whose fields the next fast read
+/// overwrites in place: a read then allocates no copy of the key.
 pub(crate) struct KeyCache {
     js: JsValue,
     key: LeaseKey,
+    request: Option<StoreRequest>,
+    response: Option<StoreResponse>,
 }
 
 impl KeyCache {
@@ -174,29 +183,38 @@ impl KeyCache {
         KeyCache {
             js: JsValue::from_str(&key.0),
             key: key.clone(),
+            request: None,
+            response: None,
         }
     }
 
-    /// The JS string of `key`: the cached one when it is the cached key.
-    fn js_of(&self, key: &LeaseKey) -> JsValue {
+    /// Calls `f` with the JS string of `key`: the cached one, borrowed, when it is the cached
+    /// key (a clone would take and free a slot of the module's externref table per call).
+    fn with_js<R>(&self, key: &LeaseKey, f: impl FnOnce(&JsValue) -> R) -> R {
         if *key == self.key {
-            self.js.clone()
+            f(&self.js)
         } else {
-            JsValue::from_str(&key.0)
+            f(&JsValue::from_str(&key.0))
         }
     }
 
-    /// The key the last fast read found: the cached one (`matched`), else the new one,
-    /// which becomes the cached key. `None` if it is not a string (cannot happen: the
-    /// read checked it).
-    fn take(&mut self, matched: bool) -> Option<LeaseKey> {
+    /// Makes the key the last fast read found the cached one: it is already unless
+    /// `matched` is false. `None` if it is not a string (cannot happen: the read checked it).
+    fn refresh(&mut self, matched: bool) -> Option<()> {
         if !matched {
             let js = fast_key();
             let key = LeaseKey(js.as_string()?);
             self.js = js;
             self.key = key;
         }
-        Some(self.key.clone())
+        Some(())
+    }
+}
+
+/// `slot`'s key made the cached `key` (a copy only when it differs).
+fn set_key(slot: &mut LeaseKey, key: &LeaseKey) {
+    if slot != key {
+        slot.clone_from(key);
     }
 }
 
@@ -218,8 +236,12 @@ fn duration() -> Option<Duration> {
     ms_to_us(fast_ms()).ok().map(Duration::from_micros)
 }
 
-/// A `StoreRequest` read in one call, or `None`: read it with the strict reader.
-pub(crate) fn read_request(value: &JsValue, cache: &mut KeyCache) -> Option<StoreRequest> {
+/// A `StoreRequest` read in one call (into the cache's last request), or `None`: read it
+/// with the strict reader.
+pub(crate) fn read_request<'c>(
+    value: &JsValue,
+    cache: &'c mut KeyCache,
+) -> Option<&'c StoreRequest> {
     let code = fast_read_request(value, &cache.js);
     if code < 0 {
         return None;
@@ -234,18 +256,31 @@ pub(crate) fn read_request(value: &JsValue, cache: &mut KeyCache) -> Option<Stor
             token: FencingToken(fast_u64(3)),
         },
     };
-    Some(StoreRequest {
-        id: RequestId(fast_u64(0)),
-        key: cache.take(code & 8 != 0)?,
-        holder: NodeId(fast_u64(1)),
-        session: SessionId(fast_u64(2)),
+    cache.refresh(code & 8 != 0)?;
+    let (id, holder, session) = (
+        RequestId(fast_u64(0)),
+        NodeId(fast_u64(1)),
+        SessionId(fast_u64(2)),
+    );
+    let key = &cache.key;
+    let request = cache.request.get_or_insert_with(|| StoreRequest {
+        id,
+        key: key.clone(),
+        holder,
+        session,
         op,
-    })
+    });
+    set_key(&mut request.key, key);
+    (request.id, request.holder, request.session, request.op) = (id, holder, session, op);
+    Some(request)
 }
 
-/// A `StoreResponse` read in one call (`Granted` and `Renewed`), or `None`: read it with
-/// the strict reader.
-pub(crate) fn read_response(value: &JsValue, cache: &mut KeyCache) -> Option<StoreResponse> {
+/// A `StoreResponse` read in one call (`Granted` and `Renewed`, into the cache's last
+/// response), or `None`: read it with the strict reader.
+pub(crate) fn read_response<'c>(
+    value: &JsValue,
+    cache: &'c mut KeyCache,
+) -> Option<&'c StoreResponse> {
     let code = fast_read_response(value, &cache.js);
     if code < 0 {
         return None;
@@ -257,26 +292,29 @@ pub(crate) fn read_response(value: &JsValue, cache: &mut KeyCache) -> Option<Sto
     } else {
         StoreResult::Renewed { token, ttl }
     };
-    Some(StoreResponse {
-        id: RequestId(fast_u64(0)),
-        key: cache.take(code & 8 != 0)?,
+    cache.refresh(code & 8 != 0)?;
+    let id = RequestId(fast_u64(0));
+    let key = &cache.key;
+    let response = cache.response.get_or_insert_with(|| StoreResponse {
+        id,
+        key: key.clone(),
         result,
-    })
+    });
+    set_key(&mut response.key, key);
+    (response.id, response.result) = (id, result);
+    Some(response)
 }
 
 /// `{ type: "Send", request }` built in one call.
 pub(crate) fn send(req: &StoreRequest, cache: &KeyCache) -> JsValue {
-    let key = cache.js_of(&req.key);
     let (id, holder, session) = (req.id.0, req.holder.0, req.session.0);
-    match req.op {
-        StoreOp::Acquire { ttl } => {
-            send_acquire(id, &key, holder, session, duration_to_millis(ttl))
-        }
+    cache.with_js(&req.key, |key| match req.op {
+        StoreOp::Acquire { ttl } => send_acquire(id, key, holder, session, duration_to_millis(ttl)),
         StoreOp::Renew { token, ttl } => {
-            send_renew(id, &key, holder, session, token.0, duration_to_millis(ttl))
+            send_renew(id, key, holder, session, token.0, duration_to_millis(ttl))
         }
-        StoreOp::Release { token } => send_release(id, &key, holder, session, token.0),
-    }
+        StoreOp::Release { token } => send_release(id, key, holder, session, token.0),
+    })
 }
 
 /// A response builder: `(id, key, token, ttl_ms)` to the JS object.
@@ -289,10 +327,8 @@ pub(crate) fn response(resp: &StoreResponse, cache: &KeyCache) -> Option<JsValue
         StoreResult::Renewed { token, ttl } => (token, ttl, renewed),
         _ => return None,
     };
-    Some(build(
-        resp.id.0,
-        &cache.js_of(&resp.key),
-        token.0,
-        duration_to_millis(ttl),
-    ))
+    let id = resp.id.0;
+    Some(cache.with_js(&resp.key, |key| {
+        build(id, key, token.0, duration_to_millis(ttl))
+    }))
 }

@@ -76,11 +76,15 @@ impl LeaseStore {
         #[wasm_bindgen(unchecked_param_type = "StoreRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
         let now = lease_fast::instant(&now_ms, "now_ms")?;
+        let strict;
         let request = match lease_fast::read_request(&request, &mut self.key) {
             Some(request) => request,
-            None => request_from_js(&request, "request")?,
+            None => {
+                strict = request_from_js(&request, "request")?;
+                &strict
+            }
         };
-        match self.inner.handle(now, &request) {
+        match self.inner.handle(now, request) {
             Some(response) => match lease_fast::response(&response, &self.key) {
                 Some(js) => Ok(js),
                 None => response_to_js(&response),

@@ -164,30 +164,18 @@ impl Simulation {
         Ok(())
     }
 
-    /// Writes the world now as a flat frame (crate::simulation_frame), copies it into the
-    /// start of `into` if it fits, and returns its length (when it does not fit, allocate a
-    /// larger array and call `__frameInto`). Read by `snapshot()` in pkg/sim/snapshot.js; not
-    /// part of the typed API.
+    /// Writes the world now as a flat frame (crate::simulation_frame) and returns the byte
+    /// address of its first value in the module's memory (`Simulation.__frameMemory()`),
+    /// where it stays until the next frame is written. Read by `snapshot()` in
+    /// pkg/sim/snapshot.js; not part of the typed API.
+    /// `read` is the count of frames the reader has read to the end.
     #[wasm_bindgen(js_name = __snapshotFrame, skip_typescript)]
-    pub fn snapshot_frame(&mut self, into: &js_sys::Float64Array) -> Result<u32, JsValue> {
+    pub fn snapshot_frame(&mut self, read: u32) -> Result<u32, JsValue> {
         let snap = self.world.snapshot_without_violations();
         self.frame
-            .write(&snap, self.world.violations().len())
+            .write(&snap, self.world.violations().len(), read)
             .map_err(|e| js_sys::Error::new(&format!("snapshot: {e}")))?;
-        let len = self.frame.tape.len() as u32;
-        if into.length() >= len {
-            self.frame_into(into);
-        }
-        Ok(len)
-    }
-
-    /// Copies the last frame into the start of `into` (at least as long as the frame).
-    #[wasm_bindgen(js_name = __frameInto, skip_typescript)]
-    pub fn frame_into(&self, into: &js_sys::Float64Array) {
-        let len = self.frame.tape.len() as u32;
-        if into.length() >= len {
-            into.subarray(0, len).copy_from(&self.frame.tape);
-        }
+        Ok(self.frame.tape.as_ptr() as usize as u32)
     }
 
     /// The frame's labels from index `from` on (the reader fetches each once).
