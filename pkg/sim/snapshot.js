@@ -33,41 +33,39 @@ function stateOf(sim) {
   return s;
 }
 
-// The module's memory (one per module instance) and a Float64Array over all of it, made again
-// when the memory grows (growing detaches the old buffer).
-let memory;
-let view = new Float64Array(0);
-
-/** A `Float64Array` over the module's whole memory now. */
-function memoryView(Simulation) {
-  memory ??= Simulation.__frameMemory();
-  const buffer = memory.buffer;
-  if (view.buffer !== buffer) view = new Float64Array(buffer);
-  return view;
+// The module's memory and a Float64Array over all of it, made again when the memory grows
+// (growing detaches the old buffer). One per module instance: each `installSnapshot` call (a
+// generated class of one instance) keeps its own, so two instances in one process (the
+// tests load a second, reference build) never read each other's memory.
+function memoryView(mem) {
+  mem.memory ??= mem.Simulation.__frameMemory();
+  const buffer = mem.memory.buffer;
+  if (mem.view.buffer !== buffer) mem.view = new Float64Array(buffer);
+  return mem.view;
 }
 
-/** The snapshot of `this` Simulation (installed as `Simulation.prototype.snapshot`). */
-function snapshot() {
-  const s = stateOf(this);
+/** The snapshot of `sim`, read from the memory of its module instance `mem`. */
+function snapshotOf(sim, mem) {
+  const s = stateOf(sim);
   // The frame stays at `base` until the next frame; the calls below (rare: new labels or
   // violations) may grow the memory (a new buffer), so the view is taken again after them.
-  const base = this.__snapshotFrame(s.frames) / 8;
-  let b = memoryView(this.constructor);
+  const base = sim.__snapshotFrame(s.frames) / 8;
+  let b = memoryView(mem);
   const labelCount = b[base];
   const violationCount = b[base + 1];
   if (labelCount > s.labels.length) {
-    s.labels.push(...this.__frameLabels(s.labels.length));
-    b = memoryView(this.constructor);
+    s.labels.push(...sim.__frameLabels(s.labels.length));
+    b = memoryView(mem);
   }
   if (violationCount !== s.violations.length) {
     // Only grows within one Simulation (time only moves forward); refetch all otherwise.
     const from = violationCount > s.violations.length ? s.violations.length : 0;
     if (from === 0) s.violations = [];
-    for (const v of this.__violationsFrom(from)) {
+    for (const v of sim.__violationsFrom(from)) {
       Object.freeze(v.nodes);
       s.violations.push(Object.freeze(v));
     }
-    b = memoryView(this.constructor);
+    b = memoryView(mem);
   }
   const snap = read(b, base, s.labels, s.violations.slice(), s.entries);
   // Read to the end: the writer may send the entries it sent in this frame as references.
@@ -229,5 +227,9 @@ function read(b, base, labels, violations, entries) {
 
 /** Defines `snapshot()` on the generated `Simulation` class (before the guards wrap it). */
 export function installSnapshot(Simulation) {
+  const mem = { Simulation, memory: undefined, view: new Float64Array(0) };
+  function snapshot() {
+    return snapshotOf(this, mem);
+  }
   Object.defineProperty(Simulation.prototype, "snapshot", { value: snapshot, writable: true, configurable: true, enumerable: false });
 }
