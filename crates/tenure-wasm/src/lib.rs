@@ -73,6 +73,8 @@ mod raft_message;
 mod types;
 
 #[cfg(feature = "sim")]
+mod js_de;
+#[cfg(feature = "sim")]
 mod json_text;
 #[cfg(feature = "sim")]
 mod lab;
