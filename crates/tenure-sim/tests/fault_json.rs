@@ -1,6 +1,8 @@
 //! A fault read from JSON: every type, `type` first or last, and each mistake refused with
 //! the key named (the hand-written reader in `src/fault/de.rs`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
+
 use serde_json::{Value, json};
 use tenure::NodeId;
 use tenure_sim::serde_words::from_text;
