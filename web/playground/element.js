@@ -436,7 +436,7 @@ export class TenurePlayground extends HTMLElement {
    */
   fieldError(err) {
     const inputs = [...this.knobBox.querySelectorAll("input[data-knob]")];
-    const raw = String(err.message ?? err).replace(/^.*?config:\s*/, "");
+    const raw = String(err.message ?? err).replace(/^.*?config(?::\s*|\.)/, "");
     const keyRe = (i, tail = "") => new RegExp(`\\b${i.dataset.knob}\\b${tail}`, "g");
     const at = (i) => raw.search(keyRe(i));
     const named = inputs.filter((i) => at(i) >= 0).sort((a, b) => at(a) - at(b));

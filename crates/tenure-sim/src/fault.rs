@@ -10,9 +10,12 @@ use crate::units::{Ms, Probability, SignedMs};
 use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
+mod de;
+
 /// One fault (docs/design.md "The simulator", Faults).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Deserialize is written by hand (`de.rs`): one pass, keys named in errors, no buffering.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum Fault {

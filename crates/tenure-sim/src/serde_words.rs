@@ -32,14 +32,18 @@ impl KeyedError {
         use serde_path_to_error::Segment;
         let (detail, position) = split_position(detail);
         let mut shown = String::new();
-        // An unknown key's path ends in that key, which the message names already.
-        let unknown = detail.starts_with("unknown field ");
+        // An unknown key's path may end in that key, which the message names already (it
+        // does not when the object refused the key after reading it all, as a fault does
+        // for a key seen before its `type`).
         let segments: Vec<&Segment> = path.iter().collect();
-        let keep = if unknown {
-            segments.len().saturating_sub(1)
-        } else {
-            segments.len()
+        let unknown = detail
+            .strip_prefix("unknown field `")
+            .and_then(|rest| rest.split('`').next());
+        let ends_in_key = match (unknown, segments.last()) {
+            (Some(name), Some(Segment::Map { key })) => key == name,
+            _ => false,
         };
+        let keep = segments.len() - usize::from(ends_in_key);
         for segment in segments.into_iter().take(keep) {
             match segment {
                 Segment::Seq { index } => shown.push_str(&format!("[{index}]")),

@@ -81,6 +81,8 @@ mod raft_message;
 mod types;
 
 #[cfg(feature = "scenario")]
+mod js_de;
+#[cfg(feature = "scenario")]
 mod json_text;
 #[cfg(feature = "scenario")]
 mod simulation_error;

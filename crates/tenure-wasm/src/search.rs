@@ -489,29 +489,36 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
             ),
         ));
     }
-    let text = js_sys::JSON::stringify(&config)
-        .ok()
-        .and_then(|t| t.as_string())
-        .ok_or_else(|| search_error(Kind::Type, "search options: config cannot be read as JSON"))?;
-    if text.len() > 65_536 {
-        return Err(search_error(
-            Kind::Range,
-            "search options: config is over 64 KiB of JSON",
-        ));
-    }
-    // JSON the binding made from the caller's object: no line or column to point at. (The
-    // key path would need serde_path_to_error's second copy of every deserializer, over the
-    // module's size budget.)
-    serde_json::from_str(&text).map(Some).map_err(|e| {
-        let detail = e.to_string();
-        let error = search_error(
-            Kind::Type,
-            &format!(
-                "search options: config: {}",
-                tenure_sim::serde_words::object_words(&detail)
-            ),
+    // Read as a scenario's `config` is (`crate::js_de`): unknown keys refused, the key named.
+    crate::js_de::from_js(
+        &config,
+        "config",
+        crate::simulation_error::Subject::Scenario,
+        None,
+    )
+    .map(Some)
+    .map_err(|e| {
+        let unknown = matches!(
+            e,
+            crate::js_de::DeError::Serde {
+                class: crate::js_de::Class::UnknownKey,
+                ..
+            }
         );
-        if detail.starts_with("unknown field") {
+        let err = match crate::simulation_error::SimulationError::from_de(
+            crate::simulation_error::Subject::Scenario,
+            e,
+        ) {
+            boundary @ (crate::simulation_error::SimulationError::Boundary(_)
+            | crate::simulation_error::SimulationError::Thrown(_)) => {
+                return JsValue::from(boundary);
+            }
+            other => other.to_string(),
+        };
+        // "scenario: config.ttl_ms: ..." from the scenario's words, as the options' key.
+        let words = err.strip_prefix("scenario: ").unwrap_or(&err);
+        let error = search_error(Kind::Type, &format!("search options: {words}"));
+        if unknown {
             let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
         }
         error

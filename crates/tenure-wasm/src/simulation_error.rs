@@ -157,6 +157,37 @@ impl SimulationError {
         Self::sorted(subject, detail, message)
     }
 
+    /// A refusal of the JS deserializer (`crate::js_de`): its class picks the code, its path
+    /// leads the message (`scenario: faults[3].fault.node: expected ...`).
+    pub(crate) fn from_de(subject: Subject, err: crate::js_de::DeError) -> SimulationError {
+        use crate::js_de::{Class, DeError};
+        let (class, detail, path) = match err {
+            DeError::Boundary(e) => return e,
+            DeError::Serde {
+                class,
+                message,
+                path,
+            } => (class, message, path),
+        };
+        let words = tenure_sim::serde_words::object_words(&detail);
+        let path = path.unwrap_or_default();
+        let rel = path
+            .strip_prefix(subject.name())
+            .unwrap_or(&path)
+            .trim_start_matches('.');
+        let message = if rel.is_empty() {
+            format!("{}: {words}", subject.name())
+        } else {
+            format!("{}: {rel}: {words}", subject.name())
+        };
+        match class {
+            Class::Shape => SimulationError::Shape { subject, message },
+            Class::UnknownKey => SimulationError::UnknownKey { message },
+            Class::Duplicate => SimulationError::DuplicateKey { message },
+            Class::Range => SimulationError::Invalid { subject, message },
+        }
+    }
+
     fn sorted(subject: Subject, detail: &str, message: String) -> SimulationError {
         let shape = [
             "invalid type",
