@@ -43,6 +43,8 @@ mod drive;
 mod faults;
 mod heap;
 mod manual;
+#[cfg(test)]
+mod message_tests;
 mod observe;
 mod process;
 mod queue;

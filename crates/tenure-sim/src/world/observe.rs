@@ -99,15 +99,7 @@ impl World {
         let mut in_flight: Vec<InFlight> = self
             .queue
             .in_flight()
-            .map(|(at, e)| InFlight {
-                id: e.id,
-                from: self.name(e.from),
-                to: self.name(e.to),
-                kind: e.payload.label(),
-                value: e.payload.value(),
-                send_us: e.sent.as_micros(),
-                arrival_us: at.as_micros(),
-            })
+            .map(|(at, e)| self.in_flight_view(at, e))
             .collect();
         in_flight.sort_by_key(|m| (m.arrival_us, m.id));
         let env_out = &mut Vec::new();
@@ -144,19 +136,46 @@ impl World {
     /// Message `id` while it is on the wire: its sender, receiver, times and every field of
     /// its payload. `None` once it was delivered or dropped (or for an id never sent).
     pub fn message(&self, id: u64) -> Option<MessageDetail> {
-        self.queue.iter().find_map(|(at, ev)| match ev {
-            Ev::Deliver(e) if e.id == id => Some(MessageDetail {
-                id,
-                from: self.name(e.from),
-                to: self.name(e.to),
-                kind: e.payload.label(),
-                value: e.payload.value(),
-                send_us: e.sent.as_micros(),
-                arrival_us: at.as_micros(),
-                payload: e.payload.clone(),
-            }),
-            _ => None,
+        // The copies of a duplicated message differ only in their arrival: the one that
+        // arrives first is shown (equal arrivals are equal details).
+        let (at, e) = self
+            .queue
+            .in_flight()
+            .filter(|(_, e)| e.id == id)
+            .min_by_key(|&(at, _)| at)?;
+        let InFlight {
+            id,
+            from,
+            to,
+            kind,
+            value,
+            send_us,
+            arrival_us,
+        } = self.in_flight_view(at, e);
+        Some(MessageDetail {
+            id,
+            from,
+            to,
+            kind,
+            value,
+            send_us,
+            arrival_us,
+            payload: e.payload.clone(),
         })
+    }
+
+    /// Message `e`, due at true time `at`, as a snapshot lists it: the fields
+    /// [`World::message`] shows besides the payload.
+    fn in_flight_view(&self, at: Instant, e: &Envelope) -> InFlight {
+        InFlight {
+            id: e.id,
+            from: self.name(e.from),
+            to: self.name(e.to),
+            kind: e.payload.label(),
+            value: e.payload.value(),
+            send_us: e.sent.as_micros(),
+            arrival_us: at.as_micros(),
+        }
     }
 
     pub(super) fn node_view(&self, p: usize) -> NodeView {
