@@ -238,17 +238,19 @@ impl World {
     }
 
     /// The number of acting leaders, updated for the processes touched since the last call:
-    /// O(touched), not O(nodes), per event.
+    /// O(touched), not O(nodes), per event. A touched process's flag is set to what it is
+    /// now, so the order they are looked at in does not matter.
     fn count_leaders(&mut self) -> u64 {
-        let mut leading = std::mem::take(&mut self.leading);
-        if leading.all || leading.flags.len() != self.nodes {
-            leading.flags = (0..self.nodes).map(|p| self.acting_leader(p)).collect();
-            leading.count = leading.flags.iter().filter(|&&l| l).count() as u64;
-            leading.all = false;
-            leading.touched.clear();
+        if self.leading.all || self.leading.flags.len() != self.nodes {
+            self.recount_leaders();
         }
-        for p in leading.touched.drain(..) {
-            let now = self.acting_leader(p);
+        let leading = &mut self.leading;
+        while let Some(p) = leading.touched.pop() {
+            let now = self
+                .procs
+                .get(p)
+                .is_some_and(|s| s.status == ProcStatus::Up)
+                && self.adapter.is_leader(p);
             if let Some(flag) = leading.flags.get_mut(p)
                 && *flag != now
             {
@@ -260,9 +262,18 @@ impl World {
                 };
             }
         }
-        let count = leading.count;
-        self.leading = leading;
-        count
+        leading.count
+    }
+
+    /// Looks at every node (after a fault, and in a new world).
+    #[cold]
+    fn recount_leaders(&mut self) {
+        let flags: Vec<bool> = (0..self.nodes).map(|p| self.acting_leader(p)).collect();
+        let leading = &mut self.leading;
+        leading.count = flags.iter().filter(|&&l| l).count() as u64;
+        leading.flags = flags;
+        leading.all = false;
+        leading.touched.clear();
     }
 
     pub(super) fn account(&mut self) {
