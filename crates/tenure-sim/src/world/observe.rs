@@ -300,21 +300,28 @@ impl World {
     /// algorithm promises none).
     pub(super) fn advance_to(&mut self, t: Instant) {
         if self.leading.split_pending && t > self.now {
-            self.leading.split_pending = false;
-            let leaders: Vec<Proc> = self.leaders().into_iter().map(Proc::Node).collect();
-            let count = leaders.len();
-            self.trace(TraceKind::SplitBrainStarted {
-                leaders: leaders.clone(),
-            });
-            if self.promised.contains(&InvariantKind::SplitBrain) {
-                self.violate(
-                    InvariantKind::SplitBrain,
-                    leaders,
-                    format!("{count} nodes act as leader at once with no pause or clock fault"),
-                );
-            }
+            self.report_split();
         }
         self.now = self.now.max(t);
+    }
+
+    /// Reports the split-brain window [`World::advance_to`] found still open.
+    #[cold]
+    #[inline(never)]
+    fn report_split(&mut self) {
+        self.leading.split_pending = false;
+        let leaders: Vec<Proc> = self.leaders().into_iter().map(Proc::Node).collect();
+        let count = leaders.len();
+        self.trace(TraceKind::SplitBrainStarted {
+            leaders: leaders.clone(),
+        });
+        if self.promised.contains(&InvariantKind::SplitBrain) {
+            self.violate(
+                InvariantKind::SplitBrain,
+                leaders,
+                format!("{count} nodes act as leader at once with no pause or clock fault"),
+            );
+        }
     }
 
     pub(super) fn violate(&mut self, kind: InvariantKind, nodes: Vec<Proc>, detail: String) {
