@@ -70,8 +70,13 @@ impl Tracker {
     /// `leaders`.
     pub(crate) fn advance(&mut self, now: Instant, leaders: u64) {
         let now = now.as_micros();
-        let span = now.saturating_sub(self.since);
         let m = &mut self.metrics;
+        // One leader before and after, no failover timing: only the time moves (most events).
+        if leaders == 1 && m.leaders_now == 1 && self.failover_start.is_none() {
+            self.since = now;
+            return;
+        }
+        let span = now.saturating_sub(self.since);
         match m.leaders_now {
             0 => m.leaderless_us = m.leaderless_us.saturating_add(span),
             1 => {}

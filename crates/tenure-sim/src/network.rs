@@ -123,25 +123,34 @@ impl Network {
         }
     }
 
-    /// The dense index of link `from -> to`, growing the tables to hold it.
+    /// The dense index of link `from -> to`, growing the tables to hold it (once per run and
+    /// process count: the growth is out of line, the index inlined into every send).
+    #[inline]
     fn slot(&mut self, from: usize, to: usize) -> usize {
         let need = from.max(to).saturating_add(1);
         if need > self.width {
-            let old = self.width;
-            let mut blocked = vec![false; need * need];
-            let mut rngs = vec![None; need * need];
-            for f in 0..old {
-                for t in 0..old {
-                    let (o, n) = (f * old + t, f * need + t);
-                    blocked[n] = self.blocked_at[o];
-                    rngs[n] = self.rngs[o].take();
-                }
-            }
-            self.width = need;
-            self.blocked_at = blocked;
-            self.rngs = rngs;
+            self.grow(need);
         }
         from * self.width + to
+    }
+
+    /// Grows the dense tables to `need x need`, keeping every link's state.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, need: usize) {
+        let old = self.width;
+        let mut blocked = vec![false; need * need];
+        let mut rngs = vec![None; need * need];
+        for f in 0..old {
+            for t in 0..old {
+                let (o, n) = (f * old + t, f * need + t);
+                blocked[n] = self.blocked_at[o];
+                rngs[n] = self.rngs[o].take();
+            }
+        }
+        self.width = need;
+        self.blocked_at = blocked;
+        self.rngs = rngs;
     }
 
     /// The behaviour of link `from -> to`.

@@ -33,6 +33,9 @@ struct Slot {
     durable: PersistentState,
     incarnation: u64,
     next_propose: Option<Instant>,
+    /// The highest term the checker was shown for this node: a drain that leaves the term
+    /// there skips `observe_term`, which would find nothing (the checker keeps this maximum).
+    checked_term: Option<u64>,
 }
 
 /// The Raft world's machines and checker.
@@ -116,6 +119,7 @@ impl RaftAdapter {
                 durable: PersistentState::default(),
                 incarnation: 0,
                 next_propose: None,
+                checked_term: None,
             });
         }
         Ok(adapter)
@@ -151,7 +155,6 @@ impl RaftAdapter {
         let Some(node) = slot.node.as_mut() else {
             return;
         };
-        let now = env.local(p);
         while let Some(out) = node.poll_output() {
             match out {
                 RaftOutput::Persist(op) => {
@@ -176,6 +179,7 @@ impl RaftAdapter {
                 RaftOutput::Event(ev) => match ev {
                     RaftEvent::BecameLeader { term } => {
                         self.checker.observe_leader(id, term, &mut self.found);
+                        let now = env.local(p);
                         slot.next_propose = Some(now.saturating_add(self.propose_every));
                         env.node(p, NodeEvent::BecameLeader { value: term });
                     }
@@ -206,11 +210,17 @@ impl RaftAdapter {
                 },
             }
         }
-        self.checker.observe_term(id, node.term(), &mut self.found);
+        let term = node.term();
+        if slot.checked_term != Some(term) {
+            self.checker.observe_term(id, term, &mut self.found);
+            slot.checked_term = Some(slot.checked_term.map_or(term, |t| t.max(term)));
+        }
         if node.role() != Role::Leader {
             slot.next_propose = None;
         }
-        env.findings(std::mem::take(&mut self.found));
+        if !self.found.is_empty() {
+            env.findings(std::mem::take(&mut self.found));
+        }
         if self.compact_every > 0
             && self.checker.committed_len()
                 >= self

@@ -48,6 +48,15 @@ impl EventLog {
         self.capacity
     }
 
+    /// Records an event that nothing keeps or sees (capacity 0, no sink): it is counted and
+    /// hashed from `kind` alone, never built into a [`TraceEvent`]. The hash is the one
+    /// [`EventLog::push_with`] takes.
+    #[inline(always)]
+    pub fn count(&mut self, time_us: u64, kind: &TraceKind) {
+        self.next_seq = self.next_seq.saturating_add(1);
+        self.hasher.event(time_us, kind);
+    }
+
     /// Records an event at true time `time_us`; returns it (`None` with capacity 0).
     pub fn push(&mut self, time_us: u64, kind: TraceKind) -> Option<&TraceEvent> {
         let mut kept = None;

@@ -99,15 +99,7 @@ impl World {
         let mut in_flight: Vec<InFlight> = self
             .queue
             .in_flight()
-            .map(|(at, e)| InFlight {
-                id: e.id,
-                from: self.name(e.from),
-                to: self.name(e.to),
-                kind: e.payload.label(),
-                value: e.payload.value(),
-                send_us: e.sent.as_micros(),
-                arrival_us: at.as_micros(),
-            })
+            .map(|(at, e)| self.in_flight_view(at, e))
             .collect();
         in_flight.sort_by_key(|m| (m.arrival_us, m.id));
         let env_out = &mut Vec::new();
@@ -144,19 +136,46 @@ impl World {
     /// Message `id` while it is on the wire: its sender, receiver, times and every field of
     /// its payload. `None` once it was delivered or dropped (or for an id never sent).
     pub fn message(&self, id: u64) -> Option<MessageDetail> {
-        self.queue.iter().find_map(|(at, ev)| match ev {
-            Ev::Deliver(e) if e.id == id => Some(MessageDetail {
-                id,
-                from: self.name(e.from),
-                to: self.name(e.to),
-                kind: e.payload.label(),
-                value: e.payload.value(),
-                send_us: e.sent.as_micros(),
-                arrival_us: at.as_micros(),
-                payload: e.payload.clone(),
-            }),
-            _ => None,
+        // The copies of a duplicated message differ only in their arrival: the one that
+        // arrives first is shown (equal arrivals are equal details).
+        let (at, e) = self
+            .queue
+            .in_flight()
+            .filter(|(_, e)| e.id == id)
+            .min_by_key(|&(at, _)| at)?;
+        let InFlight {
+            id,
+            from,
+            to,
+            kind,
+            value,
+            send_us,
+            arrival_us,
+        } = self.in_flight_view(at, e);
+        Some(MessageDetail {
+            id,
+            from,
+            to,
+            kind,
+            value,
+            send_us,
+            arrival_us,
+            payload: e.payload.clone(),
         })
+    }
+
+    /// Message `e`, due at true time `at`, as a snapshot lists it: the fields
+    /// [`World::message`] shows besides the payload.
+    fn in_flight_view(&self, at: Instant, e: &Envelope) -> InFlight {
+        InFlight {
+            id: e.id,
+            from: self.name(e.from),
+            to: self.name(e.to),
+            kind: e.payload.label(),
+            value: e.payload.value(),
+            send_us: e.sent.as_micros(),
+            arrival_us: at.as_micros(),
+        }
     }
 
     pub(super) fn node_view(&self, p: usize) -> NodeView {
@@ -219,17 +238,19 @@ impl World {
     }
 
     /// The number of acting leaders, updated for the processes touched since the last call:
-    /// O(touched), not O(nodes), per event.
+    /// O(touched), not O(nodes), per event. A touched process's flag is set to what it is
+    /// now, so the order they are looked at in does not matter.
     fn count_leaders(&mut self) -> u64 {
-        let mut leading = std::mem::take(&mut self.leading);
-        if leading.all || leading.flags.len() != self.nodes {
-            leading.flags = (0..self.nodes).map(|p| self.acting_leader(p)).collect();
-            leading.count = leading.flags.iter().filter(|&&l| l).count() as u64;
-            leading.all = false;
-            leading.touched.clear();
+        if self.leading.all || self.leading.flags.len() != self.nodes {
+            self.recount_leaders();
         }
-        for p in leading.touched.drain(..) {
-            let now = self.acting_leader(p);
+        let leading = &mut self.leading;
+        while let Some(p) = leading.touched.pop() {
+            let now = self
+                .procs
+                .get(p)
+                .is_some_and(|s| s.status == ProcStatus::Up)
+                && self.adapter.is_leader(p);
             if let Some(flag) = leading.flags.get_mut(p)
                 && *flag != now
             {
@@ -241,9 +262,18 @@ impl World {
                 };
             }
         }
-        let count = leading.count;
-        self.leading = leading;
-        count
+        leading.count
+    }
+
+    /// Looks at every node (after a fault, and in a new world).
+    #[cold]
+    fn recount_leaders(&mut self) {
+        let flags: Vec<bool> = (0..self.nodes).map(|p| self.acting_leader(p)).collect();
+        let leading = &mut self.leading;
+        leading.count = flags.iter().filter(|&&l| l).count() as u64;
+        leading.flags = flags;
+        leading.all = false;
+        leading.touched.clear();
     }
 
     pub(super) fn account(&mut self) {
@@ -270,21 +300,28 @@ impl World {
     /// algorithm promises none).
     pub(super) fn advance_to(&mut self, t: Instant) {
         if self.leading.split_pending && t > self.now {
-            self.leading.split_pending = false;
-            let leaders: Vec<Proc> = self.leaders().into_iter().map(Proc::Node).collect();
-            let count = leaders.len();
-            self.trace(TraceKind::SplitBrainStarted {
-                leaders: leaders.clone(),
-            });
-            if self.promised.contains(&InvariantKind::SplitBrain) {
-                self.violate(
-                    InvariantKind::SplitBrain,
-                    leaders,
-                    format!("{count} nodes act as leader at once with no pause or clock fault"),
-                );
-            }
+            self.report_split();
         }
         self.now = self.now.max(t);
+    }
+
+    /// Reports the split-brain window [`World::advance_to`] found still open.
+    #[cold]
+    #[inline(never)]
+    fn report_split(&mut self) {
+        self.leading.split_pending = false;
+        let leaders: Vec<Proc> = self.leaders().into_iter().map(Proc::Node).collect();
+        let count = leaders.len();
+        self.trace(TraceKind::SplitBrainStarted {
+            leaders: leaders.clone(),
+        });
+        if self.promised.contains(&InvariantKind::SplitBrain) {
+            self.violate(
+                InvariantKind::SplitBrain,
+                leaders,
+                format!("{count} nodes act as leader at once with no pause or clock fault"),
+            );
+        }
     }
 
     pub(super) fn violate(&mut self, kind: InvariantKind, nodes: Vec<Proc>, detail: String) {

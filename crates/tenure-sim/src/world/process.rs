@@ -52,23 +52,33 @@ impl World {
             f(self.adapter.as_mut(), &mut env);
         }
         self.touch(p);
-        for note in notes.drain(..) {
-            self.note(note);
+        // Most inputs note nothing and ask for no wake-up, and many send nothing: an empty
+        // buffer is not drained (a drain's guard costs more than the check).
+        if !notes.is_empty() {
+            for note in notes.drain(..) {
+                self.note(note);
+            }
         }
         if let Some((q, d)) = pause {
             self.pause(q, d);
         }
-        for (from, to, payload) in out.drain(..) {
-            match self.procs.get_mut(from) {
-                Some(s) if matches!(s.status, ProcStatus::Paused(_)) => s.held.push((to, payload)),
-                _ => self.send(from, to, payload),
+        if !out.is_empty() {
+            for (from, to, payload) in out.drain(..) {
+                match self.procs.get_mut(from) {
+                    Some(s) if matches!(s.status, ProcStatus::Paused(_)) => {
+                        s.held.push((to, payload));
+                    }
+                    _ => self.send(from, to, payload),
+                }
             }
         }
         self.out_buf = out;
         self.note_buf = notes;
         self.reschedule(p, false);
-        for (after, token) in wakes.drain(..) {
-            self.schedule(self.now.saturating_add(after), Ev::Wake { p, token });
+        if !wakes.is_empty() {
+            for (after, token) in wakes.drain(..) {
+                self.schedule(self.now.saturating_add(after), Ev::Wake { p, token });
+            }
         }
         self.wake_buf = wakes;
     }

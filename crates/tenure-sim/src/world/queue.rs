@@ -182,6 +182,7 @@ impl Queue {
     }
 
     /// Every queued event with its time, in no particular order.
+    #[cfg(test)] // the tests' walk of the whole queue
     pub(super) fn iter(&self) -> impl Iterator<Item = (Instant, &Ev)> + '_ {
         self.heap.iter().filter_map(|k| {
             self.slab
