@@ -54,20 +54,19 @@ const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
 const FRAME_SAMPLES = 4096;
 /**
- * Script time a frame may spend, ms, by cluster size (docs/frame.md): FRAME_AIM of the frame
- * goal, a p95 of 2 ms up to 9 nodes and 4 ms from 25 (linear between). Less starved the
- * simulation on a loaded machine (1.4 ms at 9 nodes reached 1.6x of 50x, against 25x at 2 ms). Drawing (measured over
- * the last frames, apart for the frames that also redraw the timeline and panels) is taken off
- * first; the simulation gets the rest, at least SIM_MIN_MS. The simulated slice is sized by
- * what the last frames' simulation cost, so the frame stops near its budget instead of past it;
- * past it anyway, the frame draws what it has and the rest of its simulated time is dropped
- * (the bar shows the speed reached), so a slow frame cannot make the next one owe more.
+ * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
+ * 2 ms up to 9 nodes and 4 ms from 25 (linear between); a smaller share starved the simulation
+ * on a loaded machine (1.4 ms at 9 nodes reached 1.6x of 50x, against 25x at 2 ms). Drawing
+ * (measured over the last frames, apart for the frames that also redraw the timeline and
+ * panels) is taken off first; the simulation gets the rest, at least SIM_MIN_MS. The simulated
+ * slice is sized by what the last frames' simulation cost, so the frame stops near its budget
+ * instead of past it; past it anyway, the frame draws what it has and the rest of its simulated
+ * time is dropped (the bar shows the speed reached), so a slow frame cannot make the next one
+ * owe more.
  */
-export function frameBudgetMs(nodes) {
-  const goal = nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
-  return goal * FRAME_AIM;
+function frameBudgetMs(nodes) {
+  return nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
 }
-const FRAME_AIM = 1;
 const SIM_MIN_MS = 0.5;
 /** Simulated ms a frame may run: the first frames' slice, and its bounds. */
 const SLICE_START_MS = 10;
