@@ -309,17 +309,25 @@ const APPEND_ONLY_MAPS = ["lead", "down"];
  */
 function snapshotHistory(h) {
   const grown = (list) => ({ list, len: list.length, last: list.at(-1)?.to === null ? { ...list.at(-1) } : null });
-  const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
   const snap = { grown: {}, grownMaps: {}, copied: {} };
   for (const [k, v] of Object.entries(h)) {
     if (APPEND_ONLY.includes(k)) snap.grown[k] = grown(v);
     else if (APPEND_ONLY_MAPS.includes(k)) snap.grownMaps[k] = Array.from(v, ([key, list]) => [key, grown(list)]);
-    else if (Array.isArray(v)) snap.copied[k] = v.map(open);
-    else if (v instanceof Map) snap.copied[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.slice() : open(x)]));
-    else if (v !== null && typeof v === "object") snap.copied[k] = structuredClone(v);
-    else snap.copied[k] = v;
+    else snap.copied[k] = copyBounded(v);
   }
   return snap;
+}
+
+/**
+ * A copy of one of History's bounded values: lists and maps copied, with a copy of each record
+ * still open (a span with `to === null`, a message with `end === null`); other objects cloned.
+ */
+function copyBounded(v) {
+  const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
+  if (Array.isArray(v)) return v.map(open);
+  if (v instanceof Map) return new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.slice() : open(x)]));
+  if (v !== null && typeof v === "object") return structuredClone(v);
+  return v;
 }
 
 /** A History as it stood at `snapshotHistory(h)`, sharing the records that no longer change. */
@@ -329,16 +337,10 @@ function historyFrom(snap) {
     if (last) out[len - 1] = { ...last };
     return out;
   };
-  const open = (x) => (x !== null && typeof x === "object" && (x.to === null || x.end === null) ? { ...x } : x);
   const out = new History();
   for (const [k, g] of Object.entries(snap.grown)) out[k] = upTo(g);
   for (const [k, lists] of Object.entries(snap.grownMaps)) out[k] = new Map(lists.map(([key, g]) => [key, upTo(g)]));
   // The copies stay the checkpoint's: the History built from it gets its own.
-  for (const [k, v] of Object.entries(snap.copied)) {
-    if (Array.isArray(v)) out[k] = v.map(open);
-    else if (v instanceof Map) out[k] = new Map(Array.from(v, ([key, x]) => [key, Array.isArray(x) ? x.slice() : open(x)]));
-    else if (v !== null && typeof v === "object") out[k] = structuredClone(v);
-    else out[k] = v;
-  }
+  for (const [k, v] of Object.entries(snap.copied)) out[k] = copyBounded(v);
   return out;
 }
