@@ -52,6 +52,11 @@ const PREFIX = "<tenure-playground>";
 const SPEED_MIN = -200; // 10^(-2) = 0.01x
 const SPEED_MAX = 170; // 10^(1.7) = 50x
 const TIMELINE_EVERY_MS = 100;
+/**
+ * The views redrawn every TIMELINE_EVERY_MS while playing (not every frame). A frame draws
+ * one of them at most, the longest due, so no frame pays for all four (docs/frame.md).
+ */
+const SLOW_VIEWS = ["timeline", "events", "logs", "spacetime"];
 const FRAME_SAMPLES = 4096;
 /**
  * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
@@ -103,7 +108,10 @@ export class TenurePlayground extends HTMLElement {
     this.menuValues = { pauseMs: 3000, offsetMs: 500, driftPct: -30 };
     this.netValues = { loss: 0.2, latencyMin: 20, latencyMax: 60, outageMs: 3000 };
     this.frameTimes = [];
-    this.lastTimeline = 0;
+    /** Per-view draw times, ms, when a profiler asks for them (`timeView`); null: off. */
+    this.viewTimes = null;
+    /** When each of SLOW_VIEWS was last drawn (performance.now()). */
+    this.drawnAt = { timeline: 0, events: 0, logs: 0, spacetime: 0 };
     this.error = null;
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
     /** Stories pause at each beat unless "play through" is chosen. */
@@ -470,9 +478,10 @@ export class TenurePlayground extends HTMLElement {
     const dt = this.lastTs === undefined ? 0 : Math.min(100, ts - this.lastTs);
     this.lastTs = ts;
     const asked = dt * this.speed;
-    // This frame also redraws the timeline and the panels (every TIMELINE_EVERY_MS): those
-    // frames draw for longer, so they simulate for less.
-    const panels = t0 - this.lastTimeline > TIMELINE_EVERY_MS;
+    // This frame also redraws one of the slow views (the timeline, the event log or a panel,
+    // each every TIMELINE_EVERY_MS): those frames draw for longer, so they simulate for less.
+    const view = this.dueView(t0);
+    const panels = view !== null;
     const drawMs = (panels ? this.drawPanelsMs : this.drawMs) ?? 0;
     const simBudget = Math.max(SIM_MIN_MS, frameBudgetMs(this.nodeCount ?? 5) - drawMs);
     // The simulated ms this frame may run: grown or shrunk after each frame by how its
@@ -489,6 +498,7 @@ export class TenurePlayground extends HTMLElement {
       this.timeline.deferCheckpoints = false;
     }
     const t1 = performance.now();
+    if (this.viewTimes) this.timeView("simulation", t0);
     const ran = this.now - from;
     // A multiplicative step (at most x1.5 or /2 a frame): a call into the simulator has a cost
     // of its own besides the simulated ms, so the cost per ms alone would misjudge small slices.
@@ -508,7 +518,7 @@ export class TenurePlayground extends HTMLElement {
       if (this.storyScroll) requestAnimationFrame(() => this.keepInView());
     }
     if (this.now >= this.endMs) this.pause();
-    this.renderAll(!this.playing, { panels });
+    this.renderAll(!this.playing, { view });
     const t2 = performance.now();
     // What drawing costs, smoothed: the simulation gets the rest of the budget.
     if (panels) this.drawPanelsMs = this.drawPanelsMs === undefined ? t2 - t1 : 0.7 * this.drawPanelsMs + 0.3 * (t2 - t1);
@@ -634,18 +644,42 @@ export class TenurePlayground extends HTMLElement {
   // ----- drawing -----
 
   /**
-   * Draws the views at the current time. The timeline, the event log and the panels are
-   * redrawn when `force`d, or when `panels` says so (the frame loop decides, every
-   * TIMELINE_EVERY_MS; by default, by the same rule here).
+   * Which of SLOW_VIEWS a frame at `wall` (performance.now()) should draw: the one drawn
+   * longest ago among those shown and not drawn for TIMELINE_EVERY_MS, or null.
    */
-  renderAll(force, { panels } = {}) {
+  dueView(wall) {
+    let due = null;
+    for (const v of SLOW_VIEWS) {
+      if (!(wall - this.drawnAt[v] > TIMELINE_EVERY_MS) || !this.showsView(v)) continue;
+      if (due === null || this.drawnAt[v] < this.drawnAt[due]) due = v;
+    }
+    return due;
+  }
+
+  /** Whether slow view `v` is there to draw while playing (panels off-screen wait). */
+  showsView(v) {
+    if (v === "timeline") return !this.timelineSvg.hasAttribute("hidden");
+    if (v === "events") return this.eventLog != null;
+    if (v === "logs") return this.logsEl != null && this.panelsSeen.has(this.logsEl);
+    return this.spaceTime != null && this.panelsSeen.has(this.spaceTimePanel);
+  }
+
+  /**
+   * Draws the views at the current time. The slow views (timeline, event log, panels) are
+   * all redrawn when `force`d; otherwise `view` names the one this frame draws (the frame
+   * loop's choice, `dueView`; null: none), and without it every one due is drawn.
+   */
+  renderAll(force, { view } = {}) {
     if (!this.timeline) return;
     // Stopped after playing fast: read every event of the last stretch again, for the views
     // that show messages.
     if (!this.playing && !this.seeking) this.timeline.fillDetail(this.now - DETAIL_MS);
+    let t = this.viewTimes ? performance.now() : 0;
     const snap = this.timeline.model.snapshot();
+    if (this.viewTimes) t = this.timeView("snapshot", t);
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
     this.cluster.render(snap, { sticky, full: force });
+    if (this.viewTimes) t = this.timeView("cluster", t);
     this.safety.render(snap);
     setText(this.timeEl, `${fmtMs(snap.time_ms)}${this.endMs < 3_600_000 ? ` / ${fmtMs(this.endMs)}` : ""}`);
     this.timeEl.dataset.ms = String(snap.time_ms);
@@ -658,18 +692,39 @@ export class TenurePlayground extends HTMLElement {
     const changed = this.storyChanged(snap.time_ms);
     if (this.noteEl && this.noteEl.hidden === changed) this.noteEl.hidden = !changed;
     this.updateHold();
-    this.captionEl.dataset.preset = this.preset?.id ?? "";
+    const presetId = this.preset?.id ?? "";
+    if (this.captionEl.dataset.preset !== presetId) this.captionEl.dataset.preset = presetId;
+    if (this.viewTimes) t = this.timeView("safety-caption", t);
     const wall = performance.now();
-    if (force || (panels ?? wall - this.lastTimeline > TIMELINE_EVERY_MS)) {
-      this.lastTimeline = wall;
+    if (force || view === undefined) {
+      for (const v of SLOW_VIEWS) if (force || wall - this.drawnAt[v] > TIMELINE_EVERY_MS) this.drawSlowView(v, snap, force, wall);
+    } else if (view !== null) this.drawSlowView(view, snap, false, wall);
+  }
+
+  /** Draws slow view `v` (one of SLOW_VIEWS) for `snap`; a forced draw includes off-screen panels. */
+  drawSlowView(v, snap, force, wall) {
+    this.drawnAt[v] = wall;
+    const t = this.viewTimes ? performance.now() : 0;
+    if (v === "timeline") {
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
       const span = this.endMs < 3_600_000 ? this.endMs : openSpan(this.timeline.furthest);
       if (!this.timelineSvg.hasAttribute("hidden")) this.timelineView.render(this.timeline.display, keys, snap.time_ms, span, snap.store != null);
-      this.eventLog?.render(this.timeline.history, snap.time_ms, this.stepSeq);
-      // While playing, only the panels on screen are redrawn; a seek or step redraws all.
+    } else if (v === "events") this.eventLog?.render(this.timeline.history, snap.time_ms, this.stepSeq);
+    // While playing, only the panels on screen are redrawn; a seek or step redraws all.
+    else if (v === "logs") {
       if (force || this.panelsSeen.has(this.logsEl)) this.renderLogs(snap);
-      this.renderSpaceTime(snap, { always: force });
-    }
+    } else this.renderSpaceTime(snap, { always: force });
+    if (this.viewTimes) this.timeView(v, t);
+  }
+
+  /**
+   * Debug record of what each view's draw costs, ms: off (null) unless a profiler sets
+   * `viewTimes = {}` (bench/_frame-profile.mjs). Records `name` since `t0`; returns now.
+   */
+  timeView(name, t0) {
+    const t = performance.now();
+    (this.viewTimes[name] ??= []).push(t - t0);
+    return t;
   }
 
   /** The caption: the story's beat, or (once changed, and in free play) the live narration. */
@@ -690,8 +745,9 @@ export class TenurePlayground extends HTMLElement {
   updateHold() {
     if (!this.nextBtn) return;
     const held = this.heldBeat !== undefined && !this.playing;
-    this.nextBtn.hidden = !held;
-    this.captionEl.dataset.held = String(held);
+    // Written only when changed: this runs every frame.
+    if (this.nextBtn.hidden !== !held) this.nextBtn.hidden = !held;
+    if (this.captionEl.dataset.held !== String(held)) this.captionEl.dataset.held = String(held);
   }
 
   renderLogs(snap) {

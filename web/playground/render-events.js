@@ -13,6 +13,31 @@ export class EventLogView {
     this.list = html("ol", { class: "events", "data-testid": "event-log" });
     root.append(html("h2", { text: "Event log" }), this.list);
     this.key = "";
+    /** Lines that scrolled off, kept for the next new ones (at speed every line is new each draw). */
+    this.pool = [];
+    this.bindLines();
+  }
+
+  /**
+   * One set of listeners on the list for every line (lines are reused for other events): a
+   * click seeks to the line's time; hovering or focusing a message's line lights it.
+   */
+  bindLines() {
+    const lineOf = (e) => e.target.closest?.("button.event");
+    const msg = (b) => b._event?.id;
+    this.list.addEventListener("click", (e) => {
+      const b = lineOf(e);
+      if (b?._event) this.handlers.onSeek?.(b._event.time);
+    });
+    const hover = (on) => (e) => {
+      const b = lineOf(e);
+      if (!b || msg(b) == null || (e.relatedTarget instanceof Node && b.contains(e.relatedTarget))) return;
+      this.handlers.onMessageHover?.(on ? msg(b) : null);
+    };
+    this.list.addEventListener("pointerover", hover(true));
+    this.list.addEventListener("pointerout", hover(false));
+    this.list.addEventListener("focusin", hover(true));
+    this.list.addEventListener("focusout", hover(false));
   }
 
   /** Lights the lines of message `id` (hovered in another view), or none. */
@@ -37,18 +62,20 @@ export class EventLogView {
     const first = shown.length ? lines.findIndex((l) => l.key === lineKey(shown[0])) : -1;
     const kept = first >= 0 && lines.slice(first).every((l, i) => i < shown.length && l.key === lineKey(shown[i])) ? lines.length - first : -1;
     if (kept >= 0) {
-      for (const l of lines.splice(0, first)) l.li.remove();
+      for (const l of lines.splice(0, first)) this.retire(l);
       this.empty?.remove();
       this.empty = null;
     } else {
+      for (const l of lines) this.retire(l);
       this.list.replaceChildren();
       lines.length = 0;
       this.empty = null;
     }
     for (const e of shown.slice(Math.max(0, kept))) {
-      const li = this.line(e);
-      this.list.append(li);
-      lines.push({ key: lineKey(e), seq: e.seq, li, button: li.firstChild });
+      const l = this.pool.pop() ?? this.line();
+      this.fill(l, e);
+      this.list.append(l.li);
+      lines.push(l);
     }
     for (const l of lines) {
       const applied = l.seq === stepSeq;
@@ -58,22 +85,37 @@ export class EventLogView {
     if (!shown.length && !this.empty) this.list.append((this.empty = html("li", { class: "empty", text: "Nothing yet." })));
   }
 
-  /** One line: a button that seeks to the event's time and lights its message. */
-  line(e) {
-    const b = html("button", {
-      type: "button", class: `event ${e.event}`, "data-seq": e.seq, "data-time": e.time, "data-testid": "event",
-      title: "Seek to this event", "data-msg": e.id, onclick: () => this.handlers.onSeek?.(e.time),
-    }, html("span", { class: "t", text: fmt(e.time) }), " ", html("span", { text: e.text }));
-    if (e.id != null) {
-      const on = () => this.handlers.onMessageHover?.(e.id);
-      const off = () => this.handlers.onMessageHover?.(null);
-      b.addEventListener("pointerenter", on);
-      b.addEventListener("pointerleave", off);
-      b.addEventListener("focus", on);
-      b.addEventListener("blur", off);
-      if (e.id === this.lit) b.classList.add("lit");
-    }
-    return html("li", {}, b);
+  /** An empty line: a button that seeks to its event's time and lights its message (`fill`). */
+  line() {
+    const time = html("span", { class: "t" });
+    const text = html("span", {});
+    const button = html("button", { type: "button", class: "event", "data-seq": "", "data-time": "", "data-testid": "event", title: "Seek to this event" }, time, " ", text);
+    return { key: "", seq: null, li: html("li", {}, button), button, time, text };
+  }
+
+  /**
+   * Makes line `l` show event `e`. Its attributes end up in the order a new line's would have
+   * (the optional ones, `data-msg` then `aria-current`, removed first and set again last).
+   */
+  fill(l, e) {
+    const b = l.button;
+    l.key = lineKey(e);
+    l.seq = e.seq;
+    b._event = e;
+    b.removeAttribute("data-msg");
+    b.removeAttribute("aria-current");
+    b.className = e.id != null && e.id === this.lit ? `event ${e.event} lit` : `event ${e.event}`;
+    b.setAttribute("data-seq", e.seq);
+    b.setAttribute("data-time", e.time);
+    if (e.id != null) b.setAttribute("data-msg", e.id);
+    l.time.textContent = fmt(e.time);
+    l.text.textContent = e.text;
+  }
+
+  /** Takes line `l` off the list, into the pool (bounded: a list never holds more than SHOWN). */
+  retire(l) {
+    l.li.remove();
+    if (this.pool.length < SHOWN) this.pool.push(l);
   }
 }
 

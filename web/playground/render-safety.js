@@ -37,6 +37,10 @@ export class SafetyView {
   build(algorithm, promised) {
     this.algorithm = algorithm;
     this.promised = promised.join(",");
+    this.promisedList = promised.slice();
+    /** The rows by invariant, `{li, mark, when}`, and the metrics' cells by test id: found once, not per frame. */
+    this.rows = new Map();
+    this.violationCount = -1;
     const rows = promised.map((k) => this.row(k));
     this.extra = html("li", { class: "extra", "data-testid": "not-promised", hidden: true });
     this.list = html("ul", { class: "invariants" }, ...rows, this.extra);
@@ -62,53 +66,82 @@ export class SafetyView {
         : []),
     );
     this.root.replaceChildren(html("h2", { text: "Safety, live" }), this.list, this.metrics);
+    this.cells = new Map([...this.metrics.querySelectorAll("dd[data-testid]")].map((dd) => [dd.dataset.testid, dd]));
   }
 
   row(kind) {
-    return html("li", { "data-testid": `inv-${kind}`, "data-ok": "true" },
-      html("span", { class: "mark", "aria-hidden": "true" }), html("span", { class: "label", text: NAMES[kind] ?? kind }), html("span", { class: "when" }));
+    const mark = html("span", { class: "mark", "aria-hidden": "true" });
+    const when = html("span", { class: "when" });
+    const li = html("li", { "data-testid": `inv-${kind}`, "data-ok": "true" }, mark, html("span", { class: "label", text: NAMES[kind] ?? kind }), when);
+    this.rows.set(kind, { li, mark, when, v: undefined });
+    return li;
+  }
+
+  /** Whether `promised` is the list the panel was built for (compared without a string per frame). */
+  samePromised(promised) {
+    const had = this.promisedList;
+    if (!had || had.length !== promised.length) return false;
+    for (let i = 0; i < had.length; i++) if (had[i] !== promised[i]) return false;
+    return true;
   }
 
   render(snap) {
     const promised = snap.promised ?? [];
-    if (snap.algorithm !== this.algorithm || promised.join(",") !== this.promised) this.build(snap.algorithm, promised);
+    if (snap.algorithm !== this.algorithm || !this.samePromised(promised)) this.build(snap.algorithm, promised);
+    const violations = snap.violations ?? [];
+    // Violations only grow within a run: the verdicts are redone only when their list changed.
+    if (violations.length !== this.violationCount || violations[0] !== this.firstViolation) {
+      this.violationCount = violations.length;
+      this.firstViolation = violations[0];
+      this.renderVerdicts(violations);
+    }
+    const m = snap.metrics;
+    const set = (id, text) => {
+      const el = this.cells.get(id);
+      if (el) setText(el, text);
+    };
+    const bad = (id, on) => {
+      const el = this.cells.get(id);
+      if (el && el._bad !== on) el.setAttribute("data-bad", String((el._bad = on)));
+    };
+    const leaders = Number(m.leaders_now);
+    set("leaders-now", leaders);
+    bad("leaders-now", leaders >= 2);
+    const split = metricMs(m, "split_brain");
+    set("split-brain", fmtMs(split));
+    bad("split-brain", split > 0);
+    set("leaderless", fmtMs(metricMs(m, "leaderless")));
+    set("elections-total", m.elections_total);
+    set("leadership-lost-total", m.leadership_lost_total);
+    if (this.cells.has("fencing-token")) {
+      set("fencing-token", m.fencing_token == null ? "–" : m.fencing_token);
+      set("stale-rejected", m.stale_writes_rejected);
+      set("stale-accepted", m.stale_writes_accepted);
+      bad("stale-accepted", Number(m.stale_writes_accepted) > 0);
+      set("writes", `${m.writes_accepted} / ${m.writes_rejected}`);
+    }
+  }
+
+  /** Each invariant's verdict from `violations` (the first of each kind), and those not promised. */
+  renderVerdicts(violations) {
     const first = new Map();
     const unpromised = new Map();
-    for (const v of snap.violations ?? []) {
+    for (const v of violations) {
       const into = v.promised ? first : unpromised;
       if (!into.has(v.kind)) into.set(v.kind, v);
     }
     // A promised invariant this panel does not list yet (a newer simulator) still shows up.
     for (const kind of first.keys()) {
-      if (!this.list.querySelector(`[data-testid="inv-${kind}"]`)) this.extra.before(this.row(kind));
+      if (!this.rows.has(kind)) this.extra.before(this.row(kind));
     }
-    for (const li of this.list.querySelectorAll("li[data-testid^=inv-]")) {
-      const kind = li.dataset.testid.slice(4);
+    for (const [kind, row] of this.rows) {
       const v = first.get(kind);
-      setAttrs(li, { "data-ok": v ? "false" : "true", title: v ? v.detail : "holds so far" });
-      setText(li.querySelector(".mark"), v ? "✗" : "✓");
-      setText(li.querySelector(".when"), v ? `broken at ${fmtMs(v.time_ms)}` : "holds");
+      setAttrs(row.li, { "data-ok": v ? "false" : "true", title: v ? v.detail : "holds so far" });
+      setText(row.mark, v ? "✗" : "✓");
+      setText(row.when, v ? `broken at ${fmtMs(v.time_ms)}` : "holds");
     }
     const extra = [...unpromised.values()];
     this.extra.hidden = extra.length === 0;
     if (extra.length) setText(this.extra, `Not promised here: ${extra.map((v) => `${NAMES[v.kind] ?? v.kind} broken at ${fmtMs(v.time_ms)}`).join("; ")}`);
-    const m = snap.metrics;
-    const set = (id, text) => {
-      const el = this.metrics.querySelector(`[data-testid=${id}]`);
-      if (el) setText(el, text);
-    };
-    const leaders = Number(m.leaders_now);
-    set("leaders-now", String(leaders));
-    this.metrics.querySelector("[data-testid=leaders-now]")?.setAttribute("data-bad", String(leaders >= 2));
-    set("split-brain", fmtMs(metricMs(m, "split_brain")));
-    this.metrics.querySelector("[data-testid=split-brain]")?.setAttribute("data-bad", String(metricMs(m, "split_brain") > 0));
-    set("leaderless", fmtMs(metricMs(m, "leaderless")));
-    set("elections-total", String(m.elections_total));
-    set("leadership-lost-total", String(m.leadership_lost_total));
-    set("fencing-token", m.fencing_token == null ? "–" : String(m.fencing_token));
-    set("stale-rejected", String(m.stale_writes_rejected));
-    set("stale-accepted", String(m.stale_writes_accepted));
-    this.metrics.querySelector("[data-testid=stale-accepted]")?.setAttribute("data-bad", String(Number(m.stale_writes_accepted) > 0));
-    set("writes", `${m.writes_accepted} / ${m.writes_rejected}`);
   }
 }

@@ -43,23 +43,28 @@ export function setText(el, text) {
 }
 
 /**
- * Makes `group`'s children match `items`: `key(item)` names each; `create(item)` builds a
- * missing one; `update(el, item)` refreshes each. Elements whose key vanished are removed.
+ * Makes `group`'s children match `items`: `key(item)` names each (keys are distinct);
+ * `create(item)` builds a missing one; `update(el, item)` refreshes each. Elements whose key
+ * vanished are removed. The same keys as last time (every frame while playing) cost no
+ * allocation: each key found, none created and as many as cached means none vanished.
  */
 export function syncKeyed(group, items, key, create, update) {
   const cache = (group._keyed ??= new Map());
-  const seen = new Set();
+  let created = false;
   for (const item of items) {
     const k = key(item);
-    seen.add(k);
     let el = cache.get(k);
     if (!el) {
       el = create(item);
       cache.set(k, el);
       group.append(el);
+      created = true;
     }
     update(el, item);
   }
+  if (!created && cache.size === items.length) return;
+  const seen = new Set();
+  for (const item of items) seen.add(key(item));
   for (const [k, el] of cache) {
     if (!seen.has(k)) {
       el.remove();
@@ -78,8 +83,11 @@ export function syncKeyed(group, items, key, create, update) {
  */
 export function syncRecycled(group, items, key, create, assign, update, keep = null) {
   const cache = group._keyed ?? new Map();
-  const next = new Map();
-  const fresh = [];
+  // Two maps per group, swapped each call: the one filled last time is this call's cache.
+  const next = group._keyedSpare ?? new Map();
+  next.clear();
+  const fresh = FRESH;
+  fresh.length = 0;
   for (const item of items) {
     const k = key(item);
     const el = next.get(k) ?? cache.get(k);
@@ -92,7 +100,8 @@ export function syncRecycled(group, items, key, create, assign, update, keep = n
     update(el, item);
   }
   const active = fresh.length && cache.size ? group.getRootNode().activeElement : null;
-  const spare = [];
+  const spare = SPARE;
+  spare.length = 0;
   for (const [k, el] of cache) {
     if (keep) {
       keep.set(k, el);
@@ -111,8 +120,16 @@ export function syncRecycled(group, items, key, create, assign, update, keep = n
     update(el, item);
   }
   for (const el of spare) el.remove();
+  spare.length = 0;
+  fresh.length = 0;
+  cache.clear();
+  group._keyedSpare = cache;
   group._keyed = next;
 }
+
+/** syncRecycled's scratch lists, reused (it is not reentrant): `[key, item]` pairs and elements. */
+const FRESH = [];
+const SPARE = [];
 
 /** An SVG arc path of `fraction` (0..1) of a circle of radius r at (cx, cy), clockwise from 12. */
 export function arcPath(cx, cy, r, fraction) {

@@ -1,0 +1,101 @@
+// Where the playground's slow frames go: a diagnostic, not a bench (the bench runner skips
+// files whose name starts with "_"). Plays the frame goals' cases (Raft under chaos at 50x, 9
+// and 25 nodes, the one-hour scenario from 3,000 s) while Chromium records a trace, and prints
+// per frame, at p50/p95/p99:
+//   - the element's own figure (script ms inside its frame callback, as the bench prints it);
+//   - the trace's wall and thread (CPU) time of each FireAnimationFrame: a frame whose wall time
+//     is far above its thread time waited for a core (the machine is shared), it did not work;
+//   - V8's garbage collection inside frames (scavenges and mark-compact steps);
+//   - each view's ms (the element's `viewTimes` debug record, web/playground/element.js).
+// `node bench/_frame-profile.mjs` (needs `npm run build` first; BENCH_WALL_MS, default 4000;
+// FRAME_PROFILE_DIR reuses a production build of web/ instead of building one).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { preview } from "vite";
+import { buildWeb } from "../scripts/build-web.mjs";
+import { root } from "../scripts/lib/run.mjs";
+import { chaosScenario } from "./_chaos.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const WALL_MS = Number(process.env.BENCH_WALL_MS ?? 4000);
+const SEEK_MS = 3_000_000;
+const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink.user_timing"];
+const GC = /^(MinorGC|MajorGC|V8\.GC_SCAVENGER$|V8\.GC_MARK_COMPACTOR$|V8\.GC_MC_INCREMENTAL$|V8\.GC_MC_INCREMENTAL_FINALIZE$|V8\.GCScavenger$|V8\.GCFinalizeMC$|V8\.GCIncrementalMarking$|BlinkGC\.AtomicPhase$|V8\.GC_MINOR_MARK_SWEEPER$)/;
+
+function q(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+}
+const fmt = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${q(s, 0.5).toFixed(2)} / ${q(s, 0.95).toFixed(2)} / ${q(s, 0.99).toFixed(2)}`;
+};
+
+async function profileCase(browser, page, nodes) {
+  await page.evaluate(async ([s, from]) => {
+    const el = document.querySelector("tenure-playground");
+    el.load(s);
+    await el.seekGradually(from);
+    el.setSpeed(50);
+  }, [chaosScenario("raft", nodes, { durationMs: 3_600_000 }), SEEK_MS]);
+  await browser.startTracing(page, { categories: CATEGORIES });
+  await page.evaluate(() => {
+    const el = document.querySelector("tenure-playground");
+    el.frameTimes.length = 0;
+    el.viewTimes = {};
+    el.play();
+  });
+  await page.waitForTimeout(WALL_MS);
+  const views = await page.evaluate(() => {
+    const el = document.querySelector("tenure-playground");
+    el.pause();
+    const v = el.viewTimes;
+    el.viewTimes = null;
+    return { frames: [...el.frameTimes], views: v };
+  });
+  const trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const main = trace.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && trace.some((f) => f.pid === e.pid && f.name === "FireAnimationFrame"));
+  const onMain = trace.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X");
+  const frames = onMain.filter((e) => e.name === "FireAnimationFrame");
+  const gcs = onMain.filter((e) => GC.test(e.name));
+  const rows = frames.map((f) => {
+    const end = f.ts + f.dur;
+    // Outermost GC events inside the frame (nested ones would count twice).
+    const inside = gcs.filter((g) => g.ts >= f.ts && g.ts + g.dur <= end);
+    const outer = inside.filter((g) => !inside.some((h) => h !== g && h.ts <= g.ts && h.ts + h.dur >= g.ts + g.dur && h.dur > g.dur));
+    return { wall: f.dur / 1000, thread: (f.tdur ?? NaN) / 1000, gc: outer.reduce((a, g) => a + g.dur, 0) / 1000 };
+  });
+  const slow = [...rows].sort((a, b) => b.wall - a.wall).slice(0, Math.max(1, Math.floor(rows.length / 20)));
+  console.log(`\n${nodes} nodes, one-hour scenario from ${SEEK_MS / 1000} s, 50x, ${WALL_MS} ms wall (p50 / p95 / p99, ms):`);
+  console.log(`  element frame script   ${fmt(views.frames)}   (${views.frames.length} frames)`);
+  console.log(`  trace frame wall       ${fmt(rows.map((r) => r.wall))}`);
+  console.log(`  trace frame thread     ${fmt(rows.map((r) => r.thread))}`);
+  console.log(`  GC inside a frame      ${fmt(rows.map((r) => r.gc))}   (frames with any: ${rows.filter((r) => r.gc > 0).length})`);
+  const avg = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(`  slowest 5% of frames: wall ${avg(slow.map((r) => r.wall)).toFixed(2)}, thread ${avg(slow.map((r) => r.thread)).toFixed(2)}, GC ${avg(slow.map((r) => r.gc)).toFixed(2)} ms on average`);
+  for (const [name, xs] of Object.entries(views.views ?? {})) console.log(`  view ${name.padEnd(16)} ${fmt(xs)}   (${xs.length} draws)`);
+}
+
+const outDir = process.env.FRAME_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "tenure-web-"));
+let server;
+let browser;
+try {
+  if (!process.env.FRAME_PROFILE_DIR) await buildWeb(outDir);
+  server = await preview({
+    configFile: false,
+    root: join(root, "web"),
+    logLevel: "warn",
+    build: { outDir },
+    preview: { host: "127.0.0.1", port: 0, headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" } },
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(server.resolvedUrls.local[0]);
+  await page.locator("body[data-ready=true]").waitFor({ timeout: 30_000 });
+  for (const nodes of (process.env.FRAME_PROFILE_NODES ?? "9,25").split(",").map(Number)) await profileCase(browser, page, nodes);
+} finally {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.httpServer.close(resolve) : resolve()));
+  if (!process.env.FRAME_PROFILE_DIR) rmSync(outDir, { recursive: true, force: true });
+}
