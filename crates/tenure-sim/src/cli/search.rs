@@ -7,6 +7,7 @@
 use super::CliError;
 use super::args::ms;
 use super::args::{ChaosFlags, parse_duration_ms};
+use super::out::outln;
 use super::permalink;
 use crate::scenario::{AlgoConfig, Algorithm};
 use crate::search::{Progress, Property, Search, SearchOptions, shrink};
@@ -109,9 +110,11 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
     let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
-    println!(
+    outln!(
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
-        a.property, chaos.duration_ms, chaos.heal_ms
+        a.property,
+        chaos.duration_ms,
+        chaos.heal_ms
     );
     let config = std::mem::take(&mut chaos.config);
     let mut opts = SearchOptions::new(chaos, a.property);
@@ -164,7 +167,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     }
     let wall = start.elapsed();
     let Some(found) = search.found().cloned() else {
-        println!(
+        outln!(
             "no violation of {} in {} ({:.1} s, {})",
             a.property,
             super::args::count(search.progress().runs, "run"),
@@ -173,7 +176,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         );
         return Ok(false);
     };
-    println!(
+    outln!(
         "found: {} at {} ms in run {} (seed {}): {}",
         found.witness.kind,
         found.witness.time_us / 1_000,
@@ -184,7 +187,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let t0 = Instant::now();
     let report = shrink(&found.scenario, a.property, a.shrink_steps)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    println!(
+    outln!(
         "shrunk: {} faults, {} nodes, {} ms -> {} faults, {} nodes, {} ms ({} steps, {:.1} ms); \
          {}/{} other seeds fail too",
         report.original.faults,
@@ -198,7 +201,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         report.other_seeds_failing,
         crate::search::shrink::SEED_PROBES,
     );
-    println!(
+    outln!(
         "  violation:  {} at {}: {}",
         report.witness.kind,
         ms(report.witness.time_us),
