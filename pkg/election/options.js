@@ -54,7 +54,7 @@ export function readOptions(options, allowed = []) {
   let nodeId = options.nodeId;
   if (nodeId === undefined) nodeId = randomId();
   else if (typeof nodeId === "bigint") {
-    if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is outside 0n ..= 2n ** 64n - 1n`);
+    if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is not from 0n to 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {
     throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId}`);
   }

@@ -1,0 +1,65 @@
+// The JS layer's own messages (LeaderElection's options, the store adapters' request and token
+// checks, the election's reading of a store reply) are in the caller's words too
+// (docs/conventions.md, "errors in the caller's words"): ranges as "from 0n to 2n ** 64n - 1n",
+// as the wasm bindings word them, never Rust's `..=`.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { LeaderElection, MemoryStore } from "tenure";
+import { RedisFencedResource, RedisStore } from "tenure/redis";
+
+const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+  .map((line) => JSON.parse(line));
+
+/** A node-redis-like client that must never be reached: every check here runs before a call. */
+const client = { sendCommand: async () => assert.fail("the client was called") };
+
+function assertWords(label, err, code) {
+  assert.ok(err instanceof Error, `${label}: nothing thrown`);
+  assert.equal(err.code, code, `${label}: ${err.message}`);
+  for (const bad of RUST_ISMS) assert.ok(!err.message.includes(bad), `${label}: "${err.message}" contains "${bad}"`);
+  assert.match(err.message, /from 0n to 2n \*\* 64n - 1n/, label);
+}
+
+const caught = async (fn) => {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+};
+
+test("LeaderElection's nodeId range is worded as the bindings word it", async () => {
+  for (const nodeId of [-1n, 2n ** 64n]) {
+    const err = await caught(() => new LeaderElection({ store: new MemoryStore(), key: "k", nodeId }));
+    assertWords(`nodeId ${nodeId}n`, err, "ERR_NODE_ID_RANGE");
+  }
+});
+
+test("the adapters' token checks are worded as FencedResource's", async () => {
+  const fenced = new RedisFencedResource({ client, key: "k" });
+  for (const method of ["write", "establish", "check"]) {
+    const err = await caught(() => (method === "write" ? fenced.write(-1n, "x") : fenced[method](2n ** 64n)));
+    assertWords(`RedisFencedResource.${method}`, err, "ERR_TOKEN_RANGE");
+  }
+  const store = new RedisStore({ client });
+  const renew = { type: "Renew", key: "k", holder: "a", session: "s", token: -1n, ttl_ms: 1000 };
+  assertWords("RedisStore.send Renew", await caught(() => store.send(renew)), "ERR_STORE_REQUEST");
+});
+
+test("a store reply with a token out of range is reported in the same words", async () => {
+  const store = { send: async (req) => (req.type === "Acquire" ? { type: "Granted", token: -1n, ttl_ms: 1000 } : { type: "Released" }) };
+  const election = new LeaderElection({ store, key: "k", ttlMs: 1000 });
+  const errors = [];
+  election.on("error", (err) => errors.push(err));
+  const result = await election.campaign();
+  assert.equal(result.leader, false);
+  await election.close();
+  const reply = errors.find((e) => e.code === "ERR_STORE_REPLY");
+  assert.ok(reply, `no ERR_STORE_REPLY among ${errors.map((e) => e.code)}`);
+  assert.match(reply.message, /from 0n to 2n \*\* 64n - 1n/);
+  assert.ok(!reply.message.includes("..="), reply.message);
+});
