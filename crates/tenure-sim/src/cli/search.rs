@@ -51,6 +51,13 @@ pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
     // line or column (one argument has no lines to point at).
     let value: serde_json::Value =
         crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not JSON: {e}"))?;
+    // An array would be read as the config's fields in order (`[1, 2]`): only an object names
+    // its keys.
+    if !value.is_object() {
+        return Err(format!(
+            "`{s}` is not a config object: give a JSON object of config keys, as in {{\"ttl_ms\": 2000}}"
+        ));
+    }
     crate::serde_words::from_value(value).map_err(|e| format!("`{s}` is not a config object: {e}"))
 }
 
@@ -63,7 +70,7 @@ pub(crate) struct SearchArgs {
     #[arg(long, value_parser = parse_property)]
     property: Property,
     /// Runs (10000) or wall time (60s).
-    #[arg(long, default_value = "10000", value_parser = parse_budget)]
+    #[arg(long, default_value = "10000", allow_hyphen_values = true, value_parser = parse_budget)]
     budget: SearchBudget,
     /// Where to write the shrunk scenario (default: tenure-<algorithm>-<property>.json here).
     #[arg(long)]
