@@ -8,7 +8,7 @@ import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
-import { readOptions } from "./options.js";
+import { inOptionWords, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
 import { randomId } from "./random.js";
 
@@ -43,7 +43,11 @@ export class LeaderElection {
     this.#key = o.key;
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
     this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
-    this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
+    try {
+      this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
+    } catch (err) {
+      throw inOptionWords(err); // the machine names its snake_case keys; the caller wrote camelCase
+    }
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
     this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);

@@ -78,3 +78,21 @@ function checkMillis(name, v) {
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
   if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a finite number of ms >= 0, got ${v}`);
 }
+
+/**
+ * A machine error about the config `readOptions` built, reworded in the options' own names:
+ * `config.ttl_ms` -> `options.ttlMs`, `safety_margin_ms 2000` -> `safetyMarginMs 2000` (the
+ * caller wrote camelCase; docs/conventions.md, "errors in the caller's words"). The error keeps
+ * its class and `code`; anything else is returned as it is.
+ */
+export function inOptionWords(err) {
+  if (!(err instanceof Error) || typeof err.code !== "string" || typeof err.message !== "string") return err;
+  let message = err.message.replace(/\bconfig\.key\b/g, "options.key");
+  for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
+    message = message.replace(new RegExp(`\\bconfig\\.${snake}\\b`, "g"), `options.${camel}`);
+    if (camel !== snake) message = message.replace(new RegExp(`\\b${snake}\\b`, "g"), camel);
+  }
+  if (message !== err.message) err.message = message;
+  return err;
+}
+

@@ -63,3 +63,26 @@ test("a store reply with a token out of range is reported in the same words", as
   assert.match(reply.message, /from 0n to 2n \*\* 64n - 1n/);
   assert.ok(!reply.message.includes("..="), reply.message);
 });
+
+test("LeaderElection's option errors name the options as written, camelCased", async () => {
+  const store = new MemoryStore();
+  const cases = [
+    [{ ttlMs: 1e300 }, "ERR_MILLIS_RANGE", /^options\.ttlMs must be/],
+    [{ ttlMs: 1000.0004 }, "ERR_MILLIS_PRECISION", /^options\.ttlMs must be/],
+    [{ ttlMs: 1000, safetyMarginMs: 2000 }, "ERR_CONFIG", /safetyMarginMs 2000 must be above 0 and below ttlMs 1000: 0 < safetyMarginMs < ttlMs/],
+    [{ maxDriftPpm: NaN }, "ERR_INTEGER_RANGE", /^options\.maxDriftPpm must be/],
+    [{ fencing: "yes" }, "ERR_BOOLEAN_TYPE", /^options\.fencing must be a boolean/],
+    [{ seed: 1 }, "ERR_SEED_TYPE", /^options\.seed must be a bigint/],
+    [{ key: "k".repeat(70_000) }, "ERR_TOO_LARGE", /^options\.key has 70000 characters/],
+  ];
+  for (const [options, code, words] of cases) {
+    const err = await caught(() => new LeaderElection({ store, key: "k", ...options }));
+    assert.equal(err?.code, code, `${JSON.stringify(Object.keys(options))}: ${err?.message}`);
+    assert.match(err.message, words);
+    assert.doesNotMatch(err.message, /config\.|_ms\b|_ppm\b/, err.message);
+  }
+  // The refused options changed nothing: the same store still elects.
+  const election = new LeaderElection({ store, key: "k", ttlMs: 1000 });
+  assert.equal((await election.campaign()).leader, true);
+  await election.close();
+});
