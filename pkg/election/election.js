@@ -8,7 +8,7 @@ import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
-import { inOptionWords, readOptions } from "./options.js";
+import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
 import { randomId } from "./random.js";
 
@@ -215,8 +215,14 @@ export class LeaderElection {
    * past it the work's signals are aborted), then releases and stops every timer. Later
    * calls return the same promise. The store is not closed: it may serve other elections.
    */
-  close({ timeoutMs = this.#closeTimeoutMs } = {}) {
+  close(options) {
     if (this.#closing !== undefined) return this.#closing;
+    let timeoutMs;
+    try {
+      timeoutMs = readCloseTimeout("close", options, this.#closeTimeoutMs);
+    } catch (err) {
+      return Promise.reject(err); // refused: nothing closed, the election goes on
+    }
     this.#closing = (async () => {
       if (this.#m.state === "Campaigning") this.#input(() => this.#m.release(this.#clock.now()));
       if (this.#work.size > 0) {

@@ -96,3 +96,22 @@ export function inOptionWords(err) {
   return err;
 }
 
+/**
+ * `close(options)`'s `timeoutMs`, or `fallback` when it is not given. A bad value is refused
+ * (a NaN bound would abort the work in flight at once), before anything closes.
+ */
+export function readCloseTimeout(where, options, fallback) {
+  if (options === undefined) return fallback;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where}: options must be an object such as { timeoutMs: 5000 }, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (k !== "timeoutMs") throw misuse(TypeError, "ERR_UNKNOWN_KEY", `${where}: options has an unknown key "${k}"; known: timeoutMs`);
+  }
+  const v = options.timeoutMs;
+  if (v === undefined) return fallback;
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
+  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a finite number of ms >= 0, got ${v}`);
+  return v;
+}
+

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { LeaderElection, MemoryStore } from "tenure";
+import { LeaderElection, MemoryStore, ShardedElection } from "tenure";
 import { RedisFencedResource, RedisStore } from "tenure/redis";
 
 const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
@@ -85,4 +85,28 @@ test("LeaderElection's option errors name the options as written, camelCased", a
   const election = new LeaderElection({ store, key: "k", ttlMs: 1000 });
   assert.equal((await election.campaign()).leader, true);
   await election.close();
+});
+
+test("close() refuses a bad timeout before closing anything", async () => {
+  const election = new LeaderElection({ store: new MemoryStore(), key: "close-k", ttlMs: 1000 });
+  assert.equal((await election.campaign()).leader, true);
+  let aborted = false;
+  let release;
+  const work = election.withLeadership(({ signal }) => new Promise((resolve) => {
+    release = resolve;
+    signal.addEventListener("abort", () => { aborted = true; });
+  }));
+  for (const [options, code] of [[{ timeoutMs: NaN }, "ERR_MILLIS_RANGE"], [{ timeoutMs: -1 }, "ERR_MILLIS_RANGE"], [{ timeoutMs: "5s" }, "ERR_MILLIS_TYPE"], [{ timeout: 5 }, "ERR_UNKNOWN_KEY"], [5, "ERR_OBJECT_TYPE"]]) {
+    await assert.rejects(election.close(options), (err) => err.code === code && /^close: options/.test(err.message), JSON.stringify(options));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(aborted, false, "the work in flight was not aborted");
+  assert.equal(election.isLeader, true, "still leading");
+  release("done");
+  assert.equal(await work, "done");
+  await election.close({ timeoutMs: 100 });
+  assert.equal(election.state, "Stopped");
+  const shards = new ShardedElection({ store: new MemoryStore(), keys: ["a"], ttlMs: 500 });
+  await assert.rejects(shards.close({ timeoutMs: NaN }), (err) => err.code === "ERR_MILLIS_RANGE" && /^ShardedElection\.close: /.test(err.message));
+  await shards.close();
 });
