@@ -8,7 +8,7 @@ import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
-import { readOptions } from "./options.js";
+import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
 import { randomId } from "./random.js";
 
@@ -43,7 +43,11 @@ export class LeaderElection {
     this.#key = o.key;
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
     this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
-    this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
+    try {
+      this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
+    } catch (err) {
+      throw inOptionWords(err); // the machine names its snake_case keys; the caller wrote camelCase
+    }
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
     this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
@@ -211,8 +215,14 @@ export class LeaderElection {
    * past it the work's signals are aborted), then releases and stops every timer. Later
    * calls return the same promise. The store is not closed: it may serve other elections.
    */
-  close({ timeoutMs = this.#closeTimeoutMs } = {}) {
+  close(options) {
     if (this.#closing !== undefined) return this.#closing;
+    let timeoutMs;
+    try {
+      timeoutMs = readCloseTimeout("close", options, this.#closeTimeoutMs);
+    } catch (err) {
+      return Promise.reject(err); // refused: nothing closed, the election goes on
+    }
     this.#closing = (async () => {
       if (this.#m.state === "Campaigning") this.#input(() => this.#m.release(this.#clock.now()));
       if (this.#work.size > 0) {

@@ -54,7 +54,7 @@ export function readOptions(options, allowed = []) {
   let nodeId = options.nodeId;
   if (nodeId === undefined) nodeId = randomId();
   else if (typeof nodeId === "bigint") {
-    if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is outside 0n ..= 2n ** 64n - 1n`);
+    if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is not from 0n to 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {
     throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId}`);
   }
@@ -78,3 +78,40 @@ function checkMillis(name, v) {
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
   if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a finite number of ms >= 0, got ${v}`);
 }
+
+/**
+ * A machine error about the config `readOptions` built, reworded in the options' own names:
+ * `config.ttl_ms` -> `options.ttlMs`, `safety_margin_ms 2000` -> `safetyMarginMs 2000` (the
+ * caller wrote camelCase; docs/conventions.md, "errors in the caller's words"). The error keeps
+ * its class and `code`; anything else is returned as it is.
+ */
+export function inOptionWords(err) {
+  if (!(err instanceof Error) || typeof err.code !== "string" || typeof err.message !== "string") return err;
+  let message = err.message.replace(/\bconfig\.key\b/g, "options.key");
+  for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
+    message = message.replace(new RegExp(`\\bconfig\\.${snake}\\b`, "g"), `options.${camel}`);
+    if (camel !== snake) message = message.replace(new RegExp(`\\b${snake}\\b`, "g"), camel);
+  }
+  if (message !== err.message) err.message = message;
+  return err;
+}
+
+/**
+ * `close(options)`'s `timeoutMs`, or `fallback` when it is not given. A bad value is refused
+ * (a NaN bound would abort the work in flight at once), before anything closes.
+ */
+export function readCloseTimeout(where, options, fallback) {
+  if (options === undefined) return fallback;
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where}: options must be an object such as { timeoutMs: 5000 }, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (k !== "timeoutMs") throw misuse(TypeError, "ERR_UNKNOWN_KEY", `${where}: options has an unknown key "${k}"; known: timeoutMs`);
+  }
+  const v = options.timeoutMs;
+  if (v === undefined) return fallback;
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
+  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a finite number of ms >= 0, got ${v}`);
+  return v;
+}
+

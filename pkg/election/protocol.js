@@ -165,7 +165,7 @@ function read(request, reply) {
   switch (type) {
     case "Granted":
     case "Renewed": {
-      if (!isToken(reply.token)) return bad(`the store's ${type}.token is ${describe(reply.token)}, not a bigint in 0n ..= 2n ** 64n - 1n`);
+      if (!isToken(reply.token)) return bad(`the store's ${type}.token is ${describe(reply.token)}, not a bigint from 0n to 2n ** 64n - 1n`);
       if (!isMillis(reply.ttl_ms) || reply.ttl_ms <= 0) return bad(`the store's ${type}.ttl_ms is ${describe(reply.ttl_ms)}, not a positive number of ms`);
       if (type === "Renewed" && reply.token !== request.token) {
         return bad(`the store renewed token ${request.token}n as ${reply.token}n: Renew must never change the token`, "ERR_STORE_CONTRACT");

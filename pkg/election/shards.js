@@ -20,6 +20,7 @@
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
+import { readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
@@ -128,6 +129,13 @@ export class ShardedElection {
 
   /** Closes every key's election (each waits for its work, then releases), then leaves. */
   close(options) {
+    if (this.#closing === undefined) {
+      try {
+        readCloseTimeout("ShardedElection.close", options, undefined);
+      } catch (err) {
+        return Promise.reject(err); // refused: nothing closed
+      }
+    }
     this.#closing ??= (async () => {
       clearTimeout(this.#timer);
       await Promise.all([...this.#elections.values()].map((e) => e.close(options)));

@@ -48,7 +48,7 @@ export function readRequest(store, request) {
   if (keys.includes("token")) {
     const token = request.token;
     if (typeof token !== "bigint") throw bad(TypeError, `request.token must be a bigint, got ${describe(token)}`);
-    if (token < 0n || token > U64_MAX) throw bad(RangeError, `request.token must be in 0n..=2n**64n-1n, got ${token}n`);
+    if (token < 0n || token > U64_MAX) throw bad(RangeError, `request.token must be a bigint from 0n to 2n ** 64n - 1n, got ${token}n`);
   }
   return request;
 }
@@ -59,7 +59,7 @@ export function readToken(where, token) {
     throw fail(TypeError, "ERR_TOKEN_TYPE", `${where}: the fencing token must be a bigint, got ${describe(token)}`);
   }
   if (token < 0n || token > U64_MAX) {
-    throw fail(RangeError, "ERR_TOKEN_RANGE", `${where}: the fencing token must be in 0n..=2n**64n-1n, got ${token}n`);
+    throw fail(RangeError, "ERR_TOKEN_RANGE", `${where}: the fencing token must be a bigint from 0n to 2n ** 64n - 1n, got ${token}n`);
   }
   return token;
 }

@@ -56,3 +56,14 @@ test("readme_partition_and_metrics_examples_print_what_they_claim", () => {
   assert.match(metrics.stdout, /^1$/m);
   assert.match(metrics.stdout, /leader_election_is_leader\{key="orders",node="node-a"\} 1/);
 });
+
+test("readme_search_example_shrinks_to_what_its_comment_says", () => {
+  const code = find("Search.shrink(");
+  assert.ok(code, "the search example");
+  const claimed = code.match(/small\.shrunk;\s*\/\/ (\{[^}]*\})/)?.[1];
+  assert.ok(claimed, "the comment after small.shrunk");
+  const result = run(`${code}\nconsole.log(JSON.stringify(small.shrunk));`);
+  assert.equal(result.status, 0, result.stderr);
+  const shrunk = JSON.parse(result.stdout.trim().split("\n").at(-1));
+  for (const [, key, value] of claimed.matchAll(/(\w+): (\d+)/g)) assert.equal(shrunk[key], Number(value), `${key} in ${claimed}`);
+});

@@ -150,3 +150,58 @@ fn clean_runs_exit_0_and_write_the_trace() {
     assert_eq!(report["runs"], 3);
     assert_eq!(report["failed_runs"], 0);
 }
+
+#[test]
+fn hostile_values_are_refused_in_the_flags_words() {
+    // An array is not read as the config's fields in order.
+    let err = one_line_error(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--duration",
+        "1s",
+        "--config",
+        "[1,2]",
+    ]);
+    assert!(
+        err.contains("is not a config object: give a JSON object"),
+        "{err}"
+    );
+    // A negative duration names the fault's key, not an "unknown key duration".
+    let err = one_line_error(&[
+        "run",
+        "--algorithm",
+        "lease-fencing",
+        "--duration",
+        "10s",
+        "--fault",
+        "pause target=1 duration=-3s at=5s",
+    ]);
+    assert!(err.contains("duration_ms"), "{err}");
+    assert!(!err.contains("unknown key"), "{err}");
+    // A bare -ms number past 10^15 is refused as too large, not as an empty range.
+    let err = one_line_error(&[
+        "failover",
+        "--algorithm",
+        "raft",
+        "--runs",
+        "1",
+        "--election-timeout-ms",
+        "18446744073709551615",
+    ]);
+    assert!(err.contains("at most 10^15"), "{err}");
+    // A negative budget reaches the budget's parser, not clap's "unexpected argument '-1'".
+    let err = one_line_error(&[
+        "search",
+        "--algorithm",
+        "bully",
+        "--property",
+        "split-brain",
+        "--budget",
+        "-1s",
+    ]);
+    assert!(
+        err.contains("--budget -1s is neither a number of runs"),
+        "{err}"
+    );
+}

@@ -75,7 +75,7 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
 pub fn parse_timeouts(s: &str) -> Result<(u64, u64), String> {
     let num = |v: &str| {
         parse_ms_knob(v)
-            .map_err(|_| format!("`{s}` is not a timeout range in ms, as in 150-300, 1s-2s or 150"))
+            .map_err(|_| format!("`{s}` is not a timeout range in ms (each end at most 10^15), as in 150-300, 1s-2s or 150"))
     };
     let (lo, hi) = match s.split_once('-') {
         Some((a, b)) => (num(a)?, Some(num(b)?)),
@@ -124,7 +124,9 @@ pub(crate) fn parse_failover_runs(s: &str) -> Result<u64, String> {
 /// says; a duration with a unit (`2s`) is accepted too.
 pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    if let Ok(n) = t.parse::<u64>() {
+    if let Ok(n) = t.parse::<u64>()
+        && u128::from(n) <= MAX_FLAG_MS
+    {
         return Ok(n);
     }
     if t.parse::<f64>().is_ok() {

@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::args::{ChaosFlags, ms, parse_duration_ms};
+use super::out::outln;
 use crate::chaos::{self, ChaosOptions, ChaosReport, Family, RunOutcome};
 use crate::scenario::Algorithm;
 use clap::Args;
@@ -134,7 +135,10 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     if a.emit_scenario {
         for i in 0..opts.runs {
             let s = chaos::scenario(&opts, opts.seed.wrapping_add(i));
-            println!("{}", serde_json::to_string(&s).unwrap_or_default());
+            outln!("{}", serde_json::to_string(&s).unwrap_or_default());
+            if super::out::closed() {
+                break; // the reader stopped reading (`| head`): the rest would be dropped
+            }
         }
         return Ok(false);
     }
@@ -158,7 +162,7 @@ pub(crate) fn run(a: ChaosArgs) -> Result<bool, CliError> {
     };
     if a.json {
         let v = serde_json::to_value(&report).unwrap_or_default();
-        println!("{}", super::json_ms::to_ms(v));
+        outln!("{}", super::json_ms::to_ms(v));
     } else {
         print(&opts, &report, &speed);
     }
@@ -173,7 +177,7 @@ struct Speed {
 }
 
 fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
-    println!(
+    outln!(
         "tenure chaos: {}, {} nodes, {} x {} of faults + {} heal, seeds {} to {}",
         opts.algorithm,
         opts.nodes,
@@ -183,7 +187,7 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
         opts.seed,
         opts.seed.wrapping_add(r.runs.saturating_sub(1)),
     );
-    let row = |k: &str, v: String| println!("  {k:<24}{v}");
+    let row = |k: &str, v: String| outln!("  {k:<24}{v}");
     row("runs", r.runs.to_string());
     row("failed runs", r.failed_runs.to_string());
     if r.violations.is_empty() {
@@ -239,8 +243,8 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
         ),
     );
     for (i, f) in r.failures.iter().enumerate() {
-        println!("FAIL seed {}: {}", f.seed, f.violation);
-        println!("  chaos:      {}", f.replay);
+        outln!("FAIL seed {}: {}", f.seed, f.violation);
+        outln!("  chaos:      {}", f.replay);
         // The run's scenario, its `tenure run` replay and its playground link (the first
         // few failures; the chaos command above replays any of them).
         if i < 5 {
@@ -250,7 +254,7 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
                 opts.algorithm, f.seed
             ));
             if let Err(e) = super::permalink::emit(&s, &path, 0) {
-                println!("  {}", e.message);
+                outln!("  {}", e.message);
             }
         }
     }

@@ -7,6 +7,7 @@
 
 use super::CliError;
 use super::args::{RaftFlags, parse_duration_ms};
+use super::out::outln;
 use super::permalink;
 use super::search::{default_out, parse_property};
 use crate::scenario::{Algorithm, Scenario};
@@ -110,9 +111,9 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
         if let Some(o) = v.as_object_mut() {
             o.insert("states_per_second".into(), serde_json::json!(rate.round()));
         }
-        println!("{}", super::json_ms::to_ms(v));
+        outln!("{}", super::json_ms::to_ms(v));
     } else {
-        println!(
+        outln!(
             "tenure check: {} for {}, {} nodes, {} of {} ms, up to {}, seed {}",
             a.algorithm,
             a.property,
@@ -122,7 +123,7 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             super::args::count(u64::from(a.faults), "fault"),
             a.seed
         );
-        println!(
+        outln!(
             "  states explored {}, unique {}, {:.0} states/s, depth reached {}{}",
             report.states_explored,
             report.unique_states,
@@ -137,12 +138,12 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     }
     let Some(cx) = &report.counterexample else {
         if !a.json {
-            println!("no violation of {} within these bounds", a.property);
+            outln!("no violation of {} within these bounds", a.property);
         }
         return Ok(false);
     };
     if !a.json {
-        println!(
+        outln!(
             "shortest counterexample: depth {} ({} ms), {} faults: {} at {}: {}",
             cx.depth,
             u64::from(cx.depth).saturating_mul(a.step),

@@ -5,6 +5,7 @@
 
 use super::CliError;
 use super::args::{RaftFlags, parse_duration_ms, parse_ms_knob, parse_timeouts, renamed};
+use super::out::outln;
 use crate::cost::{self, CostReport, Disturbance};
 use crate::failover::{self, FailoverReport};
 use crate::failover_plot::{Series, cdf_svg};
@@ -299,9 +300,9 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
                 }
             }
         }
-        println!("{}", super::json_ms::to_ms(out));
+        outln!("{}", super::json_ms::to_ms(out));
     } else {
-        println!(
+        outln!(
             "tenure failover: {}, {} nodes, {} crashes of the leader per setting, seeds {} to {}",
             a.algorithm,
             a.nodes,
@@ -311,24 +312,27 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         );
         for r in &reports {
             let f = &r.failover;
-            println!("  {}", r.label);
+            outln!("  {}", r.label);
             if f.samples_us.is_empty() {
-                println!("    time to a new leader: n/a (no crash was followed by a new leader)");
+                outln!("    time to a new leader: n/a (no crash was followed by a new leader)");
             } else {
-                println!(
+                outln!(
                     "    time to a new leader: min {:.1} ms, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-                    f.min_ms, f.median_ms, f.p99_ms, f.max_ms
+                    f.min_ms,
+                    f.median_ms,
+                    f.p99_ms,
+                    f.max_ms
                 );
             }
             if f.failures > 0 {
-                println!(
+                outln!(
                     "    no new leader within {} ms in {}",
                     failover::GIVE_UP_MS,
                     super::args::count(f.failures, "run")
                 );
             }
             if let Some(c) = &r.cost {
-                println!(
+                outln!(
                     "    false elections: {} in {} of simulated time with {} pauses of {} ms ({:.1} per hour)",
                     c.false_elections,
                     span(c.run_ms),
@@ -339,7 +343,7 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             }
         }
         if let Some(path) = &a.svg {
-            println!("  plot written to {}", path.display());
+            outln!("  plot written to {}", path.display());
         }
     }
     Ok(reports.iter().any(|r| r.failover.failures > 0))

@@ -79,10 +79,19 @@ fn field(key: &str, value: &str) -> Result<(String, Value), String> {
     if let Some(stem) = key.strip_suffix("_ms") {
         return Ok((format!("{stem}_ms"), ms_value(value)?));
     }
-    if value.parse::<f64>().is_err()
-        && let Ok(ms) = parse_duration_ms(value)
-    {
-        return Ok((format!("{key}_ms"), json!(ms)));
+    if value.parse::<f64>().is_err() {
+        if let Ok(ms) = parse_duration_ms(value) {
+            return Ok((format!("{key}_ms"), json!(ms)));
+        }
+        // `duration=-3s` (or a signed `offset=-500ms`) is the key's `_ms` too, signed, so the
+        // format's own check names the key and refuses the value, rather than the key being
+        // taken as written and refused as unknown.
+        if let Some(ms) = value
+            .strip_prefix('-')
+            .and_then(|v| parse_duration_ms(v).ok())
+        {
+            return Ok((format!("{key}_ms"), json!(-i128::from(ms))));
+        }
     }
     Ok((key.to_string(), plain(value)))
 }

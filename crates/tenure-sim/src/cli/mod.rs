@@ -11,6 +11,7 @@ mod check;
 mod failover;
 mod fault_text;
 mod json_ms;
+mod out;
 mod permalink;
 mod progress;
 mod run;
@@ -139,6 +140,10 @@ where
         Command::Search(a) => search::run(a),
         Command::Check(a) => check::run(a),
     };
+    if let Some(words) = out::failure() {
+        eprintln!("error: writing the report to stdout failed: {words}");
+        return ExitCode::from(2);
+    }
     match result {
         Ok(failed) => {
             if failed {

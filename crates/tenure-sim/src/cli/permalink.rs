@@ -6,6 +6,7 @@
 //! base64 encodes with the URL-safe alphabet (RFC 4648 §5).
 
 use super::CliError;
+use super::out::outln;
 use crate::scenario::Scenario;
 use base64::Engine;
 use std::path::Path;
@@ -43,9 +44,9 @@ pub(crate) fn emit(scenario: &Scenario, path: &Path, time_ms: u64) -> Result<(),
     } else {
         shown.clone()
     };
-    println!("  scenario:   {shown}");
-    println!("  replay:     tenure run {quoted}");
-    println!("  playground: {}", permalink(scenario, time_ms));
+    outln!("  scenario:   {shown}");
+    outln!("  replay:     tenure run {quoted}");
+    outln!("  playground: {}", permalink(scenario, time_ms));
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::args::{RaftFlags, ms, parse_duration_ms};
+use super::out::outln;
 use crate::scenario::{Algorithm, Scenario};
 use crate::world::World;
 use clap::Args;
@@ -121,7 +122,7 @@ impl Out {
         if self.to_stderr {
             eprintln!("{text}");
         } else {
-            println!("{text}");
+            outln!("{text}");
         }
     }
 }

@@ -7,6 +7,7 @@
 use super::CliError;
 use super::args::ms;
 use super::args::{ChaosFlags, parse_duration_ms};
+use super::out::outln;
 use super::permalink;
 use crate::scenario::{AlgoConfig, Algorithm};
 use crate::search::{Progress, Property, Search, SearchOptions, shrink};
@@ -50,6 +51,13 @@ pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
     // line or column (one argument has no lines to point at).
     let value: serde_json::Value =
         crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not JSON: {e}"))?;
+    // An array would be read as the config's fields in order (`[1, 2]`): only an object names
+    // its keys.
+    if !value.is_object() {
+        return Err(format!(
+            "`{s}` is not a config object: give a JSON object of config keys, as in {{\"ttl_ms\": 2000}}"
+        ));
+    }
     crate::serde_words::from_value(value).map_err(|e| format!("`{s}` is not a config object: {e}"))
 }
 
@@ -62,7 +70,7 @@ pub(crate) struct SearchArgs {
     #[arg(long, value_parser = parse_property)]
     property: Property,
     /// Runs (10000) or wall time (60s).
-    #[arg(long, default_value = "10000", value_parser = parse_budget)]
+    #[arg(long, default_value = "10000", allow_hyphen_values = true, value_parser = parse_budget)]
     budget: SearchBudget,
     /// Where to write the shrunk scenario (default: tenure-<algorithm>-<property>.json here).
     #[arg(long)]
@@ -109,9 +117,11 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
     let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
-    println!(
+    outln!(
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",
-        a.property, chaos.duration_ms, chaos.heal_ms
+        a.property,
+        chaos.duration_ms,
+        chaos.heal_ms
     );
     let config = std::mem::take(&mut chaos.config);
     let mut opts = SearchOptions::new(chaos, a.property);
@@ -164,7 +174,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     }
     let wall = start.elapsed();
     let Some(found) = search.found().cloned() else {
-        println!(
+        outln!(
             "no violation of {} in {} ({:.1} s, {})",
             a.property,
             super::args::count(search.progress().runs, "run"),
@@ -173,7 +183,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         );
         return Ok(false);
     };
-    println!(
+    outln!(
         "found: {} at {} ms in run {} (seed {}): {}",
         found.witness.kind,
         found.witness.time_us / 1_000,
@@ -184,7 +194,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     let t0 = Instant::now();
     let report = shrink(&found.scenario, a.property, a.shrink_steps)
         .map_err(|e| CliError::usage(e.to_string()))?;
-    println!(
+    outln!(
         "shrunk: {} faults, {} nodes, {} ms -> {} faults, {} nodes, {} ms ({} steps, {:.1} ms); \
          {}/{} other seeds fail too",
         report.original.faults,
@@ -198,7 +208,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
         report.other_seeds_failing,
         crate::search::shrink::SEED_PROBES,
     );
-    println!(
+    outln!(
         "  violation:  {} at {}: {}",
         report.witness.kind,
         ms(report.witness.time_us),
