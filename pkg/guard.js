@@ -1,8 +1,12 @@
-// Coded errors for the two misuses the generated bindings cannot code themselves: calling a
+// Coded errors for the misuses the generated bindings cannot code themselves: calling a
 // method of an object after its `free()` (wasm-bindgen says "null pointer passed to rust"),
-// and, in browsers, using a class before `await init()` has loaded the wasm module (the glue
-// fails with a bare TypeError). Both are checked before the call reaches the module, so the
-// caller gets an Error with a `code` and every other object keeps working.
+// calling it with a `this` that is not one of its instances (`X.prototype.m.call({})`: the
+// same message), calling it, or freeing it, while a call on it is still running (from a
+// getter or Proxy trap of that call's argument; wasm-bindgen throws an uncoded "recursive use
+// of an object", and a `free()` there would release memory the running call still uses), and,
+// in browsers, using a class before `await init()` has loaded the wasm module (the glue fails
+// with a bare TypeError). All are checked before the call reaches the module, so the caller
+// gets an Error with a `code` and every object keeps working.
 
 /** An Error with a stable `code`, as the bindings throw. */
 function coded(code, message) {
@@ -19,6 +23,23 @@ export function freedError(className, member) {
   );
 }
 
+/** The error for a method called with a `this` that is not an instance of its class. */
+export function thisTypeError(className, member) {
+  const error = new TypeError(
+    `${className}.${member}: \`this\` is not a ${className} (call it on an object made by the ${className} class, not through .call() on another object)`,
+  );
+  error.code = "ERR_THIS_TYPE";
+  return error;
+}
+
+/** The error for a call (or `free()`) on an object while a call on it is still running. */
+export function reentrantError(className, member) {
+  return coded(
+    "ERR_REENTRANT",
+    `${className}.${member}: called while a call on this ${className} is still running (from a getter or Proxy trap of that call's argument); call it after that call returns`,
+  );
+}
+
 /** The error for a use of the browser entry `entry` ("tenure" or "tenure/sim") before `await init()`. */
 export function notInitializedError(what, entry = "tenure") {
   return coded(
@@ -28,12 +49,15 @@ export function notInitializedError(what, entry = "tenure") {
 }
 
 const SKIP_PROTO = new Set(["constructor", "free"]);
+/** Set on an instance while one of its guarded members runs (the prototype holds `false`). */
+const BUSY = Symbol("tenure.busy");
 const SKIP_STATIC = new Set(["length", "name", "prototype"]);
 
 /**
  * Wraps every method and accessor of each exported wasm class in `exports` (a class has a
  * prototype `free`) so that a call on a freed instance throws `ERR_FREED` (a second `free()`
- * does nothing), and, when
+ * does nothing), a call whose `this` is not an instance throws `ERR_THIS_TYPE`, a call or
+ * `free()` made while a call on the same instance runs throws `ERR_REENTRANT`, and, when
  * `isReady` is given, any use while it returns false throws `ERR_NOT_INITIALIZED`.
  * Patches the classes in place (the package's own exports are these classes). Returns the
  * names of the classes guarded. `entry` names the package entry whose `init()` loads them.
@@ -53,20 +77,30 @@ export function guardClasses(exports, isReady, entry = "tenure") {
       const wrap = (fn) =>
         function guardedMember(...args) {
           if (isReady && !isReady()) throw notInitializedError(`${name}.${key}`, entry);
-          if (this?.__wbg_ptr === 0) throw freedError(name, key);
-          return fn.apply(this, args);
+          const ptr = this?.__wbg_ptr;
+          if (ptr === 0) throw freedError(name, key);
+          if (typeof ptr !== "number") throw thisTypeError(name, key);
+          if (this[BUSY]) throw reentrantError(name, key);
+          this[BUSY] = true;
+          try {
+            return fn.apply(this, args);
+          } finally {
+            this[BUSY] = false;
+          }
         };
       if (typeof d.value === "function") d.value = wrap(d.value);
       if (d.get) d.get = wrap(d.get);
       if (d.set) d.set = wrap(d.set);
       Object.defineProperty(proto, key, d);
     }
-    // A second free() is harmless, as closing twice is.
+    // A second free() is harmless, as closing twice is; a free() during a call is refused.
+    Object.defineProperty(proto, BUSY, { value: false, writable: true });
     const free = proto.free;
     Object.defineProperty(proto, "free", {
       ...Object.getOwnPropertyDescriptor(proto, "free"),
       value: function free_() {
         if (this?.__wbg_ptr === 0) return;
+        if (this?.[BUSY]) throw reentrantError(name, "free");
         return free.call(this);
       },
     });

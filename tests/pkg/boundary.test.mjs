@@ -273,6 +273,30 @@ test("every class answers a call after free() with ERR_FREED; a second free() is
   }
 });
 
+// ----- calls from inside a call, and calls on something that is not an instance -----
+
+test("a call or free() from a getter of the same object's argument is refused with ERR_REENTRANT, and the object keeps working", () => {
+  const store = new LeaseStore();
+  const request = { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1_000 };
+  for (const inner of [() => store.holder("k", 0), () => store.free()]) {
+    const hostile = new Proxy(request, { get: (t, k, r) => (k === "type" && inner(), Reflect.get(t, k, r)) });
+    assert.throws(() => store.handle(0, hostile), (err) => err.code === "ERR_REENTRANT" && /LeaseStore\.(holder|free): called while a call on this LeaseStore is still running/.test(err.message));
+  }
+  // Nothing was freed or granted by the refused calls: the same request is granted now.
+  assert.equal(store.handle(0, request).type, "Granted");
+  assert.equal(store.holder("k", 1).holder, 1n);
+  everyClassWorks();
+});
+
+test("a method called with a this that is not an instance throws ERR_THIS_TYPE, not wasm-bindgen's null pointer", () => {
+  for (const [cls, member, args] of [[FencedResource, "write", [1n, "x"]], [RaftNode, "handleTimeout", [0]], [Simulation, "step", []]]) {
+    for (const self of [{}, Object.create(cls.prototype), undefined]) {
+      assert.throws(() => cls.prototype[member].apply(self, args), (err) => err instanceof TypeError && err.code === "ERR_THIS_TYPE" && err.message.startsWith(`${cls.name}.${member}: \`this\` is not a ${cls.name}`));
+    }
+  }
+  everyClassWorks();
+});
+
 test("the whole scenario is bounded too: nested lists within their limits cannot multiply", () => {
   // 5000 faults sharing one list of 256 groups: each list is within its limit, the whole
   // would be 2.5 million values to copy.

@@ -79,6 +79,11 @@ const provoke = [
     n.free();
     n.handleTimeout(0);
   }],
+  ["reentrant", () => {
+    const store = new LeaseStore();
+    store.handle(0, new Proxy(acquire, { get: (t, k, r) => (k === "type" && store.available, Reflect.get(t, k, r)) }));
+  }],
+  ["this type", () => FencedResource.prototype.write.call({}, 1n, "x")],
   ["scenario type", () => new Simulation({ ...good(), nodes: "3" })],
   ["scenario: unknown algorithm", () => new Simulation({ ...good(), algorithm: "paxos" })],
   ["scenario range", () => new Simulation({ ...good(), nodes: 0 })],
@@ -126,7 +131,7 @@ test("every error code's message is in the caller's words", () => {
     "ERR_COMMAND_RANGE", "ERR_CONTEXT_TYPE", "ERR_CONTEXT_RANGE", "ERR_OBJECT_TYPE", "ERR_ARRAY_TYPE",
     "ERR_MISSING_KEY", "ERR_UNKNOWN_KEY", "ERR_VARIANT", "ERR_BOOLEAN_TYPE", "ERR_STRING_TYPE",
     "ERR_INTEGER_TYPE", "ERR_INTEGER_RANGE", "ERR_CONFIG", "ERR_NOT_LEADER", "ERR_ALREADY_LEADER",
-    "ERR_TOO_LARGE", "ERR_REVOKED_PROXY", "ERR_FREED", "ERR_SCENARIO_TYPE", "ERR_SCENARIO_RANGE",
+    "ERR_TOO_LARGE", "ERR_REVOKED_PROXY", "ERR_FREED", "ERR_REENTRANT", "ERR_THIS_TYPE", "ERR_SCENARIO_TYPE", "ERR_SCENARIO_RANGE",
     "ERR_FAULT_TYPE", "ERR_FAULT_RANGE", "ERR_CURSOR_TYPE", "ERR_CURSOR_RANGE", "ERR_DUPLICATE_KEY",
     "ERR_MESSAGE_ID", "ERR_SEARCH_TYPE", "ERR_SEARCH_RANGE",
   ];

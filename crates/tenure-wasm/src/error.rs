@@ -65,6 +65,10 @@ export type MachineErrorCode =
   | "ERR_INPUT_THREW"
   /** A method was called on an object after its free() (the package's guard). */
   | "ERR_FREED"
+  /** A method or free() was called on an object while a call on it was still running, from a getter or Proxy trap of that call's argument (the package's guard). */
+  | "ERR_REENTRANT"
+  /** A method was called with a `this` that is not an instance of its class (TypeError; the package's guard). */
+  | "ERR_THIS_TYPE"
   /** The browser entry was used before `await init()` (the package's guard). */
   | "ERR_NOT_INITIALIZED";
 "#;
