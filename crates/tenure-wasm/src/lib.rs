@@ -45,12 +45,8 @@
     allow(dead_code, unused_imports)
 )]
 
-// Only in a wasm build of the machines alone (scripts/build.mjs builds one feature at a time).
-#[cfg(all(
-    target_arch = "wasm32",
-    feature = "machines",
-    not(feature = "scenario")
-))]
+// Every wasm build: the three modules (scripts/build.mjs builds one feature at a time).
+#[cfg(target_arch = "wasm32")]
 mod allocator;
 mod config_words;
 mod convert;
