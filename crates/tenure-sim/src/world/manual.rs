@@ -61,7 +61,7 @@ impl World {
                 id: e.id,
                 from: self.name(e.from),
                 to: self.name(e.to),
-                kind: e.payload.label(),
+                kind: e.label,
                 value: e.payload.value(),
                 payload: e.payload.clone(),
             })
@@ -102,7 +102,7 @@ impl World {
                 env.id,
                 env.from,
                 env.to,
-                env.payload.label(),
+                env.label,
                 DropReason::Injected,
             );
         }

@@ -13,11 +13,12 @@ impl World {
         let (pf, pt) = (self.name(from), self.name(to));
         match self.network.send(self.now, from, to) {
             SendFate::Deliver(at, dup) => {
+                let label = payload.label();
                 self.trace(TraceKind::Send {
                     id,
                     from: pf,
                     to: pt,
-                    msg: payload.label(),
+                    msg: label,
                     value: payload.value(),
                     arrival_us: at.as_micros(),
                     duplicate_us: dup.map(Instant::as_micros),
@@ -27,6 +28,7 @@ impl World {
                     from,
                     to,
                     sent: self.now,
+                    label,
                     payload,
                 };
                 if self.hold(&env) {
@@ -51,7 +53,7 @@ impl World {
             .remove_where(|ev| matches!(ev, Ev::Deliver(e) if e.id == id));
         for ev in removed {
             if let Ev::Deliver(e) = ev {
-                self.drop_msg(id, e.from, e.to, e.payload.label(), DropReason::Injected);
+                self.drop_msg(id, e.from, e.to, e.label, DropReason::Injected);
             }
         }
     }
@@ -93,7 +95,7 @@ impl World {
                 env.id,
                 env.from,
                 env.to,
-                env.payload.label(),
+                env.label,
                 DropReason::Partition,
             );
         }
@@ -106,7 +108,7 @@ impl World {
                     env.id,
                     env.from,
                     env.to,
-                    env.payload.label(),
+                    env.label,
                     DropReason::Crashed,
                 );
             }
@@ -123,7 +125,7 @@ impl World {
             id: env.id,
             from,
             to,
-            msg: env.payload.label(),
+            msg: env.label,
         });
         let (p, q) = (env.to, env.from);
         self.call(p, |a, e| a.deliver(e, p, q, env.payload));
