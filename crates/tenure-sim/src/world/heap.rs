@@ -98,7 +98,11 @@ impl QuadHeap {
 #[inline(always)]
 fn least_of_four(first: usize, [a, b, c, d]: [u128; 4]) -> (usize, u128) {
     let left = if b < a { (first + 1, b) } else { (first, a) };
-    let right = if d < c { (first + 3, d) } else { (first + 2, c) };
+    let right = if d < c {
+        (first + 3, d)
+    } else {
+        (first + 2, c)
+    };
     if right.1 < left.1 { right } else { left }
 }
 

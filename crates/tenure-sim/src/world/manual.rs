@@ -98,13 +98,7 @@ impl World {
     fn drop_all(&mut self, chosen: Vec<Envelope>) -> usize {
         let n = chosen.len();
         for env in chosen {
-            self.drop_msg(
-                env.id,
-                env.from,
-                env.to,
-                env.label,
-                DropReason::Injected,
-            );
+            self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Injected);
         }
         self.account();
         n

@@ -91,26 +91,14 @@ impl World {
 
     pub(super) fn deliver(&mut self, env: Envelope) {
         if self.network.is_blocked(env.from, env.to) {
-            return self.drop_msg(
-                env.id,
-                env.from,
-                env.to,
-                env.label,
-                DropReason::Partition,
-            );
+            return self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Partition);
         }
         let Some(state) = self.procs.get_mut(env.to) else {
             return;
         };
         match state.status {
             ProcStatus::Crashed => {
-                self.drop_msg(
-                    env.id,
-                    env.from,
-                    env.to,
-                    env.label,
-                    DropReason::Crashed,
-                );
+                self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Crashed);
             }
             ProcStatus::Paused(_) => state.inbox.push_back(env),
             ProcStatus::Up => self.hand_over(env),
