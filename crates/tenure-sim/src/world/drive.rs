@@ -71,7 +71,7 @@ impl World {
         for ev in removed {
             if let Ev::Deliver(e) = ev {
                 n += 1;
-                self.drop_msg(e.id, e.from, e.to, e.payload.label(), DropReason::Injected);
+                self.drop_msg(e.id, e.from, e.to, e.label, DropReason::Injected);
             }
         }
         n

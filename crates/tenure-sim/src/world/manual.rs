@@ -61,7 +61,7 @@ impl World {
                 id: e.id,
                 from: self.name(e.from),
                 to: self.name(e.to),
-                kind: e.payload.label(),
+                kind: e.label,
                 value: e.payload.value(),
                 payload: e.payload.clone(),
             })
@@ -98,13 +98,7 @@ impl World {
     fn drop_all(&mut self, chosen: Vec<Envelope>) -> usize {
         let n = chosen.len();
         for env in chosen {
-            self.drop_msg(
-                env.id,
-                env.from,
-                env.to,
-                env.payload.label(),
-                DropReason::Injected,
-            );
+            self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Injected);
         }
         self.account();
         n

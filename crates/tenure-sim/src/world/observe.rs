@@ -171,7 +171,7 @@ impl World {
             id: e.id,
             from: self.name(e.from),
             to: self.name(e.to),
-            kind: e.payload.label(),
+            kind: e.label,
             value: e.payload.value(),
             send_us: e.sent.as_micros(),
             arrival_us: at.as_micros(),

@@ -36,33 +36,35 @@ pub(super) enum ProcStatus {
 impl World {
     /// Runs one adapter input for process `p`, then sends, records and reschedules.
     pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut dyn Adapter, &mut Env<'_>)) {
-        let mut out = std::mem::take(&mut self.out_buf);
-        let mut notes = std::mem::take(&mut self.note_buf);
-        let mut wakes = std::mem::take(&mut self.wake_buf);
         let mut pause = None;
         {
+            // The adapter and the buffers are disjoint fields: the buffers are lent in place,
+            // not taken out and put back around every input.
             let mut env = Env {
                 now: self.now,
                 clocks: &self.clocks,
-                out: &mut out,
-                notes: &mut notes,
+                out: &mut self.out_buf,
+                notes: &mut self.note_buf,
                 pause: &mut pause,
-                wakes: &mut wakes,
+                wakes: &mut self.wake_buf,
             };
             f(self.adapter.as_mut(), &mut env);
         }
         self.touch(p);
-        // Most inputs note nothing and ask for no wake-up, and many send nothing: an empty
-        // buffer is not drained (a drain's guard costs more than the check).
-        if !notes.is_empty() {
+        // Most inputs note nothing and ask for no wake-up, and many send nothing: only a
+        // buffer that holds something is taken out to be drained (and put back for reuse).
+        if !self.note_buf.is_empty() {
+            let mut notes = std::mem::take(&mut self.note_buf);
             for note in notes.drain(..) {
                 self.note(note);
             }
+            self.note_buf = notes;
         }
         if let Some((q, d)) = pause {
             self.pause(q, d);
         }
-        if !out.is_empty() {
+        if !self.out_buf.is_empty() {
+            let mut out = std::mem::take(&mut self.out_buf);
             for (from, to, payload) in out.drain(..) {
                 match self.procs.get_mut(from) {
                     Some(s) if matches!(s.status, ProcStatus::Paused(_)) => {
@@ -71,16 +73,16 @@ impl World {
                     _ => self.send(from, to, payload),
                 }
             }
+            self.out_buf = out;
         }
-        self.out_buf = out;
-        self.note_buf = notes;
         self.reschedule(p, false);
-        if !wakes.is_empty() {
+        if !self.wake_buf.is_empty() {
+            let mut wakes = std::mem::take(&mut self.wake_buf);
             for (after, token) in wakes.drain(..) {
                 self.schedule(self.now.saturating_add(after), Ev::Wake { p, token });
             }
+            self.wake_buf = wakes;
         }
-        self.wake_buf = wakes;
     }
 
     pub(super) fn note(&mut self, note: Note) {

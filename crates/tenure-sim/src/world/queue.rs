@@ -17,6 +17,9 @@ pub(super) struct Envelope {
     pub(super) from: usize,
     pub(super) to: usize,
     pub(super) sent: Instant,
+    /// `payload.label()`, taken once when the message is sent: its delivery or drop is
+    /// traced with the same label, without matching on the payload again.
+    pub(super) label: &'static str,
     pub(super) payload: Payload,
 }
 
@@ -306,6 +309,7 @@ mod tests {
             from: 0,
             to: 1,
             sent: Instant::ZERO,
+            label: "Establish",
             payload: Payload::Establish { token: id },
         })
     }

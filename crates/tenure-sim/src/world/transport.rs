@@ -13,11 +13,12 @@ impl World {
         let (pf, pt) = (self.name(from), self.name(to));
         match self.network.send(self.now, from, to) {
             SendFate::Deliver(at, dup) => {
+                let label = payload.label();
                 self.trace(TraceKind::Send {
                     id,
                     from: pf,
                     to: pt,
-                    msg: payload.label(),
+                    msg: label,
                     value: payload.value(),
                     arrival_us: at.as_micros(),
                     duplicate_us: dup.map(Instant::as_micros),
@@ -27,6 +28,7 @@ impl World {
                     from,
                     to,
                     sent: self.now,
+                    label,
                     payload,
                 };
                 if self.hold(&env) {
@@ -51,7 +53,7 @@ impl World {
             .remove_where(|ev| matches!(ev, Ev::Deliver(e) if e.id == id));
         for ev in removed {
             if let Ev::Deliver(e) = ev {
-                self.drop_msg(id, e.from, e.to, e.payload.label(), DropReason::Injected);
+                self.drop_msg(id, e.from, e.to, e.label, DropReason::Injected);
             }
         }
     }
@@ -89,26 +91,14 @@ impl World {
 
     pub(super) fn deliver(&mut self, env: Envelope) {
         if self.network.is_blocked(env.from, env.to) {
-            return self.drop_msg(
-                env.id,
-                env.from,
-                env.to,
-                env.payload.label(),
-                DropReason::Partition,
-            );
+            return self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Partition);
         }
         let Some(state) = self.procs.get_mut(env.to) else {
             return;
         };
         match state.status {
             ProcStatus::Crashed => {
-                self.drop_msg(
-                    env.id,
-                    env.from,
-                    env.to,
-                    env.payload.label(),
-                    DropReason::Crashed,
-                );
+                self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Crashed);
             }
             ProcStatus::Paused(_) => state.inbox.push_back(env),
             ProcStatus::Up => self.hand_over(env),
@@ -123,7 +113,7 @@ impl World {
             id: env.id,
             from,
             to,
-            msg: env.payload.label(),
+            msg: env.label,
         });
         let (p, q) = (env.to, env.from);
         self.call(p, |a, e| a.deliver(e, p, q, env.payload));
