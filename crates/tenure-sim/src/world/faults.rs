@@ -38,7 +38,7 @@ impl World {
     /// this one event for event (same trace hash). Faults are ordered by time; faults of the
     /// same instant keep the order they were applied in.
     pub fn replay_scenario(&self) -> Scenario {
-        let mut s = self.scenario.clone();
+        let mut s = Scenario::clone(&self.scenario);
         s.faults.extend(self.injected.iter().cloned());
         s.faults.sort_by_key(|f| f.at_ms);
         s

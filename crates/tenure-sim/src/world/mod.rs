@@ -89,9 +89,10 @@ impl Clone for SinkSlot {
 /// `clone()` copies the whole world (machines, clocks, network, queue, checker, metrics and
 /// the recent-event log, but not a trace sink): a checkpoint that continues exactly as the
 /// original would, for scrubbing back through a run without replaying it from the start.
+/// The scenario it was built from never changes, so clones share it.
 #[derive(Clone)]
 pub struct World {
-    scenario: Scenario,
+    scenario: std::sync::Arc<Scenario>,
     now: Instant,
     end: Instant,
     queue: Queue,
@@ -146,7 +147,7 @@ impl World {
         names.extend_from_slice(spec.extra_procs);
         let count = names.len();
         let mut world = World {
-            scenario: scenario.clone(),
+            scenario: std::sync::Arc::new(scenario.clone()),
             now: Instant::ZERO,
             end: scenario.duration_ms.instant(),
             queue: Queue::default(),
