@@ -28,6 +28,7 @@ pub mod failover;
 pub mod failover_plot;
 pub mod failover_setting;
 pub mod fault;
+mod json_shape;
 pub mod message;
 pub mod metrics;
 pub mod network;

@@ -13,6 +13,7 @@
 //! the way the caller wrote it: `nodes: expected a whole number 0 or more, got the string
 //! "3"`, `faults[0].fault: the key "node" is required`.
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 /// Why a JSON value did not read: where (the key path, `""` at the top) and serde's message.
@@ -85,10 +86,11 @@ impl core::fmt::Display for KeyedError {
 }
 
 /// Reads `T` from JSON text the caller wrote (a scenario file, `--config`): errors name the
-/// key and keep the line and column.
-pub fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, KeyedError> {
+/// key and keep the line and column. An array where `T` has an object is refused
+/// ([`objects_only`]).
+pub fn from_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, KeyedError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().clone();
         KeyedError::new(&path, &e.into_inner().to_string())
     })?;
@@ -100,18 +102,45 @@ pub fn from_text<T: DeserializeOwned>(text: &str) -> Result<T, KeyedError> {
             position,
         }
     })?;
+    // The text parsed as `T`, so it parses as JSON.
+    let input: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    objects_only(&input, &value)?;
     Ok(value)
 }
 
+/// Refuses `input` when it gives an array where `read` (what it read as) has an object: serde's
+/// derived structs read an array as their fields in order, which the JS bindings refuse and
+/// nobody means (`"config": [150]`). The error is serde's "expected an object, got an array"
+/// at that path.
+fn objects_only<T: Serialize>(input: &serde_json::Value, read: &T) -> Result<(), KeyedError> {
+    if !input.is_array() && !input.is_object() {
+        return Ok(());
+    }
+    let read = serde_json::to_value(read).unwrap_or_default();
+    match crate::json_shape::array_for_object(input, &read) {
+        None => Ok(()),
+        Some(path) => Err(KeyedError {
+            path,
+            detail: "invalid type: sequence, expected a map".into(),
+            position: String::new(),
+        }),
+    }
+}
+
 /// Reads `T` from JSON data the caller did not write as text (a JS object, values from the
-/// command line): errors name the key and give no line or column.
-pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, KeyedError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+/// command line): errors name the key and give no line or column. An array where `T` has an
+/// object is refused ([`objects_only`]).
+pub fn from_value<T: DeserializeOwned + Serialize>(
+    value: serde_json::Value,
+) -> Result<T, KeyedError> {
+    let read: T = serde_path_to_error::deserialize(&value).map_err(|e| {
         let path = e.path().clone();
         let mut err = KeyedError::new(&path, &e.into_inner().to_string());
         err.position.clear();
         err
-    })
+    })?;
+    objects_only(&value, &read)?;
+    Ok(read)
 }
 
 /// [`json_words`] without serde_json's ` at line L column C`: for input that was not text

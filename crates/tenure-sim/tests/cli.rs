@@ -107,6 +107,49 @@ fn scenario_file_errors_are_one_line_and_exit_2() {
 }
 
 #[test]
+fn an_array_where_the_format_has_an_object_is_refused_as_in_js() {
+    // serde's derived structs would read these as their fields in order; the JS bindings
+    // refuse them (ERR_OBJECT_TYPE), and so does the CLI, naming where.
+    let dir = std::env::temp_dir().join(format!("tenure-cli-arrays-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let head = r#""version": 1, "algorithm": "raft", "nodes": 3, "seed": 1, "duration_ms": 1000"#;
+    for (text, path) in [
+        (
+            r#"[1, "raft", 3, {}, {}, 0, 1000, []]"#.to_string(),
+            "scenario: expected an object",
+        ),
+        (
+            format!(r#"{{{head}, "config": [150]}}"#),
+            "scenario: config: expected an object",
+        ),
+        (
+            format!(r#"{{{head}, "network": [[5, 30]]}}"#),
+            "scenario: network: expected an object",
+        ),
+        (
+            format!(r#"{{{head}, "faults": [[200, {{"type": "crash", "node": 1}}]]}}"#),
+            "scenario: faults[0]: expected an object",
+        ),
+    ] {
+        let file = dir.join("arrays.json");
+        std::fs::write(&file, &text).unwrap();
+        let err = one_line_error(&["run", file.to_str().unwrap()]);
+        assert!(
+            err.contains(path) && err.contains("got an array"),
+            "{text}: {err}"
+        );
+    }
+    // Lists stay lists: latency ranges and partition groups are arrays in the format.
+    let file = dir.join("lists.json");
+    std::fs::write(&file, format!(r#"{{{head}, "network": {{"latency_ms": [5, 30]}}, "faults": [{{"at_ms": 200, "fault": {{"type": "partition", "groups": [[1], [2, 3]]}}}}]}}"#)).unwrap();
+    assert_eq!(
+        tenure(&["run", file.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn clean_runs_exit_0_and_write_the_trace() {
     let dir = std::env::temp_dir().join(format!("tenure-cli-ok-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
