@@ -87,7 +87,7 @@ impl core::fmt::Display for KeyedError {
 
 /// Reads `T` from JSON text the caller wrote (a scenario file, `--config`): errors name the
 /// key and keep the line and column. An array where `T` has an object is refused
-/// ([`objects_only`]).
+/// (`objects_only`).
 pub fn from_text<T: DeserializeOwned + Serialize>(text: &str) -> Result<T, KeyedError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -129,7 +129,7 @@ fn objects_only<T: Serialize>(input: &serde_json::Value, read: &T) -> Result<(),
 
 /// Reads `T` from JSON data the caller did not write as text (a JS object, values from the
 /// command line): errors name the key and give no line or column. An array where `T` has an
-/// object is refused ([`objects_only`]).
+/// object is refused (`objects_only`).
 pub fn from_value<T: DeserializeOwned + Serialize>(
     value: serde_json::Value,
 ) -> Result<T, KeyedError> {
