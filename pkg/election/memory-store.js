@@ -12,6 +12,15 @@ import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
 
 const KNOWN = ["latencyMs", "lossRate", "seed"];
+
+/** A value as the caller would write it in JS: `NaN`, `5n`, `"5"`, `[1, NaN]` (JSON.stringify would say `null` for NaN and throw for a bigint). */
+function shown(v) {
+  if (Array.isArray(v)) return `[${v.slice(0, 4).map(shown).join(", ")}${v.length > 4 ? ", ..." : ""}]`;
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "number" || typeof v === "boolean" || v == null) return String(v);
+  return typeof v;
+}
 const TYPES = ["Acquire", "Renew", "Release"];
 const FIELDS = {
   Acquire: ["type", "key", "holder", "session", "ttl_ms"],
@@ -51,10 +60,10 @@ export class MemoryStore {
     const { latencyMs = 0, lossRate = 0 } = options;
     const range = Array.isArray(latencyMs) ? latencyMs : [latencyMs, latencyMs];
     if (range.length !== 2 || !range.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0) || range[0] > range[1]) {
-      throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${JSON.stringify(latencyMs)}`);
+      throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${shown(latencyMs)}`);
     }
     if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
-      throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${String(lossRate)}`);
+      throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);
     }
     if (options.seed !== undefined && typeof options.seed !== "bigint") throw misuse(TypeError, "ERR_SEED_TYPE", "MemoryStore seed must be a bigint");
     this.#latency = range;

@@ -64,6 +64,11 @@ test("memory_store_options_and_requests_are_checked_and_it_keeps_working", async
   assert.throws(() => new MemoryStore({ latencyMs: [5, 1] }), { code: "ERR_MILLIS_RANGE" });
   assert.throws(() => new MemoryStore({ latencyMs: -1 }), { code: "ERR_MILLIS_RANGE" });
   assert.throws(() => new MemoryStore({ lossRate: 2 }), { code: "ERR_RATE_RANGE" });
+  // The value as written: NaN is not "null", and a bigint is named rather than crashing the message.
+  assert.throws(() => new MemoryStore({ latencyMs: NaN }), { code: "ERR_MILLIS_RANGE", message: /got NaN$/ });
+  assert.throws(() => new MemoryStore({ latencyMs: [1, 5n] }), { code: "ERR_MILLIS_RANGE", message: /got \[1, 5n\]$/ });
+  assert.throws(() => new MemoryStore({ latencyMs: "5" }), { code: "ERR_MILLIS_RANGE", message: /got "5"$/ });
+  assert.throws(() => new MemoryStore({ lossRate: 1n }), { code: "ERR_RATE_RANGE", message: /got 1n$/ });
   assert.throws(() => new MemoryStore({ seed: 1 }), { code: "ERR_SEED_TYPE" });
   const s = new MemoryStore();
   await assert.rejects(s.send(null), { code: "ERR_OBJECT_TYPE" });
