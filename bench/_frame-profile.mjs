@@ -12,13 +12,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-import { preview } from "vite";
 import { buildWeb } from "../scripts/build-web.mjs";
-import { root } from "../scripts/lib/run.mjs";
 import { chaosScenario } from "./_chaos.mjs";
+import { openIsolatedPlayground } from "./_isolated-page.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WALL_MS = Number(process.env.BENCH_WALL_MS ?? 4000);
 const SEEK_MS = 3_000_000;
 const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink.user_timing"];
@@ -78,24 +75,16 @@ async function profileCase(browser, page, nodes) {
 }
 
 const outDir = process.env.FRAME_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "tenure-web-"));
-let server;
-let browser;
+let served;
 try {
   if (!process.env.FRAME_PROFILE_DIR) await buildWeb(outDir);
-  server = await preview({
-    configFile: false,
-    root: join(root, "web"),
-    logLevel: "warn",
-    build: { outDir },
-    preview: { host: "127.0.0.1", port: 0, headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" } },
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+  served = await openIsolatedPlayground(outDir);
+  const { browser } = served;
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(server.resolvedUrls.local[0]);
+  await page.goto(served.url);
   await page.locator("body[data-ready=true]").waitFor({ timeout: 30_000 });
   for (const nodes of (process.env.FRAME_PROFILE_NODES ?? "9,25").split(",").map(Number)) await profileCase(browser, page, nodes);
 } finally {
-  await browser?.close();
-  await new Promise((resolve) => (server ? server.httpServer.close(resolve) : resolve()));
+  await served?.close();
   if (!process.env.FRAME_PROFILE_DIR) rmSync(outDir, { recursive: true, force: true });
 }

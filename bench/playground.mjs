@@ -20,14 +20,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
-import { preview } from "vite";
 import { buildWeb } from "../scripts/build-web.mjs";
-import { root } from "../scripts/lib/run.mjs";
 import { chaosScenario } from "./_chaos.mjs";
+import { openIsolatedPlayground } from "./_isolated-page.mjs";
 import { animationFrames, FRAME_CATEGORIES } from "./_trace.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WALL_MS = Number(process.env.BENCH_WALL_MS ?? 4000);
 const SPEEDS = (process.env.BENCH_SPEEDS ?? "1,10").split(",").filter(Boolean).map(Number);
 /** The speed slider's maximum (web/playground/element.js, SPEED_MAX = 10^1.7). */
@@ -121,20 +118,12 @@ async function frameCost(page, scenario, speed, fromMs = 0, { trace = false } = 
 
 export default async function bench() {
   const outDir = mkdtempSync(join(tmpdir(), "tenure-web-"));
-  let server;
-  let browser;
+  let served;
   try {
     await buildWeb(outDir);
-    server = await preview({
-      configFile: false,
-      root: join(root, "web"),
-      logLevel: "warn",
-      build: { outDir },
-      // Cross-origin isolated: precise performance.now() for the frame figures.
-      preview: { host: "127.0.0.1", port: 0, headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" } },
-    });
-    const url = server.resolvedUrls.local[0];
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--headless", "--disable-gpu"] });
+    // Cross-origin isolated: precise performance.now() for the frame figures.
+    served = await openIsolatedPlayground(outDir);
+    const { url, browser } = served;
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const sizes = await transferSize(page, url);
     const raw = sizes.reduce((a, s) => a + s.raw, 0);
@@ -170,8 +159,7 @@ export default async function bench() {
       }
     }
   } finally {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.httpServer.close(resolve) : resolve()));
+    await served?.close();
     rmSync(outDir, { recursive: true, force: true });
   }
 }
