@@ -29,7 +29,7 @@ export class EtcdStore {
    *   instead of hanging.
    */
   constructor(options) {
-    readOptions("EtcdStore", options, ["kv", "leaseClient"], CLIENT, ["client", "prefix", "timeoutMs"]);
+    options = readOptions("EtcdStore", options, ["kv", "leaseClient"], CLIENT, ["client", "prefix", "timeoutMs"]);
     this.#kv = options.client.kv;
     this.#leases = options.client.leaseClient;
     this.#prefix = readStringOption("EtcdStore", options, "prefix", "tenure/");

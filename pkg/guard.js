@@ -162,3 +162,30 @@ export function wasmLoader(wasmInit, bindings) {
     },
   };
 }
+
+/**
+ * Runs `read`, a read of a caller's argument done in JS (the options objects of
+ * `LeaderElection`, the stores and the testing helpers), and rethrows what a getter or Proxy
+ * trap of that argument throws as the bindings do: unchanged, with `code: "ERR_INPUT_THREW"`
+ * added when it is an Error without a `code` of its own that can take one. Errors Tenure
+ * raises itself carry their own codes and pass through as they are.
+ */
+export function readingInput(read) {
+  try {
+    return read();
+  } catch (thrown) {
+    markInputThrew(thrown);
+    throw thrown;
+  }
+}
+
+/** Adds `code: "ERR_INPUT_THREW"` to an uncoded, extensible Error; anything else is left alone. */
+function markInputThrew(thrown) {
+  // A thrown Proxy's traps may throw again: each question asked of it is guarded.
+  try {
+    if (!(thrown instanceof Error) || Object.getOwnPropertyDescriptor(thrown, "code") !== undefined) return;
+    Object.defineProperty(thrown, "code", { value: "ERR_INPUT_THREW", configurable: true, writable: true });
+  } catch {
+    // Frozen, or a trap refused: the exception is rethrown without a code.
+  }
+}

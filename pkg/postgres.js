@@ -36,7 +36,7 @@ export class PostgresStore {
    *   Client; `table` (default "cluster_leadership").
    */
   constructor(options) {
-    readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
+    options = readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
     this.#client = options.client;
     const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
@@ -122,7 +122,7 @@ export class PostgresFencedTable {
    *   row; `table` (default "fenced_resource").
    */
   constructor(options) {
-    readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
+    options = readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
     this.#client = options.client;
     if (typeof options.key !== "string" || options.key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);

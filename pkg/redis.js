@@ -63,7 +63,7 @@ export class RedisStore {
    *   client; `prefix` (default "tenure:") starts every Redis key this store uses.
    */
   constructor(options) {
-    readOptions("RedisStore", options, ["sendCommand"], CLIENT, ["client", "prefix"]);
+    options = readOptions("RedisStore", options, ["sendCommand"], CLIENT, ["client", "prefix"]);
     this.#client = options.client;
     this.#prefix = readStringOption("RedisStore", options, "prefix", "tenure:");
   }
@@ -134,7 +134,7 @@ export class RedisFencedResource {
    *   its Redis key is `<prefix>{<key>}:fenced` (prefix default "tenure:").
    */
   constructor(options) {
-    readOptions("RedisFencedResource", options, ["sendCommand"], CLIENT, ["client", "key", "prefix"]);
+    options = readOptions("RedisFencedResource", options, ["sendCommand"], CLIENT, ["client", "key", "prefix"]);
     this.#client = options.client;
     const key = options.key;
     if (typeof key !== "string" || key === "") {

@@ -7,6 +7,7 @@
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
+import { readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
@@ -53,22 +54,10 @@ export class MemoryStore {
    *   promise resolves `undefined`, the protocol's "no answer"); `seed`: the PRNG's seed.
    */
   constructor(options = {}) {
-    if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "MemoryStore options must be an object");
-    for (const k of Object.keys(options)) {
-      if (!KNOWN.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-    }
-    const { latencyMs = 0, lossRate = 0 } = options;
-    const range = Array.isArray(latencyMs) ? latencyMs : [latencyMs, latencyMs];
-    if (range.length !== 2 || !range.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0) || range[0] > range[1]) {
-      throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${shown(latencyMs)}`);
-    }
-    if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
-      throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);
-    }
-    if (options.seed !== undefined && typeof options.seed !== "bigint") throw misuse(TypeError, "ERR_SEED_TYPE", "MemoryStore seed must be a bigint");
-    this.#latency = range;
-    this.#loss = lossRate;
-    this.#seed = options.seed ?? freshSeed();
+    const { latency, loss, seed } = readingInput(() => readStoreOptions(options));
+    this.#latency = latency;
+    this.#loss = loss;
+    this.#seed = seed ?? freshSeed();
     this.#random = new Random(this.#seed);
   }
 
@@ -266,4 +255,27 @@ class Interned {
 
 function later(ms, fn) {
   setTimeout(fn, ms);
+}
+
+/**
+ * MemoryStore's options, checked and read once: `{ latency: [min, max], loss, seed }`. The
+ * latency range is copied, so changing the caller's array later changes nothing.
+ */
+function readStoreOptions(options) {
+  if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "MemoryStore options must be an object");
+  for (const k of Object.keys(options)) {
+    if (!KNOWN.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
+  }
+  const { latencyMs = 0, lossRate = 0, seed } = options;
+  // A two-element list is copied by index (a huge or sparse array is refused, not spread).
+  const pair = !Array.isArray(latencyMs) || latencyMs.length === 2;
+  const range = Array.isArray(latencyMs) ? [latencyMs[0], latencyMs[1]] : [latencyMs, latencyMs];
+  if (!pair || !range.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0) || range[0] > range[1]) {
+    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${shown(latencyMs)}`);
+  }
+  if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
+    throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);
+  }
+  if (seed !== undefined && typeof seed !== "bigint") throw misuse(TypeError, "ERR_SEED_TYPE", "MemoryStore seed must be a bigint");
+  return { latency: range, loss: lossRate, seed };
 }

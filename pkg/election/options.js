@@ -1,6 +1,7 @@
 // LeaderElection's options: the machine's knobs under their camelCased names, with defaults
 // that scale with `ttlMs` (each ttl/10, jitter ttl/20: exactly the machine's defaults at its
 // default ttl of 10 s), so `{ ttlMs: 2000 }` alone is a valid config (design rule 5).
+import { readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { randomId } from "./random.js";
 
@@ -32,6 +33,10 @@ const micros = (ms) => Math.round(ms * 1000) / 1000;
  * where `machine` is the LeaseCandidate config (holder and key filled in by the caller).
  */
 export function readOptions(options, allowed = []) {
+  return readingInput(() => readOptionsOf(options, allowed));
+}
+
+function readOptionsOf(options, allowed) {
   if (typeof options !== "object" || options === null) {
     throw misuse(TypeError, "ERR_OBJECT_TYPE", `options must be an object with at least { store, key }, got ${options === null ? "null" : typeof options}`);
   }
@@ -101,6 +106,10 @@ export function inOptionWords(err) {
  * (a NaN bound would abort the work in flight at once), before anything closes.
  */
 export function readCloseTimeout(where, options, fallback) {
+  return readingInput(() => readCloseTimeoutOf(where, options, fallback));
+}
+
+function readCloseTimeoutOf(where, options, fallback) {
   if (options === undefined) return fallback;
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where}: options must be an object such as { timeoutMs: 5000 }, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);

@@ -17,6 +17,7 @@
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
+import { readingInput } from "../guard.js";
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
@@ -50,7 +51,8 @@ export class ShardedElection {
 
   constructor(options) {
     if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "ShardedElection options must be an object with { store, keys }");
-    const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = options;
+    // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
+    const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = readingInput(() => ({ ...options }));
     if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
       throw misuse(TypeError, "ERR_ARRAY_TYPE", "options.keys must be a non-empty array of key strings");
     }

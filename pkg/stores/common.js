@@ -1,6 +1,7 @@
 // What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
 // request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
 // the adapters load without the machines.
+import { readingInput } from "../guard.js";
 
 const U64_MAX = 2n ** 64n - 1n;
 const REQUEST_KEYS = {
@@ -89,8 +90,14 @@ export function storeError(store, request, cause, what = undefined) {
 /**
  * Checks that `options` is an object with a `client` that has the given members, and no key
  * outside `known` (a typo such as `keyPrefix` for `prefix` fails loudly: ERR_UNKNOWN_KEY).
+ * Returns a plain copy of `options`, read once (a getter runs once; a getter or Proxy trap that
+ * throws reaches the caller coded ERR_INPUT_THREW), for the adapter to read its other options from.
  */
 export function readOptions(store, options, clientMethods, clientDescription, known) {
+  return readingInput(() => readOptionsOf(store, options, clientMethods, clientDescription, known));
+}
+
+function readOptionsOf(store, options, clientMethods, clientDescription, known) {
   if (options === null || typeof options !== "object") {
     throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options must be an object with a \`client\`, got ${describe(options)}`);
   }
@@ -99,7 +106,8 @@ export function readOptions(store, options, clientMethods, clientDescription, kn
       throw fail(TypeError, "ERR_UNKNOWN_KEY", `new ${store}(options): unknown option "${key}"; known: ${known.join(", ")}`);
     }
   }
-  const { client } = options;
+  const copy = { ...options };
+  const { client } = copy;
   const missing = clientMethods.filter((m) => typeof client?.[m] !== "function" && typeof client?.[m] !== "object");
   if (client === null || typeof client !== "object" || missing.length > 0) {
     throw fail(
@@ -109,7 +117,7 @@ export function readOptions(store, options, clientMethods, clientDescription, kn
         (client && typeof client === "object" ? ` (it has no ${missing.join(", ")})` : ""),
     );
   }
-  return options;
+  return copy;
 }
 
 /** Checks an optional string option (a key prefix, a table name). */

@@ -3,6 +3,7 @@
 import { Breach, CASES } from "./cases.js";
 import { Unreadable, exchange, sleep } from "./exchange.js";
 import { randomId } from "../election/random.js";
+import { readingInput } from "../guard.js";
 
 const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
 
@@ -13,9 +14,14 @@ const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "k
  */
 export async function checkStoreContract(makeStore, options = {}) {
   if (typeof makeStore !== "function") throw codeError(TypeError, "ERR_FUNCTION_TYPE", "checkStoreContract(makeStore): makeStore must be a function returning a store");
-  for (const k of Object.keys(options)) {
-    if (!KNOWN.includes(k)) throw codeError(TypeError, "ERR_UNKNOWN_KEY", `checkStoreContract options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-  }
+  // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
+  if (typeof options !== "object" || options === null) throw codeError(TypeError, "ERR_OBJECT_TYPE", `checkStoreContract options must be an object, got ${options === null ? "null" : typeof options}`);
+  options = readingInput(() => {
+    for (const k of Object.keys(options)) {
+      if (!KNOWN.includes(k)) throw codeError(TypeError, "ERR_UNKNOWN_KEY", `checkStoreContract options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
+    }
+    return { ...options };
+  });
   const {
     ttlMs = 300,
     numbering = "consecutive",

@@ -14,18 +14,28 @@ import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
 import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
+import { readingInput } from "../guard.js";
 
 const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix", "closeStores"];
 const NAMES = ["A", "B", "C"];
 
 export async function runDifferential(makeStore, options = {}) {
-  for (const k of Object.keys(options)) {
-    if (!KNOWN.includes(k)) {
-      const err = new TypeError(`runDifferential options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-      err.code = "ERR_UNKNOWN_KEY";
-      throw err;
-    }
+  // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
+  if (typeof options !== "object" || options === null) {
+    const err = new TypeError(`runDifferential options must be an object, got ${options === null ? "null" : typeof options}`);
+    err.code = "ERR_OBJECT_TYPE";
+    throw err;
   }
+  options = readingInput(() => {
+    for (const k of Object.keys(options)) {
+      if (!KNOWN.includes(k)) {
+        const err = new TypeError(`runDifferential options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
+        err.code = "ERR_UNKNOWN_KEY";
+        throw err;
+      }
+    }
+    return { ...options };
+  });
   const {
     steps = 100,
     ttlMs = 200,

@@ -51,6 +51,14 @@ test("two raft ranges and a lease: one plot, three lines, the CLI's numbers", as
   assert.ok(fast.cost.false_elections_per_hour >= slow.cost.false_elections_per_hour);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
+  // The cost checkbox sits beside its words (the page-wide input width once left a wide gap).
+  const offset = await page.getByTestId("lab-cost").evaluate((box) => {
+    const words = document.createRange();
+    words.selectNodeContents(box.parentElement);
+    words.setStartAfter(box);
+    return words.getBoundingClientRect().left - box.getBoundingClientRect().left;
+  });
+  assert.ok(offset > 0 && offset <= 32, `the words start ${offset} px after the checkbox's left edge`);
   await screenshot(page, "failover-lab", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, "failover-lab-phone", { fullPage: true });

@@ -82,10 +82,38 @@ impl Serialize for Ms {
 
 impl<'de> Deserialize<'de> for Ms {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ms, D::Error> {
-        let v = f64::deserialize(d)?;
+        d.deserialize_f64(MsVisitor)
+    }
+}
+
+/// Reads a time in ms: a whole number as it is written (JSON text can hold integers a float
+/// cannot, such as 9007199254740993, which would round to ...992), anything else as a float.
+struct MsVisitor;
+
+impl serde::de::Visitor<'_> for MsVisitor {
+    type Value = Ms;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, ms: u64) -> Result<Ms, E> {
+        ms.checked_mul(1000)
+            .map(|us| Ms(Duration::from_micros(us)))
+            .ok_or_else(|| E::custom(out_of_range(&ms)))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, ms: i64) -> Result<Ms, E> {
+        match u64::try_from(ms) {
+            Ok(ms) => self.visit_u64(ms),
+            Err(_) => Err(E::custom(out_of_range(&ms))),
+        }
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Ms, E> {
         ms_to_us(v)
             .map(|us| Ms(Duration::from_micros(us)))
-            .map_err(|e| serde::de::Error::custom(millis_words(v, e)))
+            .map_err(|e| E::custom(millis_words(v, e)))
     }
 }
 
@@ -98,11 +126,16 @@ fn millis_words(v: f64, e: MillisError) -> String {
             "{v} ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at \
              most 3 decimals"
         ),
-        MillisError::OutOfRange => format!(
-            "{v} is not a time in milliseconds: give a finite number, 0 or more, below 2^64 \
-             microseconds"
-        ),
+        MillisError::OutOfRange => out_of_range(&v),
     }
+}
+
+/// The words for a time in ms outside 0 ..< 2^64 microseconds.
+fn out_of_range(v: &dyn fmt::Display) -> String {
+    format!(
+        "{v} is not a time in milliseconds: give a finite number, 0 or more, below 2^64 \
+         microseconds"
+    )
 }
 
 /// A signed span given in milliseconds in JSON, held as whole microseconds.
@@ -233,5 +266,27 @@ mod tests {
         assert_eq!(ms_to_us(10.0004), Err(MillisError::SubMicrosecond));
         assert_eq!(ms_to_us(-1.0), Err(MillisError::OutOfRange));
         assert_eq!(ms_to_us(f64::NAN), Err(MillisError::OutOfRange));
+    }
+
+    #[test]
+    fn whole_milliseconds_in_json_text_are_read_exactly() {
+        let read = |text: &str| serde_json::from_str::<Ms>(text).map_err(|e| e.to_string());
+        // 2^53 + 1 has no f64: read through a float it became 9007199254740992 ms.
+        assert_eq!(
+            read("9007199254740993").map(Ms::micros),
+            Ok(9_007_199_254_740_993_000)
+        );
+        assert_eq!(read("2000").map(Ms::micros), Ok(2_000_000));
+        assert_eq!(read("1.5").map(Ms::micros), Ok(1_500));
+        let too_long = read("18446744073709552").err().unwrap_or_default();
+        assert!(
+            too_long.starts_with("18446744073709552 is not a time in milliseconds"),
+            "{too_long}"
+        );
+        let negative = read("-3").err().unwrap_or_default();
+        assert!(
+            negative.starts_with("-3 is not a time in milliseconds"),
+            "{negative}"
+        );
     }
 }

@@ -179,6 +179,9 @@ pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
     }
     let mut path: Vec<String> = key.split('.').map(str::to_string).collect();
     if path.len() == 1 {
+        if let Some(why) = not_a_config_key(key) {
+            return Err(why);
+        }
         path.insert(0, "config".into());
     }
     let last = path.last().cloned().unwrap_or_default();
@@ -188,6 +191,34 @@ pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
         plain(value.trim())
     };
     Ok((path, value))
+}
+
+/// Why a one-word `--set key=value` naming a scenario setting outside `config` is refused:
+/// `network` holds several settings (one is set by its dotted path), and the scenario's own
+/// settings have their own flags. `None` for every other key, which is read as a config key.
+fn not_a_config_key(key: &str) -> Option<String> {
+    let flag = match key {
+        "network" => {
+            let keys = serde_json::to_value(crate::network::NetworkConfig::default())
+                .ok()
+                .and_then(|v| v.as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()))
+                .unwrap_or_default();
+            return Some(format!(
+                "`network` holds several settings; set one by its path, as in --set \
+                 network.loss=0.05 (its keys: {})",
+                keys.join(", ")
+            ));
+        }
+        "nodes" => "--nodes",
+        "seed" => "--seed",
+        "duration_ms" => "--duration",
+        "algorithm" => "--algorithm",
+        "faults" => "--fault",
+        _ => return None,
+    };
+    Some(format!(
+        "`{key}` is a setting of the scenario, not of its config; give it with {flag}"
+    ))
 }
 
 /// Sets `value` at `path` in the scenario JSON `doc` (objects are created on the way).
@@ -271,6 +302,21 @@ mod tests {
             Ok((vec!["config".into(), "pre_vote".into()], json!(false)))
         );
         assert!(parse_set("ttl_ms").is_err());
+        assert_eq!(
+            parse_set("network=[0.5]"),
+            Err(
+                "`network` holds several settings; set one by its path, as in --set \
+                 network.loss=0.05 (its keys: duplicate, latency_ms, loss)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_set("nodes=7"),
+            Err(
+                "`nodes` is a setting of the scenario, not of its config; give it with --nodes"
+                    .into()
+            )
+        );
         let mut doc = json!({ "config": {} });
         let (p, v) = parse_set("network.loss=0.5").unwrap_or_default();
         assert_eq!(apply_set(&mut doc, &p, v), Ok(()));
