@@ -84,9 +84,9 @@ mod tests {
             };
             let term = 1 + next(3);
             assert_eq!(t.get(index, term), all.get(&(index, term)).copied());
-            if !all.contains_key(&(index, term)) {
+            if let std::collections::btree_map::Entry::Vacant(e) = all.entry((index, term)) {
+                e.insert(round);
                 t.insert(index, term, round);
-                all.insert((index, term), round);
                 top = top.max(index);
             }
             if round % 500 == 499 {
