@@ -67,8 +67,35 @@ impl SimClock {
             .saturating_add(Self::scaled(elapsed, self.rate()))
     }
 
+    /// `floor(elapsed * rate / 10^6)` in 64 bits, `None` when the product overflows.
+    #[inline(always)]
+    fn scaled_u64(elapsed: u64, rate: u64) -> Option<u64> {
+        if rate == MICRO {
+            return Some(elapsed);
+        }
+        elapsed.checked_mul(rate).map(|x| x / MICRO)
+    }
+
     /// The clock's reading at true time `now` (`now` must not precede the last change).
+    ///
+    /// When the anchor is a `u64` and the line's value fits one too (every clock short of
+    /// a step below zero or centuries of drift), the sum is taken in 64 bits: no saturation
+    /// or clamp could have changed it, so the reading is the one the wide path gives.
+    #[inline]
     pub fn read(&self, now: Instant) -> Instant {
+        let elapsed = now.as_micros().saturating_sub(self.anchor_true);
+        if let Ok(anchor) = u64::try_from(self.anchor_local)
+            && let Some(line) =
+                Self::scaled_u64(elapsed, self.rate()).and_then(|s| anchor.checked_add(s))
+        {
+            return Instant::from_micros(line.max(self.floor));
+        }
+        self.read_wide(now)
+    }
+
+    /// [`read`](Self::read) in 128-bit arithmetic, saturating and clamped.
+    #[cold]
+    fn read_wide(&self, now: Instant) -> Instant {
         let line = self.line(now.as_micros()).clamp(0, i128::from(u64::MAX));
         let line = u64::try_from(line).unwrap_or(u64::MAX);
         Instant::from_micros(line.max(self.floor))
@@ -100,10 +127,37 @@ impl SimClock {
     }
 
     /// The earliest true time `>= now` at which the reading reaches `local`.
+    ///
+    /// As with [`read`](Self::read), a clock whose anchor and need fit 64 bits takes a
+    /// 64-bit path with the same result: with `need = local - anchor_local > 0`, the answer
+    /// is `max(now, anchor_true + ceil(need * 10^6 / rate))`, saturating at `u64::MAX`.
+    #[inline]
     pub fn true_time_of(&self, now: Instant, local: Instant) -> Instant {
         if self.read(now) >= local {
             return now;
         }
+        let rate = self.rate();
+        if let Ok(anchor) = u64::try_from(self.anchor_local) {
+            let need = local.as_micros().saturating_sub(anchor);
+            let steps = if need == 0 {
+                Some(0)
+            } else if rate == MICRO {
+                Some(need)
+            } else {
+                need.checked_mul(MICRO).map(|x| x.div_ceil(rate))
+            };
+            if let Some(steps) = steps {
+                let at = self.anchor_true.saturating_add(steps);
+                return Instant::from_micros(at.max(now.as_micros()));
+            }
+        }
+        self.true_time_of_wide(now, local)
+    }
+
+    /// [`true_time_of`](Self::true_time_of) in 128-bit arithmetic, once the reading at
+    /// `now` is known to be short of `local`.
+    #[cold]
+    fn true_time_of_wide(&self, now: Instant, local: Instant) -> Instant {
         let need = i128::from(local.as_micros()).saturating_sub(self.anchor_local);
         let rate = self.rate();
         // ceil(need * 10^6 / rate), 0 for need <= 0; in 64 bits when it fits.
@@ -191,6 +245,46 @@ mod tests {
             assert!(
                 c.read(at(t.as_micros() - 1)) < at(target),
                 "{target}: earliest"
+            );
+        }
+    }
+
+    #[test]
+    fn the_64_bit_paths_give_what_the_wide_ones_give() {
+        let mut x: u64 = 3;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (x >> 11) % m
+        };
+        let magnitudes = [10, 1_000_000, 1 << 40, u64::MAX / 1_000_000, u64::MAX];
+        // A value up to one of the magnitudes, picked at random too.
+        let any = |next: &mut dyn FnMut(u64) -> u64| {
+            let m = magnitudes[next(5) as usize];
+            next(m)
+        };
+        for _ in 0..20_000 {
+            let mut c = SimClock::new();
+            let mut now = 0u64;
+            for _ in 0..next(4) {
+                now = now.saturating_add(any(&mut next));
+                match next(3) {
+                    0 => c.set_drift(at(now), next(1_000_001) as i32 - 500_000),
+                    1 => c.step(at(now), next(1 << 50) as i64 - (1 << 49)),
+                    _ => c.step(at(now), i64::MIN / (1 + next(4) as i64)),
+                }
+            }
+            let later = at(now.saturating_add(any(&mut next)));
+            assert_eq!(c.read(later), c.read_wide(later), "{c:?} at {later:?}");
+            let local = at(any(&mut next));
+            let wide = if c.read_wide(later) >= local {
+                later
+            } else {
+                c.true_time_of_wide(later, local)
+            };
+            assert_eq!(
+                c.true_time_of(later, local),
+                wide,
+                "{c:?} {later:?} {local:?}"
             );
         }
     }

@@ -6,6 +6,8 @@
 //! changed, not the size of the world.
 
 mod lease;
+mod node_table;
+mod prefix_table;
 mod raft;
 
 pub use lease::LeaseChecker;

@@ -1,5 +1,7 @@
 //! Raft's safety properties, checked incrementally from terms, log changes and commits.
 
+use super::node_table::NodeTable;
+use super::prefix_table::PrefixTable;
 use super::{Finding, InvariantKind};
 use crate::process::Proc;
 use std::collections::BTreeMap;
@@ -51,10 +53,10 @@ impl NodeLog {
 /// committed log), so the per-index records there are dropped, as the nodes' logs drop theirs.
 #[derive(Clone, Debug, Default)]
 pub struct RaftChecker {
-    terms: BTreeMap<NodeId, u64>,
+    terms: NodeTable<u64>,
     leaders: BTreeMap<u64, NodeId>,
-    logs: BTreeMap<NodeId, NodeLog>,
-    prefixes: BTreeMap<(u64, u64), u64>,
+    logs: NodeTable<NodeLog>,
+    prefixes: PrefixTable,
     /// Entries `1..=committed_base` are committed and compacted.
     committed_base: u64,
     /// Term of committed entry `committed_base + i + 1`.
@@ -86,7 +88,7 @@ impl RaftChecker {
 
     /// `node` is now at `term` (including right after a restart).
     pub fn observe_term(&mut self, node: NodeId, term: u64, out: &mut Vec<Finding>) {
-        let last = self.terms.entry(node).or_insert(term);
+        let last = self.terms.get_or_insert_with(node, || term);
         if term < *last {
             out.push(Finding {
                 kind: InvariantKind::TermMonotonic,
@@ -137,7 +139,7 @@ impl RaftChecker {
         entries: &[EntryCode],
         out: &mut Vec<Finding>,
     ) {
-        let log = self.logs.entry(node).or_default();
+        let log = self.logs.get_or_insert_with(node, NodeLog::default);
         if from <= log.last() && from <= log.commit {
             out.push(Finding {
                 kind: InvariantKind::LeaderCompleteness,
@@ -160,8 +162,8 @@ impl RaftChecker {
             log.terms.push(e.0);
             log.prefix.push(h);
             let index = log.last();
-            match self.prefixes.get(&(index, e.0)) {
-                Some(&seen) if seen != h => out.push(Finding {
+            match self.prefixes.get(index, e.0) {
+                Some(seen) if seen != h => out.push(Finding {
                     kind: InvariantKind::LogMatching,
                     nodes: vec![Proc::Node(node)],
                     detail: format!(
@@ -171,7 +173,7 @@ impl RaftChecker {
                 }),
                 Some(_) => {}
                 None => {
-                    self.prefixes.insert((index, e.0), h);
+                    self.prefixes.insert(index, e.0, h);
                 }
             }
         }
@@ -180,7 +182,7 @@ impl RaftChecker {
 
     /// `node` restarted: its volatile commit index is gone (its log survives).
     pub fn observe_restart(&mut self, node: NodeId) {
-        if let Some(log) = self.logs.get_mut(&node) {
+        if let Some(log) = self.logs.get_mut(node) {
             log.commit = 0;
         }
     }
@@ -200,7 +202,7 @@ impl RaftChecker {
         // Leader Completeness (Raft §5.4): an entry committed in term U is in the log of every
         // leader of a term above U. A leader of a lower term elected later in true time (a
         // candidate paused with its votes queued) owes nothing to entries committed after it.
-        let log = self.logs.entry(node).or_default();
+        let log = self.logs.get_or_insert_with(node, NodeLog::default);
         let owed = self.committed.iter().zip(&self.committed_in).enumerate();
         for (i, (&t, _)) in owed.filter(|(_, (_, in_term))| **in_term < term) {
             let index = self
@@ -223,8 +225,8 @@ impl RaftChecker {
 
     /// `node` reports commit index `commit`.
     pub fn observe_commit(&mut self, node: NodeId, commit: u64, out: &mut Vec<Finding>) {
-        let reporter_term = self.terms.get(&node).copied().unwrap_or(0);
-        let log = self.logs.entry(node).or_default();
+        let reporter_term = self.terms.get(node).copied().unwrap_or(0);
+        let log = self.logs.get_or_insert_with(node, NodeLog::default);
         let from = log.commit.max(log.base).max(self.committed_base);
         log.commit = log.commit.max(commit);
         for index in from.saturating_add(1)..=commit {
@@ -273,7 +275,7 @@ impl RaftChecker {
 
     /// Through which index `node`'s log equals the committed log (0 for a node never seen).
     pub fn agrees_through(&self, node: NodeId) -> u64 {
-        self.logs.get(&node).map_or(0, |l| l.agree)
+        self.logs.get(node).map_or(0, |l| l.agree)
     }
 
     /// Forgets every per-index record through `index`, which must be at most every node's
@@ -306,7 +308,7 @@ impl RaftChecker {
         self.committed.drain(..drop);
         self.committed_in.drain(..drop);
         self.committed_base = index;
-        self.prefixes = self.prefixes.split_off(&(index.saturating_add(1), 0));
+        self.prefixes.forget_through(index);
     }
 
     /// Records held: log entries over every node, committed entries and prefix-table rows
