@@ -56,6 +56,7 @@ pub enum Payload {
 
 impl Payload {
     /// A short label for traces and the playground.
+    #[inline]
     pub fn label(&self) -> &'static str {
         match self {
             Payload::Raft(m) => match m {

@@ -74,7 +74,7 @@ pub(crate) struct Env<'a> {
     /// Every process's clock.
     pub clocks: &'a [SimClock],
     /// Messages to send: `(from, to, payload)`.
-    pub out: &'a mut Vec<(usize, usize, Payload)>,
+    pub out: &'a mut std::collections::VecDeque<(usize, usize, Payload)>,
     /// Notes for the trace, the metrics and the checker.
     pub notes: &'a mut Vec<Note>,
     /// Set by a process that pauses itself (pause after check): `(p, duration)`.
@@ -91,7 +91,7 @@ impl Env<'_> {
 
     /// Queues a message.
     pub(crate) fn send(&mut self, from: usize, to: usize, payload: Payload) {
-        self.out.push((from, to, payload));
+        self.out.push_back((from, to, payload));
     }
 
     /// Reports a state change.

@@ -111,7 +111,7 @@ pub struct World {
     violation_counts: BTreeMap<InvariantKind, u64>,
     dropped: VecDeque<Dropped>,
     next_msg: u64,
-    out_buf: Vec<(usize, usize, Payload)>,
+    out_buf: VecDeque<(usize, usize, Payload)>,
     wake_buf: Vec<(Duration, u64)>,
     /// Manual delivery (`manual.rs`): messages wait in `held_msgs` for the driver.
     manual: bool,
@@ -165,7 +165,7 @@ impl World {
             violation_counts: BTreeMap::new(),
             dropped: VecDeque::new(),
             next_msg: 0,
-            out_buf: Vec::new(),
+            out_buf: VecDeque::new(),
             wake_buf: Vec::new(),
             manual: false,
             held_msgs: Vec::new(),

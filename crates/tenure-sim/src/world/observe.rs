@@ -102,7 +102,7 @@ impl World {
             .map(|(at, e)| self.in_flight_view(at, e))
             .collect();
         in_flight.sort_by_key(|m| (m.arrival_us, m.id));
-        let env_out = &mut Vec::new();
+        let env_out = &mut VecDeque::new();
         let env_notes = &mut Vec::new();
         let env_pause = &mut None;
         let env_wakes = &mut Vec::new();

@@ -63,17 +63,16 @@ impl World {
         if let Some((q, d)) = pause {
             self.pause(q, d);
         }
-        if !self.out_buf.is_empty() {
-            let mut out = std::mem::take(&mut self.out_buf);
-            for (from, to, payload) in out.drain(..) {
-                match self.procs.get_mut(from) {
-                    Some(s) if matches!(s.status, ProcStatus::Paused(_)) => {
-                        s.held.push((to, payload));
-                    }
-                    _ => self.send(from, to, payload),
+        // Sends leave in the order they were queued, popped off the front of the buffer in
+        // place: no drain to drop and no buffer to take out and put back (sending queues
+        // nothing here).
+        while let Some((from, to, payload)) = self.out_buf.pop_front() {
+            match self.procs.get_mut(from) {
+                Some(s) if matches!(s.status, ProcStatus::Paused(_)) => {
+                    s.held.push((to, payload));
                 }
+                _ => self.send(from, to, payload),
             }
-            self.out_buf = out;
         }
         self.reschedule(p, false);
         if !self.wake_buf.is_empty() {
