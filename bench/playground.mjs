@@ -117,10 +117,12 @@ async function frameCost(page, scenario, speed, fromMs = 0, { trace = false } = 
 }
 
 export default async function bench() {
-  const outDir = mkdtempSync(join(tmpdir(), "tenure-web-"));
+  // BENCH_WEB_DIR: a production build of web/ to serve instead of building one (before/after
+  // runs interleaved, each from its own build).
+  const outDir = process.env.BENCH_WEB_DIR ?? mkdtempSync(join(tmpdir(), "tenure-web-"));
   let served;
   try {
-    await buildWeb(outDir);
+    if (!process.env.BENCH_WEB_DIR) await buildWeb(outDir);
     // Cross-origin isolated: precise performance.now() for the frame figures.
     served = await openIsolatedPlayground(outDir);
     const { url, browser } = served;
@@ -160,7 +162,7 @@ export default async function bench() {
     }
   } finally {
     await served?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    if (!process.env.BENCH_WEB_DIR) rmSync(outDir, { recursive: true, force: true });
   }
 }
 

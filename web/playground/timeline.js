@@ -108,10 +108,11 @@ export class Timeline {
 
   /**
    * Runs forward to `ms`. With `deadline` (a `performance.now()` value), stops after the first
-   * chunk of simulation that ends past it: the frame loop then drops the rest of its simulated
-   * time instead of owing it to the next frame. Returns whether it reached `ms`.
+   * chunk of simulation that ends past it (with `pace`, before a chunk that would: model.js):
+   * the frame loop then drops the rest of its simulated time instead of owing it to the next
+   * frame. Returns whether it reached `ms`.
    */
-  advance(ms, deadline = Infinity, { chunkMs } = {}) {
+  advance(ms, deadline = Infinity, { chunkMs, pace } = {}) {
     // Seeking to the current instant still runs the events due at it (time 0 after a
     // restore), so a seek to a beat's time lands after that beat's event.
     if (this.model.now >= ms) this.model.settle(this.onChunk);
@@ -121,7 +122,7 @@ export class Timeline {
       // whatever time the run has reached then (any time is as good a restore point).
       const next = this.deferCheckpoints ? Infinity : this.nextCheckpointTime();
       const t0 = performance.now();
-      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs });
+      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs, pace });
       this.simWall += performance.now() - t0;
       if (this.model.now >= next) this.checkpoint();
       else break;
