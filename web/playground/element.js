@@ -74,7 +74,7 @@ function frameBudgetMs(nodes) {
  * Share of the frame goal kept aside: the frame's script time outside the element's callback
  * (about 0.15 ms) and what the views' costs vary from frame to frame.
  */
-const FRAME_MARGIN = 0.15;
+const FRAME_MARGIN = 0.25;
 /** Script ms below which a frame with a slow view does not simulate (docs/frame.md). */
 const SIM_MIN_MS = 0.2;
 /** Simulated ms a frame may run at most. */
@@ -115,7 +115,10 @@ export class TenurePlayground extends HTMLElement {
     this.viewTimes = null;
     /** When each of SLOW_VIEWS was last drawn (performance.now()). */
     this.drawnAt = { timeline: 0, events: 0, logs: 0, spacetime: 0 };
-    /** Smoothed draw ms while playing: `fast` (every frame's views), and each of SLOW_VIEWS. */
+    /**
+     * Smoothed draw ms while playing: `fast` (every frame's views), `described` (the same when
+     * the cluster also rewrites its descriptions), and each of SLOW_VIEWS.
+     */
     this.drawCost = {};
     this.error = null;
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -488,7 +491,9 @@ export class TenurePlayground extends HTMLElement {
     const view = this.dueView(t0);
     const goal = frameBudgetMs(this.nodeCount ?? 5);
     const cost = this.drawCost;
-    const fastMs = cost.fast ?? 0;
+    // The cluster rewrites its descriptions every 250 ms: those frames draw for longer.
+    const fastKey = this.cluster.describesAt(t0) ? "described" : "fast";
+    const fastMs = cost[fastKey] ?? cost.fast ?? 0;
     const viewMs = view === null ? 0 : (cost[view] ?? 0);
     const simBudget = goal * (1 - FRAME_MARGIN) - fastMs - viewMs;
     // Too little left: a frame with a slow view draws that view alone (the run does not move,
@@ -525,7 +530,10 @@ export class TenurePlayground extends HTMLElement {
     const slowMs = this.renderAll(!this.playing, { view, still: still && this.playing });
     const t2 = performance.now();
     // What drawing costs, smoothed per view: the next frames plan with it.
-    if (!still) cost.fast = smooth(cost.fast, t2 - t1 - slowMs);
+    if (!still) {
+      const key = this.cluster.describing ? "described" : "fast";
+      cost[key] = smooth(cost[key], t2 - t1 - slowMs);
+    }
     if (view !== null) cost[view] = smooth(cost[view], slowMs);
     this.frameTimes.push(t2 - t0);
     if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
