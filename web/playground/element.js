@@ -504,11 +504,15 @@ export class TenurePlayground extends HTMLElement {
     if (!still) {
       this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
       this.timeline.deferCheckpoints = true;
+      // Played fast, the event log's tail (fetched in full: 0.1-0.7 ms) only for the frames
+      // that redraw the log: the others' tails would be replaced before it is drawn.
+      this.timeline.tail = view === "events" || !this.showsView("events");
       this.pace ??= new Pace();
       try {
         this.timeline.advance(Math.min(this.endMs, from + Math.min(asked, SLICE_MAX_MS)), t0 + Math.max(0, simBudget), { pace: this.pace });
       } finally {
         this.timeline.deferCheckpoints = false;
+        this.timeline.tail = true;
       }
     }
     const t1 = performance.now();
