@@ -15,6 +15,8 @@
 //    (COOP + COEP), so performance.now() has microsecond resolution instead of 0.1 ms. Beside
 //    it, each frame's thread (CPU) time from a Chromium trace: on a shared machine a frame's
 //    wall time also counts the time it waited for a core (docs/frame.md).
+// BENCH_WEB_DIR serves an existing production build of web/ instead of building one, so runs
+// of two builds can be interleaved.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,10 +119,12 @@ async function frameCost(page, scenario, speed, fromMs = 0, { trace = false } = 
 }
 
 export default async function bench() {
-  const outDir = mkdtempSync(join(tmpdir(), "tenure-web-"));
+  // BENCH_WEB_DIR: a production build of web/ to serve instead of building one (before/after
+  // runs interleaved, each from its own build).
+  const outDir = process.env.BENCH_WEB_DIR ?? mkdtempSync(join(tmpdir(), "tenure-web-"));
   let served;
   try {
-    await buildWeb(outDir);
+    if (!process.env.BENCH_WEB_DIR) await buildWeb(outDir);
     // Cross-origin isolated: precise performance.now() for the frame figures.
     served = await openIsolatedPlayground(outDir);
     const { url, browser } = served;
@@ -153,14 +157,14 @@ export default async function bench() {
         console.log(
           `  ${String(nodes).padStart(2)} nodes, ${label.padEnd(33)} ${String(r.frames).padStart(4)} frames  p50 ${r.median.toFixed(2)} ms  p95 ${r.p95.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (goal: p95 <= ${goal} ms)  speed reached ${r.achieved.toFixed(1)}x of ${MAX_SPEED}x`,
         );
-        if (r.thread) console.log(`      thread (CPU) time per frame, from a trace: p50 ${r.thread[0].toFixed(2)} ms  p95 ${r.thread[1].toFixed(2)} ms  p99 ${r.thread[2].toFixed(2)} ms (the frame callback's CPU time: its wall time less any wait for a core)`);
+        if (r.thread) console.log(`      thread (CPU) time per frame, from a trace: p50 ${r.thread[0].toFixed(2)} ms  p95 ${r.thread[1].toFixed(2)} ms  p99 ${r.thread[2].toFixed(2)} ms  (goal: p95 <= ${goal} ms; the frame callback's CPU time: its wall time less any wait for a core)`);
         const clones = r.clones ? `${r.clones} checkpoint clones, median ${r.cloneP50.toFixed(2)} ms, max ${r.cloneMax.toFixed(2)} ms (goal: < 1 ms)` : "no checkpoint clone while playing";
         console.log(`      ${fromMs > 0 ? `seek 0 -> ${fromMs / 1000} s took ${(r.seekMs / 1000).toFixed(1)} s wall (a slice per frame, with progress); ` : ""}${clones}`);
       }
     }
   } finally {
     await served?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    if (!process.env.BENCH_WEB_DIR) rmSync(outDir, { recursive: true, force: true });
   }
 }
 

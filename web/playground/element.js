@@ -36,6 +36,7 @@ import { SafetyView } from "./render-safety.js";
 import { TimelineView } from "./render-timeline.js";
 import { buildScenario, family, knobsFor, newSeed, setupOf, startKnobs } from "./setup.js";
 import { html, setAttrs, setText, svg } from "./svg.js";
+import { Pace } from "./pace.js";
 import { DETAIL_MS, Timeline } from "./timeline.js";
 // Inlined (Vite's ?inline), so the self-contained build needs no stylesheet request.
 import css from "./playground.css?inline";
@@ -60,25 +61,27 @@ const SLOW_VIEWS = ["timeline", "events", "logs", "spacetime"];
 const FRAME_SAMPLES = 4096;
 /**
  * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
- * 2 ms up to 9 nodes and 4 ms from 25 (linear between); a smaller share starved the simulation
- * on a loaded machine (1.4 ms at 9 nodes reached 1.6x of 50x, against 25x at 2 ms). Drawing
- * (measured over the last frames, apart for the frames that also redraw the timeline and
- * panels) is taken off first; the simulation gets the rest, at least SIM_MIN_MS. The simulated
- * slice is sized by what the last frames' simulation cost, so the frame stops near its budget
- * instead of past it; past it anyway, the frame draws what it has and the rest of its simulated
- * time is dropped (the bar shows the speed reached), so a slow frame cannot make the next one
- * owe more.
+ * 2 ms up to 9 nodes and 4 ms from 25 (linear between). The frame takes off a margin
+ * (FRAME_MARGIN) and what its views will cost (each measured apart, the slow view due this
+ * frame included), and simulates for the rest, each chunk sized by what the last ones cost
+ * (pace.js), so the last chunk does not run past it. The simulated time not run is dropped
+ * (the bar shows the speed reached), so a slow frame cannot make the next one owe more.
  */
 function frameBudgetMs(nodes) {
   return nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
 }
-const SIM_MIN_MS = 0.5;
-/** Simulated ms a frame may run: the first frames' slice, and its bounds. */
-const SLICE_START_MS = 10;
-const SLICE_MIN_MS = 0.5;
+/**
+ * Share of the frame goal kept aside: the frame's script time outside the element's callback
+ * (about 0.15 ms) and what the views' costs vary from frame to frame.
+ */
+const FRAME_MARGIN = 0.25;
+/** Script ms below which a frame with a slow view does not simulate (docs/frame.md). */
+const SIM_MIN_MS = 0.2;
+/** Simulated ms a frame may run at most. */
 const SLICE_MAX_MS = 2000;
-/** Simulated ms per step of a frame's simulation at most, so it can stop close to its budget. */
-const FRAME_CHUNK_MS = 20;
+/** Weight of the newest frame in the smoothed cost of each view. */
+const COST_WEIGHT = 0.25;
+const smooth = (avg, x) => (avg === undefined ? x : avg * (1 - COST_WEIGHT) + x * COST_WEIGHT);
 /** The speed reached is shown when it stays under this share of the speed asked. */
 const REACHED_SHOWN_BELOW = 0.9;
 /** Wall ms over which the speed reached is measured. */
@@ -112,6 +115,11 @@ export class TenurePlayground extends HTMLElement {
     this.viewTimes = null;
     /** When each of SLOW_VIEWS was last drawn (performance.now()). */
     this.drawnAt = { timeline: 0, events: 0, logs: 0, spacetime: 0 };
+    /**
+     * Smoothed draw ms while playing: `fast` (every frame's views), `described` (the same when
+     * the cluster also rewrites its descriptions), and each of SLOW_VIEWS.
+     */
+    this.drawCost = {};
     this.error = null;
     this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
     /** Stories pause at each beat unless "play through" is chosen. */
@@ -400,8 +408,8 @@ export class TenurePlayground extends HTMLElement {
     this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
     this.nodeCount = Number(scenario.nodes);
-    // What a simulated ms costs depends on the world: find the slice again.
-    this.slice = undefined;
+    // What a simulated ms costs depends on the world: learn it again.
+    this.pace = undefined;
     this.setup = setupOf(scenario, timeline.effective);
     this.cluster.reset();
     this.syncSetupControls();
@@ -478,33 +486,38 @@ export class TenurePlayground extends HTMLElement {
     const dt = this.lastTs === undefined ? 0 : Math.min(100, ts - this.lastTs);
     this.lastTs = ts;
     const asked = dt * this.speed;
-    // This frame also redraws one of the slow views (the timeline, the event log or a panel,
-    // each every TIMELINE_EVERY_MS): those frames draw for longer, so they simulate for less.
+    // What this frame's drawing will cost (the fast views, and the slow view due, if any: each
+    // measured apart), taken off its goal with a margin; the simulation gets the rest.
     const view = this.dueView(t0);
-    const panels = view !== null;
-    const drawMs = (panels ? this.drawPanelsMs : this.drawMs) ?? 0;
-    const simBudget = Math.max(SIM_MIN_MS, frameBudgetMs(this.nodeCount ?? 5) - drawMs);
-    // The simulated ms this frame may run: grown or shrunk after each frame by how its
-    // simulation's script time compared with its budget.
-    const slice = this.slice ?? SLICE_START_MS;
+    const goal = frameBudgetMs(this.nodeCount ?? 5);
+    const cost = this.drawCost;
+    // The cluster rewrites its descriptions every 250 ms: those frames draw for longer.
+    const fastKey = this.cluster.describesAt(t0) ? "described" : "fast";
+    const fastMs = cost[fastKey] ?? cost.fast ?? 0;
+    const viewMs = view === null ? 0 : (cost[view] ?? 0);
+    const simBudget = goal * (1 - FRAME_MARGIN) - fastMs - viewMs;
+    // Too little left: a frame with a slow view draws that view alone (the run does not move,
+    // so the fast views have nothing new); any other frame still runs its smallest chunk.
+    const still = view !== null && simBudget < SIM_MIN_MS;
     const from = this.now;
-    const target = Math.min(this.endMs, from + Math.min(asked, slice));
     const beats = this.timeline.history.story.met.length;
-    this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
-    this.timeline.deferCheckpoints = true;
-    try {
-      this.timeline.advance(target, t0 + simBudget, { chunkMs: Math.max(FRAME_CHUNK_MS, (target - from) / 2) });
-    } finally {
-      this.timeline.deferCheckpoints = false;
+    if (!still) {
+      this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
+      this.timeline.deferCheckpoints = true;
+      // Played fast, the event log's tail (fetched in full: 0.1-0.7 ms) only for the frames
+      // that redraw the log: the others' tails would be replaced before it is drawn.
+      this.timeline.tail = view === "events" || !this.showsView("events");
+      this.pace ??= new Pace();
+      try {
+        this.timeline.advance(Math.min(this.endMs, from + Math.min(asked, SLICE_MAX_MS)), t0 + Math.max(0, simBudget), { pace: this.pace });
+      } finally {
+        this.timeline.deferCheckpoints = false;
+        this.timeline.tail = true;
+      }
     }
     const t1 = performance.now();
     if (this.viewTimes) this.timeView("simulation", t0);
     const ran = this.now - from;
-    // A multiplicative step (at most x1.5 or /2 a frame): a call into the simulator has a cost
-    // of its own besides the simulated ms, so the cost per ms alone would misjudge small slices.
-    // The slice grows only when it was what held the frame back.
-    const ratio = Math.min(1.5, Math.max(0.5, simBudget / Math.max(0.01, t1 - t0)));
-    if (ran > 0 && (ratio < 1 || asked >= slice)) this.slice = Math.min(SLICE_MAX_MS, Math.max(SLICE_MIN_MS, slice * ratio));
     this.noteReached(dt, ran);
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
@@ -518,11 +531,14 @@ export class TenurePlayground extends HTMLElement {
       if (this.storyScroll) requestAnimationFrame(() => this.keepInView());
     }
     if (this.now >= this.endMs) this.pause();
-    this.renderAll(!this.playing, { view });
+    const slowMs = this.renderAll(!this.playing, { view, still: still && this.playing });
     const t2 = performance.now();
-    // What drawing costs, smoothed: the simulation gets the rest of the budget.
-    if (panels) this.drawPanelsMs = this.drawPanelsMs === undefined ? t2 - t1 : 0.7 * this.drawPanelsMs + 0.3 * (t2 - t1);
-    else this.drawMs = this.drawMs === undefined ? t2 - t1 : 0.8 * this.drawMs + 0.2 * (t2 - t1);
+    // What drawing costs, smoothed per view: the next frames plan with it.
+    if (!still) {
+      const key = this.cluster.describing ? "described" : "fast";
+      cost[key] = smooth(cost[key], t2 - t1 - slowMs);
+    }
+    if (view !== null) cost[view] = smooth(cost[view], slowMs);
     this.frameTimes.push(t2 - t0);
     if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
@@ -667,16 +683,19 @@ export class TenurePlayground extends HTMLElement {
   /**
    * Draws the views at the current time. The slow views (timeline, event log, panels) are
    * all redrawn when `force`d; otherwise `view` names the one this frame draws (the frame
-   * loop's choice, `dueView`; null: none), and without it every one due is drawn.
+   * loop's choice, `dueView`; null: none), and without it every one due is drawn. `still`: the
+   * run has not moved since the last draw, so only that slow view is drawn. Returns the ms the
+   * slow views took.
    */
-  renderAll(force, { view } = {}) {
-    if (!this.timeline) return;
+  renderAll(force, { view, still = false } = {}) {
+    if (!this.timeline) return 0;
     // Stopped after playing fast: read every event of the last stretch again, for the views
     // that show messages.
     if (!this.playing && !this.seeking) this.timeline.fillDetail(this.now - DETAIL_MS);
     let t = this.viewTimes ? performance.now() : 0;
     const snap = this.timeline.model.snapshot();
     if (this.viewTimes) t = this.timeView("snapshot", t);
+    if (still) return view ? this.drawSlowView(view, snap, false, performance.now()) : 0;
     const sticky = this.timeline.display.writes.findLast((w) => w.time <= snap.time_ms + 1e-6);
     this.cluster.render(snap, { sticky, full: force });
     if (this.viewTimes) t = this.timeView("cluster", t);
@@ -696,15 +715,20 @@ export class TenurePlayground extends HTMLElement {
     if (this.captionEl.dataset.preset !== presetId) this.captionEl.dataset.preset = presetId;
     if (this.viewTimes) t = this.timeView("safety-caption", t);
     const wall = performance.now();
+    let slowMs = 0;
     if (force || view === undefined) {
-      for (const v of SLOW_VIEWS) if (force || wall - this.drawnAt[v] > TIMELINE_EVERY_MS) this.drawSlowView(v, snap, force, wall);
-    } else if (view !== null) this.drawSlowView(view, snap, false, wall);
+      for (const v of SLOW_VIEWS) if (force || wall - this.drawnAt[v] > TIMELINE_EVERY_MS) slowMs += this.drawSlowView(v, snap, force, wall);
+    } else if (view !== null) slowMs = this.drawSlowView(view, snap, false, wall);
+    return slowMs;
   }
 
-  /** Draws slow view `v` (one of SLOW_VIEWS) for `snap`; a forced draw includes off-screen panels. */
+  /**
+   * Draws slow view `v` (one of SLOW_VIEWS) for `snap`; a forced draw includes off-screen
+   * panels. Returns the ms it took.
+   */
   drawSlowView(v, snap, force, wall) {
     this.drawnAt[v] = wall;
-    const t = this.viewTimes ? performance.now() : 0;
+    const t = performance.now();
     if (v === "timeline") {
       const keys = snap.nodes.map((n) => procKey(n.id)).filter((k) => k.startsWith("n"));
       const span = this.endMs < 3_600_000 ? this.endMs : openSpan(this.timeline.furthest);
@@ -714,7 +738,8 @@ export class TenurePlayground extends HTMLElement {
     else if (v === "logs") {
       if (force || this.panelsSeen.has(this.logsEl)) this.renderLogs(snap);
     } else this.renderSpaceTime(snap, { always: force });
-    if (this.viewTimes) this.timeView(v, t);
+    if (this.viewTimes) return this.timeView(v, t) - t;
+    return performance.now() - t;
   }
 
   /**

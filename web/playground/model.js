@@ -1,6 +1,7 @@
 // The model: the wasm `Simulation` from the npm package's `tenure/sim`, and nothing else. This file
 // only forwards calls and reads its data; every rule of every algorithm lives in the package.
 import init, { Simulation } from "tenure/sim";
+import { MIN_CHUNK_MS } from "./pace.js";
 
 let ready;
 
@@ -61,10 +62,13 @@ export class Model {
   /**
    * Runs up to `toMs` in chunks; after each chunk calls `onEvents(events, nowMs)` with the new
    * trace events, oldest first. Stops early after a chunk that ends past `deadline` (a
-   * `performance.now()` value); a smaller `chunkMs` stops closer to it. Before `detailFrom`
-   * (ms) only the timeline's event kinds are fetched. Returns whether it reached `toMs`.
+   * `performance.now()` value); a smaller `chunkMs` stops closer to it. With `pace` (a Pace,
+   * pace.js) each chunk is sized to the time left by what the last ones cost, and the run stops
+   * before a chunk that would end past the deadline instead of after it. Before `detailFrom`
+   * (ms) only the timeline's event kinds are fetched, and (unless `tail` is false) the last
+   * TAIL_EVENTS of every kind at the end. Returns whether it reached `toMs`.
    */
-  advance(toMs, onEvents, deadline = Infinity, { detailFrom = -Infinity, chunkMs = CHUNK_MS } = {}) {
+  advance(toMs, onEvents, deadline = Infinity, { detailFrom = -Infinity, chunkMs = CHUNK_MS, pace, tail = true } = {}) {
     const chunk = Math.min(CHUNK_MS, chunkMs);
     // The page's float arithmetic leaves sub-microsecond noise; the binding refuses real
     // fractions of a microsecond, so round to whole microseconds first (the target too, so a
@@ -73,13 +77,19 @@ export class Model {
     toMs = us(toMs);
     while (this.sim.now < toMs) {
       const before = this.sim.now;
-      this.sim.runUntil(us(Math.min(toMs, before + chunk)));
-      const stop = this.sim.now >= toMs || this.sim.now <= before || performance.now() > deadline;
+      const t0 = pace ? performance.now() : 0;
+      // The first chunk always runs (at least MIN_CHUNK_MS), so a frame over budget still moves.
+      const size = pace ? Math.max(MIN_CHUNK_MS, Math.min(chunk, pace.fits(deadline - t0, tail))) : chunk;
+      this.sim.runUntil(us(Math.min(toMs, before + size)));
+      const late = pace ? !pace.roomBefore(deadline, tail) : performance.now() > deadline;
+      const stop = this.sim.now >= toMs || this.sim.now <= before || late;
       // Before `detailFrom`, only the kinds the timeline needs; the last chunk keeps its tail.
-      const events = this.sim.now > detailFrom ? this.drain() : stop ? this.drainTail() : this.drain(TIMELINE_KINDS);
+      const tailNow = stop && tail && !(this.sim.now > detailFrom);
+      const events = this.sim.now > detailFrom ? this.drain() : tailNow ? this.drainTail() : this.drain(TIMELINE_KINDS);
       onEvents?.(events, this.sim.now);
+      pace?.note(performance.now() - t0, this.sim.now - before, tailNow);
       if (this.sim.now <= before) break;
-      if (this.sim.now < toMs && performance.now() > deadline) return false;
+      if (this.sim.now < toMs && late) return false;
     }
     return this.sim.now >= toMs;
   }

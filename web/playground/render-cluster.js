@@ -216,6 +216,11 @@ export class ClusterView {
     return true;
   }
 
+  /** Whether a frame's draw at `wall` (performance.now()) rewrites the descriptions: it costs more. */
+  describesAt(wall) {
+    return !(wall - this.describedAt < DESCRIBE_EVERY_MS);
+  }
+
   /**
    * Draws `snap` (a Snapshot: the lease arcs read their full spans from it too); `sticky` is the
    * resource's last refusal (or stale acceptance) so far, kept on a card. `full: false` (a
@@ -225,7 +230,7 @@ export class ClusterView {
   render(snap, { sticky, full = true } = {}) {
     this.sticky = sticky;
     const wall = performance.now();
-    const describing = full || !(wall - this.describedAt < DESCRIBE_EVERY_MS);
+    const describing = full || this.describesAt(wall);
     if (describing) this.describedAt = wall;
     this.describing = describing;
     const now = snap.time_ms;

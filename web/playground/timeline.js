@@ -42,6 +42,11 @@ export class Timeline {
     this.fast = false;
     /** Set by the page's frame loop while it advances: checkpoints wait for an idle moment. */
     this.deferCheckpoints = false;
+    /**
+     * Whether a run played fast ends with the event log's tail in full (model.js); the frame
+     * loop asks for it only in the frames that redraw the event log.
+     */
+    this.tail = true;
     this.lease = String(scenario.algorithm).startsWith("lease");
     // The scenario as the simulator read it (defaults filled in), converted once.
     const read = this.model.scenario();
@@ -108,10 +113,11 @@ export class Timeline {
 
   /**
    * Runs forward to `ms`. With `deadline` (a `performance.now()` value), stops after the first
-   * chunk of simulation that ends past it: the frame loop then drops the rest of its simulated
-   * time instead of owing it to the next frame. Returns whether it reached `ms`.
+   * chunk of simulation that ends past it (with `pace`, before a chunk that would: model.js):
+   * the frame loop then drops the rest of its simulated time instead of owing it to the next
+   * frame. Returns whether it reached `ms`.
    */
-  advance(ms, deadline = Infinity, { chunkMs } = {}) {
+  advance(ms, deadline = Infinity, { chunkMs, pace } = {}) {
     // Seeking to the current instant still runs the events due at it (time 0 after a
     // restore), so a seek to a beat's time lands after that beat's event.
     if (this.model.now >= ms) this.model.settle(this.onChunk);
@@ -121,7 +127,7 @@ export class Timeline {
       // whatever time the run has reached then (any time is as good a restore point).
       const next = this.deferCheckpoints ? Infinity : this.nextCheckpointTime();
       const t0 = performance.now();
-      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs });
+      this.model.advance(Math.min(ms, next), this.onChunk, deadline, { detailFrom, chunkMs, pace, tail: this.tail });
       this.simWall += performance.now() - t0;
       if (this.model.now >= next) this.checkpoint();
       else break;
