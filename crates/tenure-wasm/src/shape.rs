@@ -45,7 +45,9 @@ macro_rules! js_union {
             let (tag, f) = crate::read::Fields::tagged(value, path, $tags, $keys)?;
             let mut index = 0usize;
             $(
-                if tag == index {
+                // The last variant takes any index left (`Fields::tagged` returns one below
+                // the number of tags), so no unreachable error branch is compiled.
+                if tag == index || index + 1 == $tags.len() {
                     return Ok($enum::$variant {
                         $( $field: $read(&f, stringify!($field) $(, $arg)*)?, )*
                     });
@@ -53,7 +55,6 @@ macro_rules! js_union {
                 index += 1;
             )*
             let _ = index;
-            // `Fields::tagged` returns an index below the number of tags.
             Err(::wasm_bindgen::JsValue::UNDEFINED)
         }
 
