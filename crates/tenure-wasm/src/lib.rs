@@ -56,6 +56,7 @@ mod limits;
 mod object;
 mod read;
 mod seed;
+mod shape;
 
 #[cfg(feature = "machines")]
 mod bully;

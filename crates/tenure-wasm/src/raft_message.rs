@@ -11,6 +11,7 @@ use crate::convert::u64_to_bigint;
 use crate::error::{Name, U64Arg};
 use crate::object::plain_object;
 use crate::read::{Fields, each};
+use crate::shape::{bigint, boolean, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RAFT_MESSAGES: &'static str = r#"
@@ -67,33 +68,6 @@ export interface RaftPersistentState {
 const ENTRY_TAGS: &[&str] = &["Noop", "Command"];
 const ENTRY_KEYS: &[&[&str]] = &[&["type", "term"], &["type", "term", "command"]];
 
-const MESSAGE_TAGS: &[&str] = &[
-    "RequestVote",
-    "RequestVoteResponse",
-    "AppendEntries",
-    "AppendEntriesResponse",
-];
-const MESSAGE_KEYS: &[&[&str]] = &[
-    &[
-        "type",
-        "term",
-        "last_log_index",
-        "last_log_term",
-        "pre_vote",
-    ],
-    &["type", "term", "granted", "pre_vote"],
-    &[
-        "type",
-        "term",
-        "prev_log_index",
-        "prev_log_term",
-        "entries",
-        "leader_commit",
-        "context",
-    ],
-    &["type", "term", "success", "match_index", "context"],
-];
-
 const STATE_KEYS: &[&str] = &["term", "voted_for", "log"];
 
 /// Reads a JS `RaftEntry`.
@@ -140,93 +114,38 @@ pub(crate) fn entries_to_js(entries: &[Entry]) -> Result<JsValue, JsValue> {
     Ok(array.into())
 }
 
-/// Reads a JS `RaftMessage` (named `path` in errors).
-pub(crate) fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<Message, JsValue> {
-    let (tag, f) = Fields::tagged(value, path, MESSAGE_TAGS, MESSAGE_KEYS)?;
-    let term = f.u64("term", U64Arg::Term)?;
-    Ok(match tag {
-        0 => Message::RequestVote {
-            term,
-            last_log_index: f.u64("last_log_index", U64Arg::Index)?,
-            last_log_term: f.u64("last_log_term", U64Arg::Term)?,
-            pre_vote: f.bool("pre_vote")?,
-        },
-        1 => Message::RequestVoteResponse {
-            term,
-            granted: f.bool("granted")?,
-            pre_vote: f.bool("pre_vote")?,
-        },
-        2 => Message::AppendEntries {
-            term,
-            prev_log_index: f.u64("prev_log_index", U64Arg::Index)?,
-            prev_log_term: f.u64("prev_log_term", U64Arg::Term)?,
-            entries: entries_from_js(&f, "entries", crate::limits::MAX_APPEND_ENTRIES)?,
-            leader_commit: f.u64("leader_commit", U64Arg::Index)?,
-            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
-        },
-        _ => Message::AppendEntriesResponse {
-            term,
-            success: f.bool("success")?,
-            match_index: f.u64("match_index", U64Arg::Index)?,
-            context: f.opt_u64("context", U64Arg::Context)?.unwrap_or(0),
-        },
-    })
-}
-
-/// A message as a JS `RaftMessage`.
-pub(crate) fn message_to_js(msg: &Message) -> Result<JsValue, JsValue> {
-    match msg {
-        Message::RequestVote {
-            term,
-            last_log_index,
-            last_log_term,
-            pre_vote,
-        } => plain_object(&[
-            ("type", crate::object::name("RequestVote")),
-            ("term", u64_to_bigint(*term)),
-            ("last_log_index", u64_to_bigint(*last_log_index)),
-            ("last_log_term", u64_to_bigint(*last_log_term)),
-            ("pre_vote", (*pre_vote).into()),
-        ]),
-        Message::RequestVoteResponse {
-            term,
-            granted,
-            pre_vote,
-        } => plain_object(&[
-            ("type", crate::object::name("RequestVoteResponse")),
-            ("term", u64_to_bigint(*term)),
-            ("granted", (*granted).into()),
-            ("pre_vote", (*pre_vote).into()),
-        ]),
-        Message::AppendEntries {
-            term,
-            prev_log_index,
-            prev_log_term,
-            entries,
-            leader_commit,
-            context,
-        } => plain_object(&[
-            ("type", crate::object::name("AppendEntries")),
-            ("term", u64_to_bigint(*term)),
-            ("prev_log_index", u64_to_bigint(*prev_log_index)),
-            ("prev_log_term", u64_to_bigint(*prev_log_term)),
-            ("entries", entries_to_js(entries)?),
-            ("leader_commit", u64_to_bigint(*leader_commit)),
-            ("context", u64_to_bigint(*context)),
-        ]),
-        Message::AppendEntriesResponse {
-            term,
-            success,
-            match_index,
-            context,
-        } => plain_object(&[
-            ("type", crate::object::name("AppendEntriesResponse")),
-            ("term", u64_to_bigint(*term)),
-            ("success", (*success).into()),
-            ("match_index", u64_to_bigint(*match_index)),
-            ("context", u64_to_bigint(*context)),
-        ]),
+js_union!(
+    Message, MESSAGE_TAGS, MESSAGE_KEYS, message_from_js, message_to_js;
+    RequestVote {
+        term: Fields::u64, U64Arg::Term => bigint,
+        last_log_index: Fields::u64, U64Arg::Index => bigint,
+        last_log_term: Fields::u64, U64Arg::Term => bigint,
+        pre_vote: Fields::bool => boolean,
     }
+    RequestVoteResponse {
+        term: Fields::u64, U64Arg::Term => bigint,
+        granted: Fields::bool => boolean,
+        pre_vote: Fields::bool => boolean,
+    }
+    AppendEntries {
+        term: Fields::u64, U64Arg::Term => bigint,
+        prev_log_index: Fields::u64, U64Arg::Index => bigint,
+        prev_log_term: Fields::u64, U64Arg::Term => bigint,
+        entries: entries_from_js, crate::limits::MAX_APPEND_ENTRIES => entries_to_js,
+        leader_commit: Fields::u64, U64Arg::Index => bigint,
+        context: context_or_zero => bigint,
+    }
+    AppendEntriesResponse {
+        term: Fields::u64, U64Arg::Term => bigint,
+        success: Fields::bool => boolean,
+        match_index: Fields::u64, U64Arg::Index => bigint,
+        context: context_or_zero => bigint,
+    }
+);
+
+/// The optional `context` field: absent on input is 0.
+fn context_or_zero(f: &Fields, key: &'static str) -> Result<u64, JsValue> {
+    Ok(f.opt_u64(key, U64Arg::Context)?.unwrap_or(0))
 }
 
 /// A `Persist` operation as a JS `RaftPersistOp`.
