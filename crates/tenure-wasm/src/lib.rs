@@ -56,6 +56,7 @@ mod limits;
 mod object;
 mod read;
 mod seed;
+#[cfg(feature = "machines")]
 mod shape;
 
 #[cfg(feature = "machines")]
