@@ -106,9 +106,13 @@ test("differential_run_classifies_numbering_apart_from_breaches", async () => {
     const reply = await s.send(scaled);
     return reply?.token === undefined ? reply : { ...reply, token: reply.token * 10n };
   });
-  const numbered = await runDifferential(tens, { steps: 50, ttlMs: 120 });
-  assert.ok(numbered.ok, JSON.stringify(numbered.differences.filter((d) => d.kind === "breach").slice(0, 3), (k, v) => (typeof v === "bigint" ? `${v}n` : v)));
-  assert.ok(numbered.counts.numbering > 0);
+  // 80 steps: a numbering difference needs a second new grant compared with the first, which
+  // 50 steps once failed to reach (counts.numbering 0, seed unknown); 3-7 are typical at 50.
+  const numbered = await runDifferential(tens, { steps: 80, ttlMs: 120 });
+  const seen = (d) => JSON.stringify(d, (k, v) => (typeof v === "bigint" ? `${v}n` : v));
+  const run = `seed ${numbered.seed}n, counts ${JSON.stringify(numbered.counts)}`;
+  assert.ok(numbered.ok, `${run}: ${seen(numbered.differences.filter((d) => d.kind === "breach").slice(0, 3))}`);
+  assert.ok(numbered.counts.numbering > 0, `${run}: no new grant was compared with an earlier one`);
   const bumped = await runDifferential(bumpsOnRenew, { steps: 50, ttlMs: 120 });
   assert.equal(bumped.ok, false);
   assert.ok(bumped.differences.some((d) => d.kind === "breach" && /renewal changed the token/.test(d.note)));
