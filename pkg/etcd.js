@@ -154,7 +154,12 @@ export class EtcdStore {
     return releaseRefusal(request, got.kvs?.[0]);
   }
 
-  /** One keepalive on an existing lease: the TTL etcd answers (seconds; <= 0 if it is gone). */
+  /**
+   * One keepalive on an existing lease: the TTL etcd answers (seconds; <= 0 if it is gone).
+   * The stream keeps an error listener after the answer: a gRPC stream may emit an error
+   * after it was ended (a cancellation), and an `error` event with no listener would throw
+   * in the host process (docs/design.md rule 10: the driver never crashes the host).
+   */
   async #keepAlive(lease) {
     const stream = await this.#leases.leaseKeepAlive(this.#call());
     try {
@@ -164,7 +169,8 @@ export class EtcdStore {
           clearTimeout(timer);
           resolve(Number(res.TTL));
         });
-        stream.once("error", (err) => {
+        // Only the first error matters; later ones (after the answer or the end) are moot.
+        stream.on("error", (err) => {
           clearTimeout(timer);
           reject(err);
         });

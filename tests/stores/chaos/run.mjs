@@ -74,12 +74,18 @@ export async function runChaos(o) {
           }),
         },
         execArgv: ["--unhandled-rejections=strict"],
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        stdio: ["ignore", "inherit", "pipe", "ipc"],
       });
       children.add(child);
+      // The child's stderr is passed on and its tail kept, so an exit names its cause.
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        process.stderr.write(chunk);
+        stderr = (stderr + chunk).slice(-2_000);
+      });
       child.on("message", (event) => events.push(event));
       child.once("exit", (code, signal) => {
-        events.push({ kind: "exit", node: nodeId, t: wall(), code, signal });
+        events.push({ kind: "exit", node: nodeId, t: wall(), code, signal, stderr });
         children.delete(child);
       });
       procs.set(nodeId, child);
@@ -90,7 +96,7 @@ export async function runChaos(o) {
       // A leader that has been writing for a while.
       const leader = await until(() => currentLeader(events, 3), 15_000, `round ${round}: a leader writing`, events);
       const stopAt = wall();
-      process.kill(procs.get(leader.node).pid, "SIGSTOP");
+      signal(procs, leader.node, "SIGSTOP", events);
       const next = await until(
         () => events.find((e) => e.kind === "elected" && e.node !== leader.node && e.t > stopAt),
         ttlMs * 10 + 10_000,
@@ -100,7 +106,7 @@ export async function runChaos(o) {
       // Past the stopped leader's ttl, and the new leader has written.
       await until(() => wall() > stopAt + ttlMs * 1.5 && writesBy(events, next.node, next.token) >= 2, 15_000, `round ${round}: the new leader writes`, events);
       const resumeAt = wall();
-      process.kill(procs.get(leader.node).pid, "SIGCONT");
+      signal(procs, leader.node, "SIGCONT", events);
       const firstCheck = await until(
         () => events.find((e) => e.kind === "check" && e.node === leader.node && e.t >= resumeAt),
         5_000,
@@ -147,6 +153,19 @@ export async function runChaos(o) {
     await killContenders();
     await pool.end().catch(() => {});
   }
+}
+
+/**
+ * Sends `sig` to a contender. A contender that exited before it was told to close is a failure
+ * of the run itself: it is reported with its exit code, signal and the tail of its stderr,
+ * rather than as the `kill ESRCH` that signalling a gone process throws.
+ */
+function signal(procs, node, sig, events) {
+  const gone = events.find((e) => e.kind === "exit" && e.node === node);
+  if (gone) {
+    throw new Error(`chaos: contender ${node} exited (code ${gone.code}, signal ${gone.signal}) before ${sig}; its stderr ended:\n${gone.stderr || "(nothing)"}`);
+  }
+  process.kill(procs.get(node).pid, sig);
 }
 
 /** The node leading now with at least `writes` accepted writes under its current token. */
