@@ -56,7 +56,8 @@ const SKIP_STATIC = new Set(["length", "name", "prototype"]);
 /**
  * Wraps every method and accessor of each exported wasm class in `exports` (a class has a
  * prototype `free`) so that a call on a freed instance throws `ERR_FREED` (a second `free()`
- * does nothing), a call whose `this` is not an instance throws `ERR_THIS_TYPE`, a call or
+ * does nothing), a call or `free()` whose `this` is not an instance of the class (a plain
+ * object, or an instance of another wasm class) throws `ERR_THIS_TYPE`, a call or
  * `free()` made while a call on the same instance runs throws `ERR_REENTRANT`, and, when
  * `isReady` is given, any use while it returns false throws `ERR_NOT_INITIALIZED`.
  * Patches the classes in place (the package's own exports are these classes). Returns the
@@ -77,7 +78,10 @@ export function guardClasses(exports, isReady, entry = "tenure") {
       const wrap = (fn) =>
         function guardedMember(...args) {
           if (isReady && !isReady()) throw notInitializedError(`${name}.${key}`, entry);
-          const ptr = this?.__wbg_ptr;
+          // An instance of another class (or a plain object) holds a pointer of another
+          // type: the module would read and write it as this class's memory.
+          if (!(this instanceof cls)) throw thisTypeError(name, key);
+          const ptr = this.__wbg_ptr;
           if (ptr === 0) throw freedError(name, key);
           if (typeof ptr !== "number") throw thisTypeError(name, key);
           if (this[BUSY]) throw reentrantError(name, key);
@@ -93,17 +97,20 @@ export function guardClasses(exports, isReady, entry = "tenure") {
       if (d.set) d.set = wrap(d.set);
       Object.defineProperty(proto, key, d);
     }
-    // A second free() is harmless, as closing twice is; a free() during a call is refused.
+    // A second free() is harmless, as closing twice is; a free() during a call is refused,
+    // and so is one on an object the class did not make (it would run this class's
+    // destructor on another's memory). `Symbol.dispose` is the same guarded free().
     Object.defineProperty(proto, BUSY, { value: false, writable: true });
     const free = proto.free;
-    Object.defineProperty(proto, "free", {
-      ...Object.getOwnPropertyDescriptor(proto, "free"),
-      value: function free_() {
-        if (this?.__wbg_ptr === 0) return;
-        if (this?.[BUSY]) throw reentrantError(name, "free");
-        return free.call(this);
-      },
-    });
+    const guardedFree = function free_() {
+      if (!(this instanceof cls) || typeof this.__wbg_ptr !== "number") throw thisTypeError(name, "free");
+      if (this.__wbg_ptr === 0) return;
+      if (this[BUSY]) throw reentrantError(name, "free");
+      return free.call(this);
+    };
+    for (const key of ["free", Symbol.dispose].filter((k) => k !== undefined && Object.hasOwn(proto, k))) {
+      Object.defineProperty(proto, key, { ...Object.getOwnPropertyDescriptor(proto, key), value: guardedFree });
+    }
     if (isReady) {
       for (const key of Object.getOwnPropertyNames(cls)) {
         if (SKIP_STATIC.has(key) || key.startsWith("__")) continue;
@@ -121,6 +128,38 @@ export function guardClasses(exports, isReady, entry = "tenure") {
     guarded.push(name);
   }
   return guarded;
+}
+
+/**
+ * Wraps every method and accessor of a JavaScript class of the package (`LeaderElection`,
+ * `ShardedElection`, `MemoryStore`) so that one applied to an object the class did not make
+ * (`LeaderElection.prototype.assertLeadership.call({})`) throws `ERR_THIS_TYPE`, as the wasm
+ * classes' members do, rather than the engine's TypeError about a private member. A member
+ * that answers with a promise (an async one, or one named in `promising`) returns a rejected
+ * promise instead of throwing, as it does for its other failures. `isInstance(obj)` is the
+ * class's own brand check (`#field in obj`, from a static block).
+ */
+export function guardThis(cls, isInstance, promising = []) {
+  const proto = cls.prototype;
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    if (key === "constructor") continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    const wrap = (fn) => {
+      const async = fn.constructor.name === "AsyncFunction" || promising.includes(key);
+      return function guardedThis(...args) {
+        if (!(Object(this) === this && isInstance(this))) {
+          const err = thisTypeError(cls.name, key);
+          if (async) return Promise.reject(err);
+          throw err;
+        }
+        return fn.apply(this, args);
+      };
+    };
+    if (typeof d.value === "function") d.value = wrap(d.value);
+    if (d.get) d.get = wrap(d.get);
+    if (d.set) d.set = wrap(d.set);
+    Object.defineProperty(proto, key, d);
+  }
 }
 
 /**

@@ -297,6 +297,38 @@ test("a method called with a this that is not an instance throws ERR_THIS_TYPE, 
   everyClassWorks();
 });
 
+test("a method or free() applied to an instance of another class throws ERR_THIS_TYPE and changes neither object", () => {
+  // A LeaseStore method applied to a RaftNode used to run on the RaftNode's memory as if it
+  // were a store's (its id read back as 0n afterwards), and a RaftNode method on a
+  // FencedResource trapped the module ("memory access out of bounds").
+  const raft = new RaftNode({ id: 1n, peers: [2n], seed: 1n });
+  const store = new LeaseStore();
+  const resource = new FencedResource();
+  const acquire = { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1000 };
+  const isThisType = (cls, member) => (err) => err instanceof TypeError && err.code === "ERR_THIS_TYPE" && err.message.startsWith(`${cls.name}.${member}: \`this\` is not a ${cls.name}`);
+  assert.throws(() => LeaseStore.prototype.handle.call(raft, 0, acquire), isThisType(LeaseStore, "handle"));
+  assert.throws(() => RaftNode.prototype.campaign.call(resource, 0), isThisType(RaftNode, "campaign"));
+  assert.throws(() => FencedResource.prototype.write.call(store, 5n, "x"), isThisType(FencedResource, "write"));
+  assert.throws(() => FencedResource.prototype.free.call(store), isThisType(FencedResource, "free"));
+  assert.throws(() => FencedResource.prototype.write.call({ __wbg_ptr: 8 }, 5n, "x"), isThisType(FencedResource, "write"));
+  assert.throws(() => RaftNode.prototype.free.call({}), isThisType(RaftNode, "free"));
+  assert.equal(raft.id, 1n);
+  assert.deepEqual(raft.config.peers, [2n]);
+  assert.equal(store.handle(0, acquire).type, "Granted");
+  assert.equal(resource.write(1n, "x").accepted, true);
+  for (const obj of [raft, store, resource]) obj.free();
+  everyClassWorks();
+});
+
+test("Symbol.dispose after free() does nothing, as a second free() does", () => {
+  for (const make of [() => new FencedResource(), () => new LeaseStore(), () => new RaftNode({ seed: 1n })]) {
+    const obj = make();
+    obj.free();
+    assert.doesNotThrow(() => obj[Symbol.dispose]());
+    assert.doesNotThrow(() => obj.free());
+  }
+});
+
 test("the whole scenario is bounded too: nested lists within their limits cannot multiply", () => {
   // 5000 faults sharing one list of 256 groups: each list is within its limit, the whole
   // would be 2.5 million values to copy.
