@@ -4,6 +4,7 @@
 // answer with its request, reads it strictly, and turns every failure into an `error` event.
 // The machine's deadline, not the store's errors, decides when leadership ends.
 import { LeaseCandidate } from "../dist/tenure.js";
+import { guardThis } from "../guard.js";
 import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
@@ -19,7 +20,7 @@ export class LeaderElection {
   #own;
   #clock = new MonotonicClock();
   #timer = new OneTimer(() => this.#onTimer());
-  #events = new Emitter((err, event) => this.#onListenerError(err, event));
+  #events = new Emitter("LeaderElection", ["elected", "lost", "held", "error"], (err, event) => this.#onListenerError(err, event));
   #inflight = new Map();
   #seq = 0;
   #requestTimeoutMs;
@@ -450,6 +451,11 @@ export class LeaderElection {
       return;
     }
     this.#emit("error", new StoreError(`a "${event}" listener threw: ${message(err)}`, { code: "ERR_LISTENER", key: this.#key, cause: err }));
+  }
+
+  // A member applied to an object this class did not make throws ERR_THIS_TYPE.
+  static {
+    guardThis(LeaderElection, (o) => #freed in o, ["campaign", "close"]);
   }
 }
 

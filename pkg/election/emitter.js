@@ -1,18 +1,37 @@
 // A tiny typed event emitter for LeaderElection and ShardedElection: `on`/`off`/`once`, the
 // same in Node and browsers (Node's EventEmitter is not in browsers, EventTarget has no
 // payload types). A listener that throws does not break the emitter or the caller: its error
-// is handed to `onListenerError` (the election turns it into an `error` event).
+// is handed to `onListenerError` (the election turns it into an `error` event). The events
+// are a fixed list: a listener for any other name (a typo such as "electd") would never be
+// called, so `on`/`once`/`off` refuse it with `ERR_EVENT_NAME`.
 
 export class Emitter {
   #listeners = new Map();
   #onListenerError;
+  #owner;
+  #names;
 
-  /** @param {(err: unknown, event: string) => void} onListenerError */
-  constructor(onListenerError) {
+  /**
+   * @param {string} owner the class the events belong to, for messages ("LeaderElection")
+   * @param {string[]} names the events it emits
+   * @param {(err: unknown, event: string) => void} onListenerError
+   */
+  constructor(owner, names, onListenerError) {
+    this.#owner = owner;
+    this.#names = names;
     this.#onListenerError = onListenerError;
   }
 
+  #known(method, event) {
+    if (this.#names.includes(event)) return;
+    const shown = typeof event === "string" ? JSON.stringify(event) : typeof event === "symbol" ? event.toString() : `${typeof event} ${String(event)}`;
+    const err = new TypeError(`${this.#owner}.${method}: ${shown} is not an event of ${this.#owner}; its events are ${this.#names.map((n) => `"${n}"`).join(", ")}`);
+    err.code = "ERR_EVENT_NAME";
+    throw err;
+  }
+
   on(event, listener) {
+    this.#known("on", event);
     if (typeof listener !== "function") {
       const err = new TypeError(`listener for "${String(event)}" must be a function, got ${typeof listener}`);
       err.code = "ERR_LISTENER_TYPE";
@@ -24,12 +43,14 @@ export class Emitter {
   }
 
   once(event, listener) {
+    this.#known("once", event);
     this.on(event, listener);
     const set = this.#listeners.get(event);
     set[set.length - 1].once = true;
   }
 
   off(event, listener) {
+    this.#known("off", event);
     const set = this.#listeners.get(event);
     if (set === undefined) return;
     const i = set.findIndex((e) => e.listener === listener);

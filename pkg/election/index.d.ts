@@ -1,4 +1,7 @@
 // Types of the driver layer: LeaderElection, the store protocol, MemoryStore, ShardedElection.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 import type { FencingToken, LeaseConfig, StepDownReason } from "../dist/tenure.js";
 
 // ----- the store protocol (README "The store contract") -----
@@ -46,6 +49,21 @@ export declare class LeadershipExpiredError extends Error {
   readonly deadlineMs: number | undefined;
   readonly nowMs: number | undefined;
 }
+
+/**
+ * Codes of the errors the JavaScript layer (LeaderElection, ShardedElection, MemoryStore, the
+ * store adapters and the testing kit) throws for misuse, beside the machines' own
+ * (`TenureErrorCode`): each is a TypeError or RangeError as pkg/README.md's table says.
+ */
+export type DriverErrorCode =
+  | "ERR_STORE_TYPE"
+  | "ERR_EVENT_NAME"
+  | "ERR_LISTENER_TYPE"
+  | "ERR_FUNCTION_TYPE"
+  | "ERR_RATE_RANGE"
+  | "ERR_UNKNOWN_SHARD"
+  | "ERR_PROM_CLIENT"
+  | "ERR_CLOSED";
 
 /** Codes of the `error` event. */
 export type StoreErrorCode =

@@ -7,7 +7,7 @@
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
-import { readingInput } from "../guard.js";
+import { guardThis, readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
@@ -31,6 +31,8 @@ const FIELDS = {
 
 /** Interned identities kept before pruning those that hold no lease. */
 const INTERN_LIMIT = 4096;
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class MemoryStore {
   #store = new LeaseStore();
@@ -161,7 +163,7 @@ export class MemoryStore {
     if (!TYPES.includes(request.type)) throw misuse(TypeError, "ERR_VARIANT", `request.type must be one of ${TYPES.join(", ")}, got ${String(request.type)}`);
     const fields = FIELDS[request.type];
     for (const k of Object.keys(request)) {
-      if (!fields.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `a ${request.type} request has no field "${k}"`);
+      if (!fields.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore.send: ${request.type === "Acquire" ? "an" : "a"} ${request.type} request has no field "${k}"; its fields are ${fields.join(", ")}`);
     }
     for (const k of ["key", "holder", "session"]) {
       if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${typeof request[k]}`);
@@ -217,6 +219,11 @@ export class MemoryStore {
     // Ids still in use are kept; the next prune waits until as many again are added.
     this.#pruneAt = Math.max(INTERN_LIMIT, 2 * (this.#holders.size + this.#sessions.size + this.#pairs.size));
   }
+
+  // A member applied to an object this class did not make throws ERR_THIS_TYPE.
+  static {
+    guardThis(MemoryStore, (o) => #store in o, ["send"]);
+  }
 }
 
 /** Strings <-> u64 ids, handed out from 1. */
@@ -262,7 +269,9 @@ function later(ms, fn) {
  * latency range is copied, so changing the caller's array later changes nothing.
  */
 function readStoreOptions(options) {
-  if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "MemoryStore options must be an object");
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `MemoryStore options must be an object such as { latencyMs: [1, 5] }, got ${Array.isArray(options) ? "an array" : shown(options)}`);
+  }
   for (const k of Object.keys(options)) {
     if (!KNOWN.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
   }
@@ -270,8 +279,8 @@ function readStoreOptions(options) {
   // A two-element list is copied by index (a huge or sparse array is refused, not spread).
   const pair = !Array.isArray(latencyMs) || latencyMs.length === 2;
   const range = Array.isArray(latencyMs) ? [latencyMs[0], latencyMs[1]] : [latencyMs, latencyMs];
-  if (!pair || !range.every((v) => typeof v === "number" && Number.isFinite(v) && v >= 0) || range[0] > range[1]) {
-    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms >= 0 or [min, max], got ${shown(latencyMs)}`);
+  if (!pair || !range.every((v) => typeof v === "number" && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
+    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer JavaScript runs) or [min, max], got ${shown(latencyMs)}`);
   }
   if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
     throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);

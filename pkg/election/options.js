@@ -21,6 +21,9 @@ const MACHINE_KNOBS = {
 
 const DRIVER_KEYS = ["store", "key", "nodeId", "registry", "closeTimeoutMs"];
 
+/** Every option LeaderElection takes (ShardedElection passes all but `key` on to each key's). */
+export const ELECTION_KEYS = [...DRIVER_KEYS, ...Object.keys(MACHINE_KNOBS)];
+
 /** Share of the ttl each scaled default takes. */
 const SCALED = { safetyMarginMs: 0.1, maxRoundTripMs: 0.1, retryIntervalMs: 0.1, requestTimeoutMs: 0.1, retryJitterMs: 0.05 };
 
@@ -40,7 +43,7 @@ function readOptionsOf(options, allowed) {
   if (typeof options !== "object" || options === null) {
     throw misuse(TypeError, "ERR_OBJECT_TYPE", `options must be an object with at least { store, key }, got ${options === null ? "null" : typeof options}`);
   }
-  const known = [...DRIVER_KEYS, ...Object.keys(MACHINE_KNOBS), ...allowed];
+  const known = [...ELECTION_KEYS, ...allowed];
   for (const k of Object.keys(options)) {
     if (!known.includes(k)) {
       const snake = Object.entries(MACHINE_KNOBS).find(([, s]) => s === k);

@@ -17,11 +17,11 @@
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
-import { readingInput } from "../guard.js";
+import { guardThis, readingInput } from "../guard.js";
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
-import { readCloseTimeout } from "./options.js";
+import { ELECTION_KEYS, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
@@ -31,7 +31,7 @@ export class ShardedElection {
   #elections = new Map();
   #order = new Map(); // key -> the time it was won
   #resting = new Map(); // key -> until when it is left alone
-  #events = new Emitter((err, event) => console.error(`tenure ShardedElection: a "${event}" listener threw:`, err));
+  #events = new Emitter("ShardedElection", ["elected", "lost", "error"], (err, event) => console.error(`tenure ShardedElection: a "${event}" listener threw:`, err));
   #warned = new Set();
   #store;
   #group;
@@ -52,7 +52,9 @@ export class ShardedElection {
   constructor(options) {
     if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "ShardedElection options must be an object with { store, keys }");
     // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
-    const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = readingInput(() => ({ ...options }));
+    const copy = readingInput(() => ({ ...options }));
+    checkShardKeys(copy);
+    const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = copy;
     if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
       throw misuse(TypeError, "ERR_ARRAY_TYPE", "options.keys must be a non-empty array of key strings");
     }
@@ -255,5 +257,24 @@ export class ShardedElection {
     if (this.#warned.has(err.code)) return;
     this.#warned.add(err.code);
     console.warn(`tenure ShardedElection: ${err.message} [${err.code}] (add an "error" listener; printed once)`);
+  }
+
+  // A member applied to an object this class did not make throws ERR_THIS_TYPE.
+  static {
+    guardThis(ShardedElection, (o) => #elections in o, ["close"]);
+  }
+}
+
+/** ShardedElection's own options, beside every LeaderElection option but `key`. */
+const SHARD_KEYS = ["keys", "maxLeading", "probeIntervalMs", "group"];
+
+/** Refuses `key` (one lease's name: ShardedElection spreads `keys`) and unknown options, naming its own. */
+function checkShardKeys(options) {
+  const known = [...SHARD_KEYS, ...ELECTION_KEYS.filter((k) => k !== "key")];
+  for (const k of Object.keys(options)) {
+    if (k === "key") {
+      throw misuse(TypeError, "ERR_UNKNOWN_KEY", 'ShardedElection options has "key": it takes "keys", the list of keys to spread over the processes (a LeaderElection takes one key)');
+    }
+    if (!known.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `ShardedElection options has an unknown key "${k}"; known: ${known.join(", ")}`);
   }
 }
