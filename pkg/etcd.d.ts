@@ -1,4 +1,7 @@
 // Types of `tenure/etcd`: EtcdStore over an `etcd3` client.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 import type { Etcd3 } from "etcd3";
 import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 

@@ -1,4 +1,7 @@
 // Public types of `tenure`: the generated classes and data shapes, plus `init`.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 export * from "./dist/tenure.js";
 import type { InitInput } from "./dist/tenure.js";
 

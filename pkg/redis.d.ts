@@ -1,4 +1,7 @@
 // Types of `tenure/redis`: RedisStore and RedisFencedResource over a node-redis client.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 
 export type { FenceResult, FencedState, StoreAdapterError } from "./stores/protocol.js";

@@ -1,4 +1,7 @@
 // Public types of `tenure/search`: the counterexample search and the failover lab, plus `init`.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 export * from "../dist/tenure_search.js";
 import type { InitInput } from "../dist/tenure_search.js";
 

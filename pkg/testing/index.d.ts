@@ -1,4 +1,7 @@
 // Types of `tenure/testing`, the conformance kit for store adapters.
+// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
+// disposable lib whatever the project's own `lib` or `target` says.
+/// <reference lib="esnext.disposable" />
 import type { Store, StoreReply, StoreProtocolRequest } from "../election/index.js";
 
 /** Where checkStoreContract reports each case to node:test (the test's context `t`). */

@@ -10,3 +10,13 @@ test("usage_file_type_checks_against_the_public_declarations", () => {
   const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tests", "pkg", "types", "tsconfig.json")], { encoding: "utf8" });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
+
+test("the declarations type-check with only a target and strict set, without the disposable lib or Node's types", () => {
+  // The classes declare [Symbol.dispose] and LeaderElection [Symbol.asyncDispose]; a project
+  // with `target: es2022` and no `lib` of its own failed with 8 x TS2550 in the package's
+  // .d.ts until the entries referenced the disposable lib themselves. No stores.ts here: the
+  // pg types it imports bring @types/node, which declares the symbols and hides the failure.
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tests", "pkg", "types", "tsconfig.defaults.json")], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});
