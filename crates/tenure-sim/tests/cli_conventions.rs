@@ -671,3 +671,39 @@ fn a_long_run_in_slices_has_the_unsliced_trace_hash() {
     world.run();
     assert_eq!(v["trace_hash"], format!("{:016x}", world.trace_hash()));
 }
+
+/// `run FILE` read the whole file before looking at it: `run /dev/zero` grew without end and
+/// a 300 MB file was held whole before it failed. It reads at most 8 MiB (what
+/// `Simulation.fromJSON` takes) and says so.
+#[test]
+fn run_reads_at_most_8_mib_of_scenario_and_names_the_limit() {
+    let dir = std::env::temp_dir().join(format!("tenure-cli-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    // Sparse: 9 MiB of zero bytes without writing them.
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(9 * 1024 * 1024)
+        .unwrap();
+    for path in [big.to_str().unwrap(), "/dev/zero"] {
+        let out = tenure(&["run", path]);
+        assert_eq!(out.status.code(), Some(2), "{path}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "cannot read scenario {path}: it is larger than 8 MiB (8388608 bytes), the most a scenario file may hold"
+            )),
+            "{path}: {}",
+            stderr(&out)
+        );
+    }
+    let latin1 = dir.join("latin1.json");
+    std::fs::write(&latin1, b"{\"version\": 1, \"x\": \"caf\xe9\"}").unwrap();
+    let out = tenure(&["run", latin1.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("it is not UTF-8 text (the byte at offset 24 is not)"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

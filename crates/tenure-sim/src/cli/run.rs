@@ -52,15 +52,38 @@ impl Algorithm {
     }
 }
 
+/// The largest scenario file `run` reads, in bytes: the 8 MiB that `Simulation.fromJSON`
+/// takes from JS (pkg/README.md, "Limits"). A scenario at every format limit is far smaller;
+/// without a bound, `run /dev/zero` grew without end.
+const MAX_SCENARIO_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Reads a scenario file of at most [`MAX_SCENARIO_BYTES`] as UTF-8 text, reading no more
+/// than one byte past the limit whatever the file's size (a pipe, a device, a huge file).
+fn read_scenario_text(path: &std::path::Path) -> Result<String, CliError> {
+    use std::io::Read;
+    let cannot =
+        |why: String| CliError::usage(format!("cannot read scenario {}: {why}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| cannot(super::args::io_words(&e)))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(super::args::io_words(&e)))?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(cannot(format!(
+            "it is larger than 8 MiB ({MAX_SCENARIO_BYTES} bytes), the most a scenario file may hold"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        cannot(format!(
+            "it is not UTF-8 text (the byte at offset {} is not)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(path) = &a.scenario {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::usage(format!(
-                "cannot read scenario {}: {}",
-                path.display(),
-                super::args::io_words(&e)
-            ))
-        })?;
+        let text = read_scenario_text(path)?;
         let s = Scenario::from_json(&text)
             .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
         a.raft.check(s.algorithm).map_err(CliError::usage)?;
