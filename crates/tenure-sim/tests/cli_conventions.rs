@@ -707,3 +707,83 @@ fn run_reads_at_most_8_mib_of_scenario_and_names_the_limit() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Commands that take knobs through `--set` refuse `failover`'s knob flags and the spellings
+/// before them with the `--set` that gives the value (clap said only "unexpected argument");
+/// a timeout range becomes its two keys.
+#[test]
+fn knob_flags_on_set_commands_name_the_set_to_use() {
+    for (args, want) in [
+        (
+            vec!["run", "--algorithm", "lease-fencing", "--ttl", "2000"],
+            "--ttl 2000: not a flag of this command; give it as --set ttl_ms=2000: knobs are in milliseconds, and 2s works too",
+        ),
+        (
+            vec![
+                "chaos",
+                "--algorithm",
+                "raft",
+                "--election-timeout-ms",
+                "150-300",
+            ],
+            "give it as --set election_timeout_ms=150 --set election_timeout_max_ms=300:",
+        ),
+        (
+            vec![
+                "search",
+                "--algorithm",
+                "raft",
+                "--property",
+                "split-brain",
+                "--latency",
+                "5-30",
+            ],
+            "give it as --set network.latency_ms=5-30 (`run` only: chaos, search and check draw the network from their faults)",
+        ),
+    ] {
+        let out = tenure(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(want), "{args:?}: {}", stderr(&out));
+    }
+    // What the message says works.
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--duration",
+        "2s",
+        "--set",
+        "election_timeout_ms=150",
+        "--set",
+        "election_timeout_max_ms=300",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// A fault's duration with a unit that is no duration was taken as the key `duration` and
+/// refused as unknown ("the keys are target, duration_ms"); a negative `--duration` named a
+/// 10^15 ms bound no run has.
+#[test]
+fn a_bad_duration_is_named_as_a_value_not_as_an_unknown_key() {
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--fault",
+        "pause target=1 duration=1e300s at=1s",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("duration=1e300s: `1e300s` is not a duration: `1e300` is not a number"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tenure(&["run", "--algorithm", "raft", "--duration", "-5s"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--duration -5s is not a duration: a duration is 0 or more"),
+        "{}",
+        stderr(&out)
+    );
+}

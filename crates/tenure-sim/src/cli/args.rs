@@ -29,7 +29,7 @@ pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     };
     let num = num.trim();
     if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
-        return Err(format!("`{s}` is not a duration between 0 and 10^15 ms"));
+        return Err(format!("`{s}` is not a duration: a duration is 0 or more"));
     }
     let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
     let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
@@ -255,6 +255,53 @@ pub(crate) struct ConfigFlags {
     /// scenario's top, `network.loss=0.05`, `network.latency_ms=5-30`.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = super::fault_text::parse_set)]
     pub(crate) sets: Vec<(Vec<String>, serde_json::Value)>,
+    // Knob flags of `failover` and the spellings before them: these commands take knobs
+    // through --set, so each is refused with the --set that does what was meant.
+    #[arg(long, hide = true, value_parser = through_set("ttl_ms"))]
+    ttl: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("ttl_ms"))]
+    ttl_ms: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("safety_margin_ms"))]
+    margin: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("safety_margin_ms"))]
+    safety_margin_ms: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("election_timeout_ms"))]
+    timeouts: Option<String>,
+    #[arg(long, hide = true, allow_hyphen_values = true,
+          value_parser = through_set("election_timeout_ms"))]
+    election_timeout_ms: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("heartbeat_interval_ms"))]
+    heartbeat_interval_ms: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("failure_timeout_ms"))]
+    failure_timeout_ms: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("network.latency_ms"))]
+    latency: Option<String>,
+    #[arg(long, hide = true, value_parser = through_set("network.latency_ms"))]
+    latency_ms: Option<String>,
+}
+
+/// A knob flag that commands taking `--set` do not have (`--ttl-ms` is `failover`'s; `--ttl`
+/// the spelling before it): always refused, naming the `--set` that gives the value.
+/// Clap's message names the flag and its value before this one.
+fn through_set(key: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |value| {
+        // A timeout range is two keys: the low end and the exclusive high end.
+        let set = match value.split_once('-') {
+            Some((lo, hi)) if key == "election_timeout_ms" && !lo.is_empty() => {
+                format!("--set election_timeout_ms={lo} --set election_timeout_max_ms={hi}")
+            }
+            _ => format!("--set {key}={value}"),
+        };
+        let only_run = if key.starts_with("network.") {
+            " (`run` only: chaos, search and check draw the network from their faults)"
+        } else {
+            ""
+        };
+        Err(format!(
+            "not a flag of this command; give it as {set}{only_run}: knobs are in \
+             milliseconds, and 2s works too"
+        ))
+    }
 }
 
 impl ConfigFlags {

@@ -80,7 +80,8 @@ fn field(key: &str, value: &str) -> Result<(String, Value), String> {
         return Ok((format!("{stem}_ms"), ms_value(value)?));
     }
     if value.parse::<f64>().is_err() {
-        if let Ok(ms) = parse_duration_ms(value) {
+        let duration = parse_duration_ms(value);
+        if let Ok(ms) = duration {
             return Ok((format!("{key}_ms"), json!(ms)));
         }
         // `duration=-3s` (or a signed `offset=-500ms`) is the key's `_ms` too, signed, so the
@@ -92,8 +93,26 @@ fn field(key: &str, value: &str) -> Result<(String, Value), String> {
         {
             return Ok((format!("{key}_ms"), json!(-i128::from(ms))));
         }
+        // A number with a unit that is no duration (`1e300s`, `1.5ms`): its own error, not
+        // the key taken as written and refused as unknown.
+        if let Err(e) = duration
+            && ends_in_time_unit(value)
+        {
+            return Err(format!("{key}={value}: {e}"));
+        }
     }
     Ok((key.to_string(), plain(value)))
+}
+
+/// Whether `value` is a digit followed by a time unit at its end (`1e300s`, `1.5ms`, `2h`),
+/// unlike a word that happens to end in one (`yes`, `ms`).
+fn ends_in_time_unit(value: &str) -> bool {
+    ["ms", "s", "m", "h"].iter().any(|unit| {
+        value
+            .strip_suffix(unit)
+            .and_then(|v| v.chars().last())
+            .is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 /// A millisecond value: `2000`, `2s`, `-500` (a signed offset) or a range `5-30`.
