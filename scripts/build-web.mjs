@@ -40,11 +40,22 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
  * Modules a page imports only when the reader uses or reaches a part of it, not on its first
  * load: the machines' entry, which the fenced-resource demo of index.html fetches when its
  * section comes within 200 px of the viewport or is focused, pressed or submitted
- * (web/fenced-demo.js), and the search module's (`tenure/search`: Search and the failover
- * lab), which the "Can this break?" panel's and the failover lab's workers load when a search
- * or a measurement starts. Keys of Vite's manifest.
+ * (web/fenced-demo.js); the search module's (`tenure/search`: Search and the failover lab),
+ * which the "Can this break?" panel's and the failover lab's workers load when a search or a
+ * measurement starts; the "Can this break?" panel itself, mounted when its section comes
+ * within 200 px of the viewport (web/main.js); the element's compare mode, loaded by an
+ * element with a `compare` attribute; the permalink codec (with fflate), loaded to open a link
+ * or when one is asked for, and the counterexample stories, loaded to open a link to one
+ * (web/playground/element.js). Keys of Vite's manifest.
  */
-export const ON_DEMAND = new Set(["../pkg/browser.js", "../pkg/search/browser.js"]);
+export const ON_DEMAND = new Set([
+  "../pkg/browser.js",
+  "../pkg/search/browser.js",
+  "playground/break-panel.js",
+  "playground/counterexample.js",
+  "playground/element-compare.js",
+  "playground/permalink.js",
+]);
 
 /**
  * The files `page` loads as built without interaction (its first load, as a reader who does

@@ -23,9 +23,7 @@ import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
 import { loadWasm, Model } from "./model.js";
-import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
-import { decodeHash, encodeHash } from "./permalink.js";
 import { PRESETS, presetById, registerStory } from "./presets.js";
 import { EventLogView } from "./render-events.js";
 import { RaftLogView, ResourceLogView } from "./render-logs.js";
@@ -131,19 +129,33 @@ export class TenurePlayground extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this.hasAttribute("compare") || this.compare) return mountCompare(this);
+    if (this.hasAttribute("compare") || this.compare) return this.mountCompare();
     if (this.built) return this.activate();
     this.built = true;
     this.reportUnknownAttributes();
     this.build();
-    this.ready = loadWasm(this.getAttribute("wasm") || undefined).then(() => {
-      this.loadInitial();
+    this.ready = Promise.all([loadWasm(this.getAttribute("wasm") || undefined), this.linkCode()]).then(([, code]) => {
+      this.loadInitial(code);
       this.dataset.ready = "true";
       if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
     this.activate();
+  }
+
+  /**
+   * Compare mode (element-compare.js), loaded only by an element that asks for it: a single
+   * playground's page does not fetch it (docs/bindings.md, "The page's first load"). `ready`
+   * is set at once and resolves to the element once the comparison is loaded.
+   */
+  mountCompare() {
+    if (this.compare || this.compareLoading) return;
+    this.compareLoading = true;
+    this.ready = import("./element-compare.js").then(({ mountCompare }) => {
+      mountCompare(this);
+      return this.ready;
+    });
   }
 
   disconnectedCallback() {
@@ -337,11 +349,15 @@ export class TenurePlayground extends HTMLElement {
     this.loadPreset(registerStory(story).id);
   }
 
-  /** The permalink for the current moment: this page's URL with the scenario in the hash. */
-  permalink() {
-    const hash = encodeHash({ scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id });
+  /**
+   * The permalink for the current moment: resolves to this page's URL with the scenario in the
+   * hash. The run is read at the call; the link's codec (permalink.js) loads on first use.
+   */
+  async permalink() {
+    const link = { scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id };
     const base = this.getAttribute("link-base") ?? (this.hasAttribute("use-hash") ? location.href.split("#")[0] : new URL("./index.html", location.href).href);
-    return base + hash;
+    const { encodeHash } = await import("./permalink.js");
+    return base + encodeHash(link);
   }
 
   /** Script time per animation frame so far, ms (for `npm run bench`). */
@@ -351,15 +367,34 @@ export class TenurePlayground extends HTMLElement {
 
   // ----- loading -----
 
-  loadInitial() {
+  /**
+   * The code a link in the page's hash needs, fetched only when there is one to open (or a
+   * permalink is asked for): resolves to `{ codec }` (permalink.js, with fflate), plus
+   * `stories` (counterexample.js) when it is a counterexample's story; null without a link.
+   */
+  linkCode() {
+    if (!this.hasAttribute("use-hash") || !location.hash.includes("s=")) return null;
+    const searched = new URLSearchParams(location.hash.slice(1)).get("p")?.startsWith("search:");
+    return Promise.all([import("./permalink.js"), searched ? import("./counterexample.js") : null]).then(([codec, stories]) => ({ codec, stories }));
+  }
+
+  /**
+   * Loads the run to show first: the link's (`code`: from `linkCode`), the attributes', or
+   * free play.
+   */
+  loadInitial(code) {
     // A link or attribute that cannot be used still leaves a working playground (the
     // default run), and says what was wrong instead of ignoring it.
     let problem = null;
-    if (this.hasAttribute("use-hash") && location.hash.includes("s=")) {
+    if (code) {
       try {
-        const link = decodeHash(location.hash);
+        const link = code.codec.decodeHash(location.hash);
         if (link) {
-          const preset = link.preset ? presetById(link.preset, link.scenario) : undefined;
+          // A counterexample's story (a permalink from "Can this break?") is rebuilt from the
+          // link's scenario.
+          const property = code.stories?.propertyOf(link.preset);
+          const story = property ? registerStory(code.stories.counterexampleStory(link.scenario, property)) : undefined;
+          const preset = story ?? (link.preset ? presetById(link.preset) : undefined);
           if (preset) this.setSpeed(preset.speed);
           return this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
         }
@@ -1065,7 +1100,7 @@ export class TenurePlayground extends HTMLElement {
   }
 
   async copyLink() {
-    const url = this.permalink();
+    const url = await this.permalink();
     if (this.hasAttribute("use-hash")) history.replaceState(null, "", url);
     this.linkOut.value = url;
     this.linkOut.hidden = false;
