@@ -26,7 +26,15 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
       emptyOutDir: true,
       // .vite/manifest.json: what each page loads, for its size budget.
       manifest: true,
-      rollupOptions: { input: PAGES.map((f) => join(root, "web", f)) },
+      // Every browser the wasm runs in (reference types, bulk memory...) knows modulepreload;
+      // one without it still loads each module when imported.
+      modulePreload: { polyfill: false },
+      rollupOptions: {
+        input: PAGES.map((f) => join(root, "web", f)),
+        // The element in one chunk (ELEMENT), rather than in the chunks Rollup would cut
+        // where its pages share modules: one gzip stream compresses better (docs/bindings.md).
+        output: { codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "element", test: ELEMENT }] } },
+      },
     },
   });
   const { buildElement } = await import("./build-element.mjs");
@@ -35,6 +43,13 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
   if (error) throw new Error(error);
   return outDir;
 }
+
+/**
+ * The modules of the element's chunk: web/playground/ and the simulator's bindings, but not
+ * what is loaded on demand (compare mode, "Can this break?" and its worker, the permalink
+ * codec, counterexample stories) nor what the failover lab's page shares (svg.js, the lab).
+ */
+const ELEMENT = /web[\\/]playground[\\/](?!(element-compare|compare[\w-]*|break-panel|counterexample|permalink|search-worker|failover-[\w-]+|svg)\.(js|css))|pkg[\\/]sim[\\/]|pkg[\\/]dist[\\/]tenure_sim\.js/;
 
 /**
  * Modules a page imports only when the reader uses or reaches a part of it, not on its first
