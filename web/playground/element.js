@@ -93,6 +93,15 @@ const FAST_SPEED = 10;
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
 
+/** The permalink codec (permalink.js, with fflate) once loaded: fetched on first use (`loadCodec`). */
+let codec = null;
+let codecLoading = null;
+/** Loads the permalink codec (once); resolves to it. */
+function loadCodec() {
+  codecLoading ??= import("./permalink.js").then((m) => (codec = m));
+  return codecLoading;
+}
+
 /** Free play at first; knobs the page does not set are the simulator's (`simulatorKnobs`). */
 const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: startKnobs("raft-pv-cq") };
 
@@ -354,10 +363,15 @@ export class TenurePlayground extends HTMLElement {
    * hash. The run is read at the call; the link's codec (permalink.js) loads on first use.
    */
   async permalink() {
+    const make = this.linkMaker();
+    return make(codec ?? (await loadCodec()));
+  }
+
+  /** The permalink of this moment, made by a function of the codec (the run is read now). */
+  linkMaker() {
     const link = { scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id };
     const base = this.getAttribute("link-base") ?? (this.hasAttribute("use-hash") ? location.href.split("#")[0] : new URL("./index.html", location.href).href);
-    const { encodeHash } = await import("./permalink.js");
-    return base + encodeHash(link);
+    return (c) => base + c.encodeHash(link);
   }
 
   /** Script time per animation frame so far, ms (for `npm run bench`). */
@@ -375,7 +389,7 @@ export class TenurePlayground extends HTMLElement {
   linkCode() {
     if (!this.hasAttribute("use-hash") || !location.hash.includes("s=")) return null;
     const searched = new URLSearchParams(location.hash.slice(1)).get("p")?.startsWith("search:");
-    return Promise.all([import("./permalink.js"), searched ? import("./counterexample.js") : null]).then(([codec, stories]) => ({ codec, stories }));
+    return Promise.all([loadCodec(), searched ? import("./counterexample.js") : null]).then(([codec, stories]) => ({ codec, stories }));
   }
 
   /**
@@ -1076,7 +1090,9 @@ export class TenurePlayground extends HTMLElement {
     this.reachedEl = html("span", { class: "speed-reached", "data-testid": "speed-reached", hidden: true, title: "This device cannot simulate this fast within a frame: the page drops simulated time rather than fall behind." });
     this.timeEl = html("span", { class: "time", "data-testid": "time" });
     const restart = html("button", { type: "button", "data-testid": "restart", onclick: () => this.restart(), text: "↺ Restart", title: "Restart with the same seed" });
-    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "Copy link" });
+    // The link's codec is fetched as the pointer or the focus comes to the button, so the
+    // click usually finds it there and copies at once.
+    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), onpointerenter: loadCodec, onfocus: loadCodec, text: "Copy link" });
     const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
@@ -1100,7 +1116,10 @@ export class TenurePlayground extends HTMLElement {
   }
 
   async copyLink() {
-    const url = await this.permalink();
+    // Made at once when the codec is there (hovered or focused first), so the clipboard write
+    // stays inside the click.
+    const make = this.linkMaker();
+    const url = make(codec ?? (await loadCodec()));
     if (this.hasAttribute("use-hash")) history.replaceState(null, "", url);
     this.linkOut.value = url;
     this.linkOut.hidden = false;
