@@ -34,6 +34,12 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
         // The element in one chunk (ELEMENT), rather than in the chunks Rollup would cut
         // where its pages share modules: one gzip stream compresses better (docs/bindings.md).
         output: { codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "element", test: ELEMENT }] } },
+        // A module imported on demand that lands in a chunk the page loads anyway (ELEMENT
+        // catching it, or a static import elsewhere) would count in the first load: refuse it.
+        onLog(level, log, handler) {
+          if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") throw new Error(`build:web: ${log.message}; keep it out of ELEMENT (scripts/build-web.mjs)`);
+          handler(level, log);
+        },
       },
     },
   });
