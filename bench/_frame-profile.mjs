@@ -9,6 +9,8 @@
 //   - each view's ms (the element's `viewTimes` debug record, web/playground/element.js).
 // `node bench/_frame-profile.mjs` (needs `npm run build` first; BENCH_WALL_MS, default 4000;
 // FRAME_PROFILE_DIR reuses a production build of web/ instead of building one).
+// FRAME_PROFILE_DOM=1 counts the DOM calls per frame instead (setAttribute, textContent,
+// append, remove, createElementNS...: wrapped, so the times are not taken), by call and tag.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +31,40 @@ const fmt = (xs) => {
   return `${q(s, 0.5).toFixed(2)} / ${q(s, 0.95).toFixed(2)} / ${q(s, 0.99).toFixed(2)}`;
 };
 
+/** Plays the case with the DOM's mutating calls counted; prints them per frame, the most first. */
+async function countCase(page, nodes) {
+  const out = await page.evaluate(async (wallMs) => {
+    const counts = {};
+    const bump = (k) => (counts[k] = (counts[k] ?? 0) + 1);
+    const wrap = (proto, name) => {
+      const f = proto[name];
+      proto[name] = function (...a) {
+        bump(`${name} ${name === "createElementNS" ? a[1] : `${this.tagName}${name.endsWith("Attribute") ? `.${a[0]}` : ""}`}`);
+        return f.apply(this, a);
+      };
+      return () => (proto[name] = f);
+    };
+    const undo = [
+      ...["setAttribute", "removeAttribute", "toggleAttribute", "append", "remove", "replaceChildren", "replaceWith"].map((n) => wrap(Element.prototype, n)),
+      wrap(Document.prototype, "createElementNS"),
+    ];
+    const text = Object.getOwnPropertyDescriptor(Node.prototype, "textContent");
+    Object.defineProperty(Node.prototype, "textContent", { ...text, set(v) { bump(`textContent ${this.tagName}`); text.set.call(this, v); } });
+    const el = document.querySelector("tenure-playground");
+    el.frameTimes.length = 0;
+    const from = el.now;
+    el.play();
+    await new Promise((r) => setTimeout(r, wallMs));
+    el.pause();
+    Object.defineProperty(Node.prototype, "textContent", text);
+    for (const u of undo) u();
+    return { frames: el.frameTimes.length, sim: el.now - from, counts };
+  }, WALL_MS);
+  const total = Object.values(out.counts).reduce((a, b) => a + b, 0);
+  console.log(`\n${nodes} nodes, one-hour scenario from ${SEEK_MS / 1000} s, 50x, ${WALL_MS} ms wall: ${out.frames} frames, ${(out.sim / 1000).toFixed(1)} s simulated, ${(total / out.frames).toFixed(1)} DOM calls a frame`);
+  for (const [k, c] of Object.entries(out.counts).sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${(c / out.frames).toFixed(1).padStart(6)}  ${k}`);
+}
+
 async function profileCase(browser, page, nodes) {
   await page.evaluate(async ([s, from]) => {
     const el = document.querySelector("tenure-playground");
@@ -36,6 +72,7 @@ async function profileCase(browser, page, nodes) {
     await el.seekGradually(from);
     el.setSpeed(50);
   }, [chaosScenario("raft", nodes, { durationMs: 3_600_000 }), SEEK_MS]);
+  if (process.env.FRAME_PROFILE_DOM) return countCase(page, nodes);
   await browser.startTracing(page, { categories: CATEGORIES });
   await page.evaluate(() => {
     const el = document.querySelector("tenure-playground");

@@ -34,6 +34,9 @@ export async function buildElement(outDir = join(root, "pkg", "dist")) {
       copyPublicDir: false,
       minify: true,
       lib: { entry: join(root, "web", "playground", "element.js"), formats: ["es"], fileName: () => ELEMENT_FILE },
+      // One file: the parts the page loads on demand (compare mode, the permalink codec) are
+      // inlined here, as a docs page's one script tag promises.
+      rollupOptions: { output: { codeSplitting: false } },
     },
   });
   if (resolve(outDir) !== resolve(join(root, "pkg", "dist"))) copyFileSync(WASM, join(outDir, WASM_FILE));

@@ -26,7 +26,21 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
       emptyOutDir: true,
       // .vite/manifest.json: what each page loads, for its size budget.
       manifest: true,
-      rollupOptions: { input: PAGES.map((f) => join(root, "web", f)) },
+      // Every browser the wasm runs in (reference types, bulk memory...) knows modulepreload;
+      // one without it still loads each module when imported.
+      modulePreload: { polyfill: false },
+      rollupOptions: {
+        input: PAGES.map((f) => join(root, "web", f)),
+        // The element in one chunk (ELEMENT), rather than in the chunks Rollup would cut
+        // where its pages share modules: one gzip stream compresses better (docs/bindings.md).
+        output: { codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: "element", test: ELEMENT }] } },
+        // A module imported on demand that lands in a chunk the page loads anyway (ELEMENT
+        // catching it, or a static import elsewhere) would count in the first load: refuse it.
+        onLog(level, log, handler) {
+          if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") throw new Error(`build:web: ${log.message}; keep it out of ELEMENT (scripts/build-web.mjs)`);
+          handler(level, log);
+        },
+      },
     },
   });
   const { buildElement } = await import("./build-element.mjs");
@@ -37,14 +51,32 @@ export async function buildWeb(outDir = join(root, "web", "dist")) {
 }
 
 /**
+ * The modules of the element's chunk: web/playground/ and the simulator's bindings, but not
+ * what is loaded on demand (compare mode, "Can this break?" and its worker, the permalink
+ * codec, counterexample stories) nor what the failover lab's page shares (svg.js, the lab).
+ */
+const ELEMENT = /web[\\/]playground[\\/](?!(element-compare|compare[\w-]*|break-panel|counterexample|permalink|search-worker|failover-[\w-]+|svg)\.(js|css))|pkg[\\/]sim[\\/]|pkg[\\/]dist[\\/]tenure_sim\.js/;
+
+/**
  * Modules a page imports only when the reader uses or reaches a part of it, not on its first
  * load: the machines' entry, which the fenced-resource demo of index.html fetches when its
  * section comes within 200 px of the viewport or is focused, pressed or submitted
- * (web/fenced-demo.js), and the search module's (`tenure/search`: Search and the failover
- * lab), which the "Can this break?" panel's and the failover lab's workers load when a search
- * or a measurement starts. Keys of Vite's manifest.
+ * (web/fenced-demo.js); the search module's (`tenure/search`: Search and the failover lab),
+ * which the "Can this break?" panel's and the failover lab's workers load when a search or a
+ * measurement starts; the "Can this break?" panel itself, mounted when its section comes
+ * within 200 px of the viewport (web/main.js); the element's compare mode, loaded by an
+ * element with a `compare` attribute; the permalink codec (with fflate), loaded to open a link
+ * or when one is asked for, and the counterexample stories, loaded to open a link to one
+ * (web/playground/element.js). Keys of Vite's manifest.
  */
-export const ON_DEMAND = new Set(["../pkg/browser.js", "../pkg/search/browser.js"]);
+export const ON_DEMAND = new Set([
+  "../pkg/browser.js",
+  "../pkg/search/browser.js",
+  "playground/break-panel.js",
+  "playground/counterexample.js",
+  "playground/element-compare.js",
+  "playground/permalink.js",
+]);
 
 /**
  * The files `page` loads as built without interaction (its first load, as a reader who does

@@ -28,6 +28,11 @@ test("axe_finds_no_serious_or_critical_violation_on_the_pages_and_every_story", 
   const page = await browser.open();
   await runTo(page, 2400);
   const found = { main: await axeViolations(page) };
+  // "Can this break?" mounts as its section comes near the viewport (web/main.js).
+  await page.locator("#break").scrollIntoViewIfNeeded();
+  await page.locator("body[data-break-ready=true]").waitFor({ timeout: 30_000 });
+  found["break-panel"] = await axeViolations(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const p of PRESETS) {
     await page.evaluate(([id, t]) => {
       const pg = document.querySelector("tenure-playground");

@@ -21,6 +21,18 @@ after(async () => {
 
 const fixture = (name) => JSON.parse(readFileSync(join(root, "tests", "pkg", "fixtures", "search", `${name}.json`), "utf8"));
 
+/**
+ * Opens the playground page with "Can this break?" mounted: its code loads when its section
+ * comes near the viewport (web/main.js), so the page is scrolled there and back to the top.
+ */
+async function openWithPanel() {
+  const page = await browser.open();
+  await page.evaluate(() => document.getElementById("break").scrollIntoView({ block: "end", behavior: "instant" }));
+  await page.locator("body[data-break-ready=true]").waitFor({ timeout: 30_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return page;
+}
+
 /** Runs example `id` through the panel's form (select, then the Search button); resolves with the last message. */
 async function runExample(page, id) {
   await page.selectOption("[data-testid=break-target]", id);
@@ -57,7 +69,7 @@ function playStory(page) {
 }
 
 test("the_search_runs_in_a_worker_with_progress_and_cancel_while_frames_stay_in_budget", async () => {
-  const page = await browser.open();
+  const page = await openWithPanel();
   await page.selectOption("[data-testid=break-target]", "raft-promised");
   await page.fill("[data-testid=break-budget]", "100000");
   // The playground plays free play meanwhile; rAF gaps and the element's script time per
@@ -128,7 +140,7 @@ const FOUND = [
 ];
 
 test("each_example_is_found_and_shrunk_in_the_page_to_the_native_counterexample_and_plays_as_a_story", async () => {
-  const page = await browser.open();
+  const page = await openWithPanel();
   for (const [id, name, violation] of FOUND) {
     const f = fixture(name);
     const m = await runExample(page, id);
@@ -178,7 +190,7 @@ test("each_example_is_found_and_shrunk_in_the_page_to_the_native_counterexample_
 });
 
 test("the_promised_invariants_show_an_honest_no_violation_in_n_runs", async () => {
-  const page = await browser.open();
+  const page = await openWithPanel();
   for (const [id, runs] of [["lease-fencing-promised", 300], ["raft-promised", 100]]) {
     const m = await runExample(page, id);
     assert.equal(m.type, "none", `${id}: ${JSON.stringify(m)}`);
@@ -192,7 +204,7 @@ test("the_promised_invariants_show_an_honest_no_violation_in_n_runs", async () =
 });
 
 test("the_default_property_is_one_the_algorithm_does_not_promise", async () => {
-  const page = await browser.open();
+  const page = await openWithPanel();
   const pick = async (target) => {
     await page.selectOption("[data-testid=break-target]", target);
     return page.evaluate(() => {

@@ -176,6 +176,8 @@ test("permalink_round_trip_reopens_the_same_state", async () => {
   assert.equal(await page.getByTestId("cut-n2-store").getAttribute("class"), "cut both");
   await runTo(page, 6123.5);
   await page.getByTestId("copy-link").click();
+  // The link shows once made (its codec is fetched on first use: docs/bindings.md).
+  await page.getByTestId("permalink-url").waitFor({ state: "visible" });
   const url = await page.getByTestId("permalink-url").inputValue();
   assert.match(url, /#s=[\w-]+&t=6123\.5&p=gc-pause-fenced$/);
   const state = (p) =>
@@ -396,6 +398,7 @@ test("links_follow_the_run_shown_and_play_at_the_end_replays", async () => {
   await loadPreset(page, "gc-pause-fenced");
   await runTo(page, 1000);
   await page.getByTestId("copy-link").click();
+  await page.getByTestId("permalink-url").waitFor({ state: "visible" });
   assert.match(page.url(), /#s=/);
   // Another story replaces the run: the old link leaves the address bar, so a reload does
   // not jump back to it.

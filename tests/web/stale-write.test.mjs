@@ -62,8 +62,8 @@ test("the_page_fetches_the_machines_wasm_only_when_the_fenced_demo_is_reached", 
   // the simulator's wasm. The fenced resource's module comes when its section is reached.
   const page = await browser.open();
   const wasm = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => /\.wasm(\?|$)/.test(n)));
-  // Ready: the playground runs and the "Can this break?" panel has listed its properties
-  // (from Simulation.promises: the search module loads only when a search starts).
+  // Ready: the playground runs ("Can this break?" mounts when reached, and the search module
+  // loads only when a search starts: tests/web/first-load.test.mjs).
   await page.locator("body[data-ready=true]").waitFor({ timeout: 30_000 });
   await page.waitForTimeout(300);
   const first = await wasm();

@@ -284,11 +284,19 @@ class BreakPanel {
       setText(this.statusEl, `Run ${m.found.run + 1} (seed ${m.found.seed}) breaks it: ${m.found.witness.detail}. Shrinking ${m.found.scenario.faults.length} faults…`);
       return;
     }
-    this.running = false;
     this.phase = "idle";
+    // The story's permalink is made asynchronously (its codec loads on first use): the
+    // search ends once the result, link included, is shown.
+    if (m.type === "done") return void this.showFound(m).then(() => this.finish(m));
+    this.finish(m);
+  }
+
+  /** Ends the search with its last message `m` (shown by then). */
+  finish(m) {
+    const o = this.options;
+    this.running = false;
     this.setRunning(false);
-    if (m.type === "done") this.showFound(m);
-    else if (m.type === "none") {
+    if (m.type === "none") {
       setText(this.statusEl, `No violation of ${o.property} in ${m.runs} runs (${Math.round(m.runs_per_s)} runs/s).`);
       this.showResult([html("p", { "data-testid": "break-none", text: `No violation in ${m.runs} runs. ${o.property === "any-promised" ? "These are the invariants it promises; a search cannot prove them, only fail to break them: the bounded exhaustive check (tenure check) says more for small worlds." : "Try more runs, other fault families or another seed."}` }), this.commandLine()]);
     } else if (m.type === "cancelled") setText(this.statusEl, `Cancelled after ${m.runs} runs.`);
@@ -296,11 +304,11 @@ class BreakPanel {
     this.resolve?.(m);
   }
 
-  showFound(m) {
+  async showFound(m) {
     const { found, shrunk } = m;
     const story = counterexampleStory(shrunk.scenario, m.property, { runs: found.run + 1, original: shrunk.original });
     this.playground.loadStory(story);
-    const link = this.playground.permalink();
+    const link = await this.playground.permalink();
     const o = shrunk.original;
     const s = shrunk.shrunk;
     setText(this.statusEl, `Found ${propertyWords(m.property)} in run ${found.run + 1} and shrunk it to ${s.faults} fault${s.faults === 1 ? "" : "s"}: it is loaded above as a story.`);

@@ -23,9 +23,7 @@ import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
 import { loadWasm, Model } from "./model.js";
-import { mountCompare } from "./element-compare.js";
 import { procKey } from "./procs.js";
-import { decodeHash, encodeHash } from "./permalink.js";
 import { PRESETS, presetById, registerStory } from "./presets.js";
 import { EventLogView } from "./render-events.js";
 import { RaftLogView, ResourceLogView } from "./render-logs.js";
@@ -58,6 +56,7 @@ const TIMELINE_EVERY_MS = 100;
  * one of them at most, the longest due, so no frame pays for all four (docs/frame.md).
  */
 const SLOW_VIEWS = ["timeline", "events", "logs", "spacetime"];
+/** The frames' script times kept (`frameStats`): the last 4,096 (up to twice as many held). */
 const FRAME_SAMPLES = 4096;
 /**
  * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
@@ -95,6 +94,15 @@ const FAST_SPEED = 10;
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
 
+/** The permalink codec (permalink.js, with fflate) once loaded: fetched on first use (`loadCodec`). */
+let codec = null;
+let codecLoading = null;
+/** Loads the permalink codec (once); resolves to it. */
+function loadCodec() {
+  codecLoading ??= import("./permalink.js").then((m) => (codec = m));
+  return codecLoading;
+}
+
 /** Free play at first; knobs the page does not set are the simulator's (`simulatorKnobs`). */
 const DEFAULT_SETUP = { choice: "raft-pv-cq", nodes: 5, seed: 1, knobs: startKnobs("raft-pv-cq") };
 
@@ -131,19 +139,33 @@ export class TenurePlayground extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this.hasAttribute("compare") || this.compare) return mountCompare(this);
+    if (this.hasAttribute("compare") || this.compare) return this.mountCompare();
     if (this.built) return this.activate();
     this.built = true;
     this.reportUnknownAttributes();
     this.build();
-    this.ready = loadWasm(this.getAttribute("wasm") || undefined).then(() => {
-      this.loadInitial();
+    this.ready = Promise.all([loadWasm(this.getAttribute("wasm") || undefined), this.linkCode()]).then(([, code]) => {
+      this.loadInitial(code);
       this.dataset.ready = "true";
       if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
     this.activate();
+  }
+
+  /**
+   * Compare mode (element-compare.js), loaded only by an element that asks for it: a single
+   * playground's page does not fetch it (docs/bindings.md, "The page's first load"). `ready`
+   * is set at once and resolves to the element once the comparison is loaded.
+   */
+  mountCompare() {
+    if (this.compare || this.compareLoading) return;
+    this.compareLoading = true;
+    this.ready = import("./element-compare.js").then(({ mountCompare }) => {
+      mountCompare(this);
+      return this.ready;
+    });
   }
 
   disconnectedCallback() {
@@ -337,29 +359,57 @@ export class TenurePlayground extends HTMLElement {
     this.loadPreset(registerStory(story).id);
   }
 
-  /** The permalink for the current moment: this page's URL with the scenario in the hash. */
-  permalink() {
-    const hash = encodeHash({ scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id });
-    const base = this.getAttribute("link-base") ?? (this.hasAttribute("use-hash") ? location.href.split("#")[0] : new URL("./index.html", location.href).href);
-    return base + hash;
+  /**
+   * The permalink for the current moment: resolves to this page's URL with the scenario in the
+   * hash. The run is read at the call; the link's codec (permalink.js) loads on first use.
+   */
+  async permalink() {
+    const make = this.linkMaker();
+    return make(codec ?? (await loadCodec()));
   }
 
-  /** Script time per animation frame so far, ms (for `npm run bench`). */
+  /** The permalink of this moment, made by a function of the codec (the run is read now). */
+  linkMaker() {
+    const link = { scenario: this.scenario(), timeMs: this.now, preset: this.preset?.id };
+    const base = this.getAttribute("link-base") ?? (this.hasAttribute("use-hash") ? location.href.split("#")[0] : new URL("./index.html", location.href).href);
+    return (c) => base + c.encodeHash(link);
+  }
+
+  /** Script time per animation frame so far (the last FRAME_SAMPLES), ms (for `npm run bench`). */
   frameStats() {
-    return [...this.frameTimes];
+    return this.frameTimes.slice(-FRAME_SAMPLES);
   }
 
   // ----- loading -----
 
-  loadInitial() {
+  /**
+   * The code a link in the page's hash needs, fetched only when there is one to open (or a
+   * permalink is asked for): resolves to `{ codec }` (permalink.js, with fflate), plus
+   * `stories` (counterexample.js) when it is a counterexample's story; null without a link.
+   */
+  linkCode() {
+    if (!this.hasAttribute("use-hash") || !location.hash.includes("s=")) return null;
+    const searched = new URLSearchParams(location.hash.slice(1)).get("p")?.startsWith("search:");
+    return Promise.all([loadCodec(), searched ? import("./counterexample.js") : null]).then(([codec, stories]) => ({ codec, stories }));
+  }
+
+  /**
+   * Loads the run to show first: the link's (`code`: from `linkCode`), the attributes', or
+   * free play.
+   */
+  loadInitial(code) {
     // A link or attribute that cannot be used still leaves a working playground (the
     // default run), and says what was wrong instead of ignoring it.
     let problem = null;
-    if (this.hasAttribute("use-hash") && location.hash.includes("s=")) {
+    if (code) {
       try {
-        const link = decodeHash(location.hash);
+        const link = code.codec.decodeHash(location.hash);
         if (link) {
-          const preset = link.preset ? presetById(link.preset, link.scenario) : undefined;
+          // A counterexample's story (a permalink from "Can this break?") is rebuilt from the
+          // link's scenario.
+          const property = code.stories?.propertyOf(link.preset);
+          const story = property ? registerStory(code.stories.counterexampleStory(link.scenario, property)) : undefined;
+          const preset = story ?? (link.preset ? presetById(link.preset) : undefined);
           if (preset) this.setSpeed(preset.speed);
           return this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
         }
@@ -539,8 +589,10 @@ export class TenurePlayground extends HTMLElement {
       cost[key] = smooth(cost[key], t2 - t1 - slowMs);
     }
     if (view !== null) cost[view] = smooth(cost[view], slowMs);
+    // Trimmed by half its length at a time: a shift per frame moved the 4,096 samples each
+    // frame (0.05 ms in a profile at 9 nodes).
     this.frameTimes.push(t2 - t0);
-    if (this.frameTimes.length > FRAME_SAMPLES) this.frameTimes.shift();
+    if (this.frameTimes.length >= 2 * FRAME_SAMPLES) this.frameTimes.splice(0, FRAME_SAMPLES);
     if (this.playing) this.raf = requestAnimationFrame((t) => this.frame(t));
   }
 
@@ -1041,7 +1093,9 @@ export class TenurePlayground extends HTMLElement {
     this.reachedEl = html("span", { class: "speed-reached", "data-testid": "speed-reached", hidden: true, title: "This device cannot simulate this fast within a frame: the page drops simulated time rather than fall behind." });
     this.timeEl = html("span", { class: "time", "data-testid": "time" });
     const restart = html("button", { type: "button", "data-testid": "restart", onclick: () => this.restart(), text: "↺ Restart", title: "Restart with the same seed" });
-    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), text: "Copy link" });
+    // The link's codec is fetched as the pointer or the focus comes to the button, so the
+    // click usually finds it there and copies at once.
+    const copy = html("button", { type: "button", "data-testid": "copy-link", onclick: () => this.copyLink(), onpointerenter: loadCodec, onfocus: loadCodec, text: "Copy link" });
     const keys = html("button", { type: "button", class: "keys", "data-testid": "shortcuts", onclick: () => this.showHelp(), text: "?", "aria-label": "Keyboard shortcuts", title: "Keyboard shortcuts (?)", "aria-haspopup": "dialog", "aria-keyshortcuts": "?" });
     this.linkOut = html("input", { class: "link-out", readonly: true, "data-testid": "permalink-url", "aria-label": "permalink", hidden: true });
     const bar = html("div", { class: "bar", role: "toolbar", "aria-label": "playback" },
@@ -1065,7 +1119,10 @@ export class TenurePlayground extends HTMLElement {
   }
 
   async copyLink() {
-    const url = this.permalink();
+    // Made at once when the codec is there (hovered or focused first), so the clipboard write
+    // stays inside the click.
+    const make = this.linkMaker();
+    const url = make(codec ?? (await loadCodec()));
     if (this.hasAttribute("use-hash")) history.replaceState(null, "", url);
     this.linkOut.value = url;
     this.linkOut.hidden = false;

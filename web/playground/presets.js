@@ -6,7 +6,6 @@
 // `cites` names the sources in the info panel.
 import { procKey } from "./procs.js";
 import { at, span } from "./narrate.js";
-import { counterexampleStory, propertyOf } from "./counterexample.js";
 
 /** Story links: slower than the simulator's default, so a message is motion, not a flicker. */
 const NET = { latency_ms: [15, 45] };
@@ -300,12 +299,12 @@ export const PRESETS = [
   },
 ];
 
-/** The preset with `id`, or undefined. */
-export function presetById(id, scenario) {
-  // A counterexample's story (a permalink from "Can this break?") is rebuilt from its link's
-  // scenario; one loaded on this page was registered.
-  const property = propertyOf(id);
-  if (property && scenario) return registerStory(counterexampleStory(scenario, property));
+/**
+ * The preset with `id`, or undefined. A counterexample's story (`search:<property>`) is found
+ * once registered: one made on this page, or rebuilt from a permalink's scenario by the
+ * element (counterexample.js, loaded only for such a link).
+ */
+export function presetById(id) {
   return PRESETS.find((p) => p.id === id) ?? EXTRA.get(id);
 }
 

@@ -116,7 +116,13 @@ export class ClusterView {
    */
   bindMessages() {
     const g = this.gMsgs;
-    const msgOf = (e) => e.target.closest?.(".msg");
+    // A message's name is written in the frames that describe (nameMessage): one hovered,
+    // focused or pressed before then is named at once.
+    const msgOf = (e) => {
+      const el = e.target.closest?.(".msg");
+      if (el?._m) nameMessage(el);
+      return el;
+    };
     const outside = (el, other) => !(other instanceof Node && el.contains(other));
     g.addEventListener("click", (e) => {
       const el = msgOf(e);
@@ -266,7 +272,7 @@ export class ClusterView {
       (m) => String(m.id) + ":" + m.arrival_ms,
       createMessage,
       assignMessage,
-      (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now, this.lit),
+      (el, m) => updateMessage(el, m, pos, this.reducedMotion ? (m.send_ms + m.arrival_ms) / 2 : now, this.lit, describing),
     );
     syncRecycled(
       this.gDrops,
@@ -274,7 +280,7 @@ export class ClusterView {
       (d) => `${d.id}:${d.time_ms}`,
       createDrop,
       assignDrop,
-      (el, d) => updateDrop(el, d, pos, now),
+      (el, d) => updateDrop(el, d, pos, now, describing),
     );
   }
 
@@ -624,22 +630,37 @@ function createMessage(m) {
   el._dot = svg("circle", { class: "dot" });
   el.append(el._title, svg("circle", { r: 11, class: "msg-hit" }), el._dot);
   assignMessage(el, m);
+  nameMessage(el);
   return el;
 }
 
-/** Makes message element `el` stand for `m` (a new one, or one reused from a message gone). */
+/**
+ * Makes message element `el` stand for `m` (a new one, or one reused from a message gone).
+ * Its name (tooltip and accessible name) is written by `nameMessage`, in the next frame that
+ * describes (every DESCRIBE_EVERY_MS, as the nodes' descriptions) or when it is hovered,
+ * focused or pressed: at speed most messages are on screen for a frame or two.
+ */
 function assignMessage(el, m) {
   const fam = messageFamily(m.kind);
   const resp = RESPONSES.test(m.kind);
-  const name = `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`;
   el._id = String(m.id);
   el._lit = false;
-  setAttrs(el, { class: `msg ${fam}${resp ? " resp" : ""}`, "data-msg": el._id, "aria-label": `${name}: inspect or drop` });
-  setText(el._title, name);
+  el._m = m;
+  setAttrs(el, { class: `msg ${fam}${resp ? " resp" : ""}`, "data-msg": el._id });
   setAttrs(el._dot, { r: resp ? 4.5 : 5.5 });
 }
 
-function updateMessage(el, m, pos, now, lit) {
+/** Writes the name of the message `el` stands for (assignMessage). */
+function nameMessage(el) {
+  const m = el._m;
+  el._m = null;
+  const name = `${m.kind}${m.value != null ? ` (${m.value})` : ""}: ${procKey(m.from)} → ${procKey(m.to)}`;
+  setAttrs(el, { "aria-label": `${name}: inspect or drop` });
+  setText(el._title, name);
+}
+
+function updateMessage(el, m, pos, now, lit, describing) {
+  if (describing && el._m) nameMessage(el);
   const isLit = el._id === lit;
   if (isLit !== el._lit) el.classList.toggle("lit", (el._lit = isLit));
   const p = pos.get(procKey(m.from));
@@ -662,14 +683,23 @@ function createDrop(d) {
   g._title = svg("title");
   g.append(g._title);
   assignDrop(g, d);
+  nameDrop(g);
   return g;
 }
 
+/** Makes drop mark `g` stand for `d`; its tooltip is written as a message's name is (assignMessage). */
 function assignDrop(g, d) {
+  g._d = d;
+}
+
+function nameDrop(g) {
+  const d = g._d;
+  g._d = null;
   setText(g._title, `${d.kind} ${procKey(d.from)} → ${procKey(d.to)} dropped (${d.reason})`);
 }
 
-function updateDrop(g, d, pos, now) {
+function updateDrop(g, d, pos, now, describing) {
+  if (describing && g._d) nameDrop(g);
   const p = pos.get(procKey(d.from));
   const q = pos.get(procKey(d.to));
   const x = p.x + (q.x - p.x) * 0.5;

@@ -2,7 +2,7 @@
 // token), paused and crashed spans, split-brain windows shaded red across every lane, stale
 // writes marked rejected or accepted, and faults. Dragging on it seeks; it is also a slider
 // (arrow keys, Page Up/Down, Home/End) with the time as its value text.
-import { setAttrs, svg } from "./svg.js";
+import { setAttrs, setText, svg } from "./svg.js";
 
 const LABEL = 44;
 const LANE = 17;
@@ -96,15 +96,15 @@ export class TimelineView {
     const unreached = svg("rect", { y: TOP, height: lanesBottom - TOP, class: "unreached" });
     out.push(unreached);
     const lists = [];
-    const list = (items, draw) => {
+    const list = (items, draw, redraw) => {
       const g = svg("g");
       out.push(g);
-      lists.push({ items, draw, g, els: [], open: new Set() });
+      lists.push({ items, draw, redraw, g, els: [], open: new Set() });
     };
     const leaseGroups = [];
     nodeKeys.forEach((k, i) => {
-      list(() => record.lead.get(k), (s) => leadMark(s, k, lease, record.maxTime, x, y(i)));
-      list(() => record.down.get(k), (s) => downMark(s, k, record.maxTime, x, y(i)));
+      list(() => record.lead.get(k), (s) => leadMark(s, k, lease, record.maxTime, x, y(i)), (el, s) => redrawLead(el, s, k, lease, record.maxTime, x, y(i)));
+      list(() => record.down.get(k), (s) => downMark(s, k, record.maxTime, x, y(i)), (el, s) => redrawSpan(el, `span ${s.kind}`, s, 1.5, record.maxTime, x, downTitle(s, k, record.maxTime)));
       // Over the pause: the point is the pause that outlives both marks.
       if (lease) {
         const g = svg("g");
@@ -113,7 +113,7 @@ export class TimelineView {
       }
     });
     const laneBottom = y(nodeKeys.length);
-    list(() => record.splits, (s) => splitMark(s, record.maxTime, x, laneBottom));
+    list(() => record.splits, (s) => splitMark(s, record.maxTime, x, laneBottom), (el, s) => redrawSpan(el, "split", s, 2, record.maxTime, x, splitTitle(s, record.maxTime)));
     if (lease) list(() => record.writes, (w) => writeMark(w, x(w.time), y(nodeKeys.length) + LANE / 2));
     const faults = new FaultLane(x, y(lanes.length - 1), LABEL, W - 6);
     out.push(faults.g);
@@ -235,7 +235,9 @@ function leaseMarks(record, k, now, x, top) {
 /**
  * Brings group `l.g` in step with the list `l.items()`: draws the items added since, redraws
  * the ones that were still open (`to === null`) when drawn, and drops any the list no longer
- * has (not expected: the lists only grow; a different record is drawn from scratch).
+ * has (not expected: the lists only grow; a different record is drawn from scratch). An open
+ * mark is brought up to date in place (`l.redraw`: its width and tooltip, the same DOM as a
+ * fresh draw), or replaced by a fresh one when that cannot be done.
  */
 function syncList(l) {
   const items = l.items() ?? [];
@@ -244,9 +246,11 @@ function syncList(l) {
     l.open.delete(l.els.length);
   }
   for (const i of l.open) {
-    const el = l.draw(items[i]);
-    l.els[i].replaceWith(el);
-    l.els[i] = el;
+    if (!l.redraw?.(l.els[i], items[i])) {
+      const el = l.draw(items[i]);
+      l.els[i].replaceWith(el);
+      l.els[i] = el;
+    }
     if (items[i].to !== null) l.open.delete(i);
   }
   for (let i = l.els.length; i < items.length; i++) {
@@ -261,21 +265,50 @@ function leadMark(s, k, lease, maxTime, x, top) {
   const to = s.to ?? maxTime;
   const wpx = Math.max(1.5, x(to) - x(s.from));
   const g = svg("g", { class: "lead", "data-testid": `lead-${k}` },
-    svg("title", {}, `${k} led (${lease ? "token" : "term"} ${s.value}) ${fmt(s.from)}–${s.to == null ? "now" : fmt(to)}`),
+    svg("title", {}, leadTitle(s, k, lease, maxTime)),
     svg("rect", { x: x(s.from), y: top + 2, width: wpx, height: LANE - 4 }));
-  if (wpx > 34) g.append(svg("text", { x: x(s.from) + 4, y: top + LANE - 5 }, `★ ${s.value}`));
+  if (wpx > 34) g.append(leadLabel(s, x, top));
   return g;
+}
+
+const leadTitle = (s, k, lease, maxTime) => `${k} led (${lease ? "token" : "term"} ${s.value}) ${fmt(s.from)}–${s.to == null ? "now" : fmt(s.to ?? maxTime)}`;
+const leadLabel = (s, x, top) => svg("text", { x: x(s.from) + 4, y: top + LANE - 5 }, `★ ${s.value}`);
+
+/** leadMark's draw of `s` written into `g`, drawn when `s` was open (its end and label grow). */
+function redrawLead(g, s, k, lease, maxTime, x, top) {
+  const [title, rect, label] = g.children;
+  const wpx = Math.max(1.5, x(s.to ?? maxTime) - x(s.from));
+  if (label && !(wpx > 34)) return false;
+  setText(title, leadTitle(s, k, lease, maxTime));
+  setAttrs(rect, { width: wpx });
+  if (wpx > 34 && !label) g.append(leadLabel(s, x, top));
+  return true;
 }
 
 function downMark(s, k, maxTime, x, top) {
   const to = s.to ?? maxTime;
-  return svg("rect", { x: x(s.from), y: top + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, `${k} ${s.kind} ${fmt(s.from)}–${fmt(to)}`));
+  return svg("rect", { x: x(s.from), y: top + 3, width: Math.max(1.5, x(to) - x(s.from)), height: LANE - 6, class: `span ${s.kind}` }, svg("title", {}, downTitle(s, k, maxTime)));
 }
+
+const downTitle = (s, k, maxTime) => `${k} ${s.kind} ${fmt(s.from)}–${fmt(s.to ?? maxTime)}`;
 
 function splitMark(s, maxTime, x, laneBottom) {
   const to = s.to ?? maxTime;
   return svg("rect", { x: x(s.from), y: TOP, width: Math.max(2, x(to) - x(s.from)), height: laneBottom - TOP, class: "split", "data-testid": "split-window" },
-    svg("title", {}, `split brain: ${fmt(to - s.from)} from ${fmt(s.from)}`));
+    svg("title", {}, splitTitle(s, maxTime)));
+}
+
+const splitTitle = (s, maxTime) => `split brain: ${fmt((s.to ?? maxTime) - s.from)} from ${fmt(s.from)}`;
+
+/**
+ * A span's rect (downMark, splitMark) of class `cls`, drawn while `s` was open, written as
+ * it would be drawn now: its width (at least `minW` px) and its tooltip `title`.
+ */
+function redrawSpan(rect, cls, s, minW, maxTime, x, title) {
+  if (rect.getAttribute("class") !== cls) return false;
+  setAttrs(rect, { width: Math.max(minW, x(s.to ?? maxTime) - x(s.from)) });
+  setText(rect.firstChild, title);
+  return true;
 }
 
 /** A write the timeline marks (rejected, or accepted stale); accepted fresh ones draw nothing. */

@@ -79,7 +79,10 @@ export function syncKeyed(group, items, key, create, update) {
  * removed while another is created. The focused element is never handed on (focus stays
  * with what it named, and leaves with it). `keep` (optional) holds elements whose key
  * vanished, detached, for their key's return (a link cut again): it must be bounded by the
- * caller (cuts: one per pair of processes).
+ * caller (cuts: one per pair of processes). Without `keep`, the elements left over when
+ * fewer items come are detached into a pool (at most POOL_MAX per group) that the next new
+ * items take from before creating any: the number in flight rises and falls from frame to
+ * frame, and each element created costs a dozen DOM calls where one taken back costs one.
  */
 export function syncRecycled(group, items, key, create, assign, update, keep = null) {
   const cache = group._keyed ?? new Map();
@@ -109,17 +112,24 @@ export function syncRecycled(group, items, key, create, assign, update, keep = n
     } else if (el === active || (active && el.contains(active))) el.remove();
     else spare.push(el);
   }
+  const pool = (group._pool ??= []);
   for (const [k, item] of fresh) {
     let el = keep?.get(k);
     if (el) {
       keep.delete(k);
       group.append(el);
     } else if ((el = spare.pop())) assign(el, item);
-    else group.append((el = create(item)));
+    else if ((el = pool.pop())) {
+      assign(el, item);
+      group.append(el);
+    } else group.append((el = create(item)));
     next.set(k, el);
     update(el, item);
   }
-  for (const el of spare) el.remove();
+  for (const el of spare) {
+    el.remove();
+    if (pool.length < POOL_MAX) pool.push(el);
+  }
   spare.length = 0;
   fresh.length = 0;
   cache.clear();
@@ -127,6 +137,8 @@ export function syncRecycled(group, items, key, create, assign, update, keep = n
   group._keyed = next;
 }
 
+/** Detached elements syncRecycled keeps per group for the next new items. */
+const POOL_MAX = 256;
 /** syncRecycled's scratch lists, reused (it is not reentrant): `[key, item]` pairs and elements. */
 const FRESH = [];
 const SPARE = [];
