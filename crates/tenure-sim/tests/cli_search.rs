@@ -161,3 +161,145 @@ fn an_honest_none_exits_0() {
     assert!(report["states_per_second"].as_f64().unwrap() > 0.0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The fault types of a scenario file, in order, as the format names them.
+fn fault_types(path: &Path) -> Vec<String> {
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    s["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["fault"]["type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The number after `word` in `text` (`states explored 2694` -> 2694).
+fn number_after(text: &str, word: &str) -> u64 {
+    let at = text
+        .find(word)
+        .unwrap_or_else(|| panic!("no `{word}` in {text}"))
+        + word.len();
+    text[at..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// 2694 as 2,694, as the README writes counts.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The README's table of what `search` and `check` find is what they print: a new-user trial
+/// found every row stale after the chaos generator changed. Each row is rebuilt here from the
+/// commands the README gives (3 nodes, their default budgets) and must appear as written.
+#[test]
+fn the_readmes_search_and_check_table_is_what_the_commands_print() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let dir = scratch("readme");
+    let rows = [
+        (
+            "Bully split brain",
+            "bully",
+            &["--property", "split-brain", "--budget", "10000"][..],
+            "split-brain",
+        ),
+        (
+            "stale write, `lease-unfenced`",
+            "lease-unfenced",
+            &[
+                "--property",
+                "stale-write",
+                "--families",
+                "pause,clock-bump",
+            ][..],
+            "stale-write",
+        ),
+        (
+            "Raft without CheckQuorum, deposed leader",
+            "raft",
+            &["--no-check-quorum", "--property", "split-brain"][..],
+            "split-brain",
+        ),
+    ];
+    for (label, algorithm, search_args, property) in rows {
+        let out = tenure_in(
+            &dir,
+            &[&["search", "--algorithm", algorithm][..], search_args].concat(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{label}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let run = number_after(&text, "in run");
+        let before = number_after(&text, "shrunk:");
+        let after = number_after(&text, "->");
+        let found = fault_types(&dir.join(format!("tenure-{algorithm}-{property}.json")));
+        let mut check = vec!["check", "--algorithm", algorithm, "--property", property];
+        if algorithm == "lease-unfenced" {
+            check.extend(["--steps", "8", "--faults", "2"]);
+        }
+        if algorithm == "raft" {
+            check.push("--no-check-quorum");
+        }
+        let out = tenure_in(&dir, &check);
+        assert_eq!(out.status.code(), Some(1), "{label}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let depth = number_after(&text, "shortest counterexample: depth");
+        let states = number_after(&text, "states explored");
+        let shortest = fault_types(&dir.join(format!("tenure-{algorithm}-{property}-check.json")));
+        let row = format!(
+            "| {label} | run {run}, {before} -> {after} ({}) | depth {depth}, {} ({}), {} states |",
+            found.join(", "),
+            match shortest.len() {
+                1 => "1 fault".to_string(),
+                n => format!("{n} faults"),
+            },
+            shortest.join(", "),
+            thousands(states),
+        );
+        assert!(readme.contains(&row), "README.md lacks the row\n{row}");
+    }
+    // The fenced lease: nothing found either way.
+    let out = tenure_in(
+        &dir,
+        &[
+            "search",
+            "--algorithm",
+            "lease-fencing",
+            "--property",
+            "any-promised",
+            "--budget",
+            "30",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = tenure_in(
+        &dir,
+        &[
+            "check",
+            "--algorithm",
+            "lease-fencing",
+            "--property",
+            "any-promised",
+        ],
+    );
+    let states = number_after(&String::from_utf8(out.stdout).unwrap(), "states explored");
+    let row = format!(
+        "| `lease-fencing`, any promised invariant | none in 30 runs | none in {} states |",
+        thousands(states)
+    );
+    assert!(readme.contains(&row), "README.md lacks the row\n{row}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
