@@ -176,10 +176,7 @@ fn fault_types(path: &Path) -> Vec<String> {
 
 /// The number after `word` in `text` (`states explored 2694` -> 2694).
 fn number_after(text: &str, word: &str) -> u64 {
-    let at = text
-        .find(word)
-        .unwrap_or_else(|| panic!("no `{word}` in {text}"))
-        + word.len();
+    let at = text.find(word).expect(word) + word.len();
     text[at..]
         .trim_start()
         .split(|c: char| !c.is_ascii_digit())
@@ -194,7 +191,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
