@@ -7,6 +7,7 @@
 // time without animating (the same code path as playing, minus requestAnimationFrame).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { deflateRawSync } from "node:zlib";
 import { launch, screenshot } from "./browser.mjs";
 
 let browser;
@@ -279,6 +280,56 @@ test("a_bad_link_says_so_and_leaves_a_working_default_run", async () => {
     assert.deepEqual(page.errors, [], path);
     await page.close();
   }
+});
+
+/** A permalink hash for `scenario` at `t` ms, as permalink.js writes it (raw DEFLATE, base64url). */
+function linkHash(scenario, t) {
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(scenario)), { level: 9 }).toString("base64url");
+  return `#s=${packed}&t=${t}`;
+}
+
+test("a_link_or_scenario_the_simulator_refuses_says_why_and_leaves_a_working_default_run", async () => {
+  // New-user trial: a link that decodes but holds a scenario the simulator refuses left the
+  // cluster, timeline and safety panel empty and threw "Cannot read properties of undefined".
+  const cases = [
+    [`index.html${linkHash({ version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 10_000, config: { ttl_ms: 5 } }, 100)}`, /ttl_ms/],
+    [`index.html${linkHash({ version: 1, algorithm: "paxos", nodes: 3, seed: 1, duration_ms: 10_000 }, 0)}`, /paxos/],
+    [`embed.html?scenario=${encodeURIComponent(JSON.stringify({ version: 1, algorithm: "raft", nodes: 999 }))}`, /duration_ms|nodes/],
+  ];
+  for (const [path, words] of cases) {
+    const page = await browser.open(path);
+    const error = page.locator(PG).getByTestId("error");
+    await error.waitFor({ state: "visible" });
+    assert.match(await error.textContent(), words, path);
+    // The default run is there and runs.
+    const nodes = await page.evaluate((sel) => document.querySelector(sel).snapshot().nodes.length, PG);
+    assert.ok(nodes >= 3, `${path}: ${nodes} nodes`);
+    assert.equal(await runTo(page, 1_000), 1_000, path);
+    assert.equal(await page.locator(PG).getByTestId("time").getAttribute("data-ms"), "1000", path);
+    assert.deepEqual(page.errors, [], path);
+    await page.close();
+  }
+});
+
+test("a_link_to_a_far_time_is_reached_over_frames_and_never_freezes_the_tab", async () => {
+  // New-user trial: a link with t = 10^9 ms replayed the whole run in one synchronous call,
+  // and the tab did not answer for minutes.
+  const scenario = { version: 1, algorithm: "raft", nodes: 9, seed: 3, duration_ms: 1_000_000_000 };
+  const page = await browser.open(`index.html${linkHash(scenario, 1_000_000_000)}`);
+  const pg = page.locator(PG);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.seeking === "true", PG, { timeout: 10_000 });
+  // The page answers while the link's time is being reached, and shows how far it has come.
+  assert.match(await pg.getByTestId("time").textContent(), /^seeking to 1000000\.00 s: \d{1,2}%$/);
+  // Playing cancels the replay where it has come to.
+  await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    el.play();
+    el.pause();
+  }, PG);
+  assert.equal(await page.evaluate((sel) => document.querySelector(sel).dataset.seeking ?? null, PG), null);
+  assert.ok(Number(await pg.getByTestId("time").getAttribute("data-ms")) < 1_000_000_000);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test("the_timeline_redraws_to_its_width_when_the_window_resizes", async () => {

@@ -93,6 +93,8 @@ const FAST_SPEED = 10;
  */
 const SEEK_SLICE_MS = 40;
 const SEEK_DRAW_EVERY_MS = 500;
+/** Script a link's time may take at load before the rest is reached over frames (seekGradually). */
+const LINK_SYNC_MS = 250;
 
 /** The permalink codec (permalink.js, with fflate) once loaded: fetched on first use (`loadCodec`). */
 let codec = null;
@@ -183,7 +185,17 @@ export class TenurePlayground extends HTMLElement {
     if (this.compare) return;
     if (!this.dataset.ready || old === value) return;
     if (name === "preset" && value) this.loadPreset(value);
-    if (name === "scenario" && value) this.load(JSON.parse(value));
+    if (name === "scenario" && value) {
+      // A scenario that is not JSON, or that the simulator refuses, is shown as an error;
+      // the run before it stays.
+      let scenario;
+      try {
+        scenario = JSON.parse(value);
+      } catch (err) {
+        this.showError(new TypeError(`the scenario attribute is not JSON: ${err.message}`));
+      }
+      if (scenario !== undefined) this.load(scenario);
+    }
     if (name === "height") this.applyHeight(value);
   }
 
@@ -411,7 +423,10 @@ export class TenurePlayground extends HTMLElement {
           const story = property ? registerStory(code.stories.counterexampleStory(link.scenario, property)) : undefined;
           const preset = story ?? (link.preset ? presetById(link.preset) : undefined);
           if (preset) this.setSpeed(preset.speed);
-          return this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
+          // A link whose scenario the simulator refuses (an unknown algorithm, a key of
+          // another algorithm's config) leaves the default run playing, with the reason.
+          problem = this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
+          if (problem === null) return;
         }
       } catch (err) {
         problem = err;
@@ -419,10 +434,15 @@ export class TenurePlayground extends HTMLElement {
     }
     const scenarioAttr = this.getAttribute("scenario");
     if (scenarioAttr && !problem) {
+      let scenario;
       try {
-        return this.load(JSON.parse(scenarioAttr));
+        scenario = JSON.parse(scenarioAttr);
       } catch (err) {
         problem = new TypeError(`the scenario attribute is not JSON: ${err.message}`);
+      }
+      if (scenario !== undefined) {
+        problem = this.load(scenario);
+        if (problem === null) return;
       }
     }
     const presetAttr = this.getAttribute("preset");
@@ -435,13 +455,17 @@ export class TenurePlayground extends HTMLElement {
     if (problem) this.showError(problem);
   }
 
-  /** Replaces the run with `scenario` at time `timeMs` (0 by default). */
+  /**
+   * Replaces the run with `scenario` at time `timeMs` (0 by default). Returns null, or the
+   * error the simulator refused the scenario with (shown; the run before it stays).
+   */
   load(scenario, { preset, timeMs = 0, fromLink = false } = {}) {
     let timeline;
     try {
       timeline = new Timeline(scenario);
     } catch (err) {
-      return this.showError(err);
+      this.showError(err);
+      return err;
     }
     this.pause();
     this.cancelSeek();
@@ -464,8 +488,17 @@ export class TenurePlayground extends HTMLElement {
     this.cluster.reset();
     this.syncSetupControls();
     this.showError(null);
-    if (timeMs > 0) this.timeline.advance(Math.min(timeMs, this.endMs));
+    // A link's time is reached at once when that is quick (nearly every link); a far one
+    // (an hour of a 25-node world, or a crafted t=1e9) is reached over frames with its
+    // progress shown, as a seek is, so no link can freeze the tab.
+    const target = Math.min(timeMs, this.endMs);
+    if (target > 0 && !this.timeline.advance(target, performance.now() + LINK_SYNC_MS)) {
+      this.renderAll(true);
+      this.seekGradually(target);
+      return null;
+    }
     this.renderAll(true);
+    return null;
   }
 
   restart(seed) {
