@@ -194,3 +194,27 @@ fn no_successful_failover_reports_na_not_zero() {
     assert!(text.contains("time to a new leader: n/a"), "{text}");
     assert!(!text.contains("min 0.0 ms"), "{text}");
 }
+
+/// `--pauses-per-hour` and `--pause` shape the cost run only; without `--cost-run` they were
+/// ignored in silence (a new-user trial asked for 30 pauses an hour and got no cost side).
+#[test]
+fn pause_flags_without_a_cost_run_are_refused_naming_it() {
+    for flag in [["--pauses-per-hour", "30"], ["--pause", "2s"]] {
+        let out = tenure(
+            &[
+                &["failover", "--algorithm", "raft", "--runs", "5"][..],
+                &flag[..],
+            ]
+            .concat(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{flag:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!(
+                "{} sets the pauses of the cost run; add --cost-run",
+                flag[0]
+            )),
+            "{err}"
+        );
+    }
+}

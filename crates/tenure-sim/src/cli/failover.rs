@@ -75,12 +75,12 @@ pub(crate) struct FailoverArgs {
     /// simulated time per setting (`10m`, `1h`).
     #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
     cost_run: Option<u64>,
-    /// With --cost-run: stop-the-world pauses per node per hour.
-    #[arg(long, default_value_t = 6.0, value_parser = super::args::parse_rate)]
-    pauses_per_hour: f64,
-    /// With --cost-run: the length of each pause.
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms, default_value = "500ms")]
-    pause: u64,
+    /// With --cost-run: stop-the-world pauses per node per hour [default: 6].
+    #[arg(long, value_parser = super::args::parse_rate)]
+    pauses_per_hour: Option<f64>,
+    /// With --cost-run: the length of each pause [default: 500ms].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
+    pause: Option<u64>,
     #[command(flatten)]
     raft: RaftFlags,
     /// Print the report as JSON.
@@ -226,16 +226,34 @@ fn setting_error(e: &dyn std::fmt::Display) -> CliError {
     CliError::usage(flag_words(text.strip_prefix("scenario: ").unwrap_or(&text)))
 }
 
+/// Stop-the-world pauses per node per hour in a cost run, unless `--pauses-per-hour` says.
+const DEFAULT_PAUSES_PER_HOUR: f64 = 6.0;
+/// The length of each cost-run pause, ms, unless `--pause` says.
+const DEFAULT_PAUSE_MS: u64 = 500;
+
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     let settings = a.settings()?;
     if let Some(path) = &a.svg {
         super::args::check_out_path(path, "--svg").map_err(CliError::usage)?;
     }
+    if a.cost_run.is_none() {
+        // Without a cost run nothing pauses: the flags would be ignored in silence.
+        let given = [
+            ("--pauses-per-hour", a.pauses_per_hour.is_some()),
+            ("--pause", a.pause.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, set)| *set) {
+            return Err(CliError::usage(format!(
+                "{flag} sets the pauses of the cost run; add --cost-run (e.g. --cost-run 10m) to \
+                 count false elections under them"
+            )));
+        }
+    }
     let disturbance = a.cost_run.map(|run_ms| Disturbance {
         run_ms,
-        pauses_per_hour: a.pauses_per_hour,
-        pause_ms: a.pause,
+        pauses_per_hour: a.pauses_per_hour.unwrap_or(DEFAULT_PAUSES_PER_HOUR),
+        pause_ms: a.pause.unwrap_or(DEFAULT_PAUSE_MS),
     });
     let mut reports = Vec::new();
     let bar = super::progress::bar(settings.len() as u64, "settings");
@@ -337,7 +355,7 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
                     c.false_elections,
                     span(c.run_ms),
                     c.pauses,
-                    a.pause,
+                    a.pause.unwrap_or(DEFAULT_PAUSE_MS),
                     c.false_elections_per_hour
                 );
             }
