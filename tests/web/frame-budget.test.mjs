@@ -61,18 +61,40 @@ test("a_slow_simulation_drops_simulated_time_and_the_bar_shows_the_speed_reached
 });
 
 test("a_normal_speed_shows_no_speed_reached", async () => {
+  // The page plays the wall time its frames give it (a gap between frames counts 100 ms at
+  // most), so the test measures that time from the same frames rather than from the clock:
+  // on a loaded machine the frames come late, and the run rightly advances less.
   const page = await browser.open();
   const r = await page.evaluate(async (s) => {
     const pg = document.querySelector("tenure-playground");
     pg.load(s);
     pg.setSpeed(1);
-    pg.play();
+    let frameMs = 0;
+    let last;
+    let watching = true;
+    const watch = (ts) => {
+      if (last !== undefined) frameMs += Math.min(100, ts - last);
+      last = ts;
+      if (watching) requestAnimationFrame(watch);
+    };
+    requestAnimationFrame((ts) => {
+      last = ts;
+      pg.play();
+      requestAnimationFrame(watch);
+    });
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    watching = false;
+    // Read while playing: pausing hides the note.
+    const note = pg.shadowRoot.querySelector("[data-testid=speed-reached]");
+    const seen = { now: pg.now, frameMs, hidden: note.hidden, text: note.textContent };
     pg.pause();
-    return { now: pg.now, hidden: pg.shadowRoot.querySelector("[data-testid=speed-reached]").hidden };
+    return seen;
   }, chaosScenario("raft", 5, { durationMs: 120_000 }));
-  assert.ok(r.now > 1000, `${r.now} ms simulated in 1.5 s at 1x`);
-  assert.equal(r.hidden, true);
+  assert.ok(r.frameMs > 300 && r.now > 0, `${r.now} ms simulated in ${r.frameMs} ms of frames`);
+  // Kept up (always, on an idle machine): no note. Fell behind because the machine is busy
+  // (the frame budget drops simulated time): then the note must say so, not hide it.
+  if (r.now >= 0.9 * r.frameMs) assert.equal(r.hidden, true, `${r.now} ms in ${r.frameMs} ms of frames, yet "${r.text}"`);
+  else assert.match(r.text, /^runs at 0\.\d+×$/, `${r.now} ms in ${r.frameMs} ms of frames`);
   await page.close();
 });
 
