@@ -354,16 +354,47 @@ impl<'a> JsDe<'a> {
     }
 
     /// An object where the shape has one: an array (which serde would read as a struct) is
-    /// refused as not plain.
-    fn object<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+    /// refused as not plain. Only the visitor's `visit_map` is called: any other value is
+    /// refused as its default `visit_*` would refuse it ([`unexpected`]), so a struct's
+    /// derived `visit_seq` (its fields read in order, which is never wanted) is not built.
+    fn object<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
         if crate::js::is_array(&self.value).map_err(|t| self.thrown(t, &self.path))? {
             return Err(Self::boundary(BindingError::NotObject {
                 arg: self.path.clone().into(),
                 got: String::from("array"),
             }));
         }
-        self.any(visitor)
+        match self.read()? {
+            Read::Map(keys) => {
+                let default = self.default.take();
+                visitor.visit_map(Map {
+                    keys: keys.iter(),
+                    value: None,
+                    default,
+                    parent: &self,
+                })
+            }
+            other => Err(unexpected(&other, &visitor)),
+        }
     }
+}
+
+/// serde's refusal of `read` by a visitor that does not take it (what a `Visitor`'s default
+/// `visit_bool`, `visit_u64`, `visit_str`, ... return): not generic, so it is built once.
+#[inline(never)]
+fn unexpected(read: &Read, expected: &dyn de::Expected) -> DeError {
+    use de::{Error, Unexpected};
+    let unexp = match read {
+        Read::Unit => Unexpected::Unit,
+        Read::Bool(b) => Unexpected::Bool(*b),
+        Read::U64(n) => Unexpected::Unsigned(*n),
+        Read::I64(n) => Unexpected::Signed(*n),
+        Read::F64(n) => Unexpected::Float(*n),
+        Read::Str(s) => Unexpected::Str(s),
+        Read::Seq(_) => Unexpected::Seq,
+        Read::Map(_) => Unexpected::Map,
+    };
+    DeError::invalid_type(unexp, expected)
 }
 
 impl<'de> de::Deserializer<'de> for JsDe<'_> {
