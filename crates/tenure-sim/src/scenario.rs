@@ -26,6 +26,8 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
+mod keys;
+
 /// The only scenario format version this build reads.
 pub const SCENARIO_VERSION: u32 = 1;
 
@@ -223,7 +225,6 @@ pub struct AlgoConfig {
 }
 
 impl AlgoConfig {
-    /// The keys set, in JSON (each field is written only when set).
     /// The core's config error words for this config: scenario keys (`safety_margin_ms`;
     /// `renamed` lists a machine key the scenario spells otherwise, as Raft's
     /// `max_drift_ppm` is `leader_lease_drift_ppm`), "(the default)" after a key this
@@ -241,20 +242,13 @@ impl AlgoConfig {
                 .map_or(k, |(_, scenario)| scenario)
                 .to_string()
         };
-        let given = |k: &str| set.contains(&scenario_key(k));
+        let given = |k: &str| set.contains(&scenario_key(k).as_str());
         let caller = tenure::config_words::Caller {
             given: &given,
             spell: &scenario_key,
             id: &|n| n.0.to_string(),
         };
         word(&caller)
-    }
-
-    fn keys_set(&self) -> Vec<String> {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(map)) => map.into_iter().map(|(k, _)| k).collect(),
-            _ => Vec::new(),
-        }
     }
 }
 
@@ -391,7 +385,7 @@ impl Scenario {
         }
         let spec = self.algorithm.spec();
         for key in self.config.keys_set() {
-            if !spec.config_keys.contains(&key.as_str()) {
+            if !spec.config_keys.contains(&key) {
                 return Err(ScenarioError::Invalid(format!(
                     "config key `{key}` does not apply to algorithm {}",
                     self.algorithm
