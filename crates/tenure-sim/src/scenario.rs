@@ -380,7 +380,7 @@ impl Scenario {
             return Err(ScenarioError::Invalid(format!(
                 "duration_ms {} is above the longest run, {MAX_DURATION_MS} ms (about 11.6 \
                  days of simulated time); split a longer study into runs over seeds",
-                crate::units::us_to_ms(self.duration_ms.micros())
+                crate::units::float_text(crate::units::us_to_ms(self.duration_ms.micros()))
             )));
         }
         let spec = self.algorithm.spec();

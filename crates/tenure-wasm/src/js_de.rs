@@ -101,10 +101,18 @@ impl de::Error for DeError {
         DeError::serde(class, message)
     }
     fn invalid_type(unexp: de::Unexpected<'_>, exp: &dyn de::Expected) -> Self {
-        DeError::serde(Class::Shape, Words::invalid_type(unexp, exp))
+        let got = unexpected_words(&unexp);
+        DeError::serde(
+            Class::Shape,
+            format_args!("invalid type: {got}, expected {exp}"),
+        )
     }
     fn invalid_value(unexp: de::Unexpected<'_>, exp: &dyn de::Expected) -> Self {
-        DeError::serde(Class::Range, Words::invalid_value(unexp, exp))
+        let got = unexpected_words(&unexp);
+        DeError::serde(
+            Class::Range,
+            format_args!("invalid value: {got}, expected {exp}"),
+        )
     }
     fn invalid_length(len: usize, exp: &dyn de::Expected) -> Self {
         DeError::serde(Class::Shape, Words::invalid_length(len, exp))
@@ -120,6 +128,51 @@ impl de::Error for DeError {
     }
     fn duplicate_field(field: &'static str) -> Self {
         DeError::serde(Class::Duplicate, Words::duplicate_field(field))
+    }
+}
+
+/// serde's words for `unexp`: its `Display` in the search module, which formats floats in
+/// Rust anyway (the failover plot).
+#[cfg(not(feature = "sim"))]
+fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
+    unexp.to_string()
+}
+
+/// serde's words for `unexp` (its `Display`), with a float written by
+/// `tenure_sim::units::float_text`: serde's own `Display` formats a float in Rust, which
+/// would bring Rust's float formatting into the sim module for this one phrase.
+#[cfg(feature = "sim")]
+#[inline(never)]
+fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
+    use de::Unexpected;
+    match *unexp {
+        Unexpected::Float(f) => {
+            let text = tenure_sim::units::float_text(f);
+            // serde's `WithDecimalPoint`: a finite float is written with a decimal point.
+            let point = if f.is_finite() && !text.contains('.') {
+                ".0"
+            } else {
+                ""
+            };
+            format!("floating point `{text}{point}`")
+        }
+        Unexpected::Bool(b) => format!("boolean `{b}`"),
+        Unexpected::Unsigned(i) => format!("integer `{i}`"),
+        Unexpected::Signed(i) => format!("integer `{i}`"),
+        Unexpected::Char(c) => format!("character `{c}`"),
+        Unexpected::Str(s) => format!("string {s:?}"),
+        Unexpected::Bytes(_) => String::from("byte array"),
+        Unexpected::Unit => String::from("unit value"),
+        Unexpected::Option => String::from("Option value"),
+        Unexpected::NewtypeStruct => String::from("newtype struct"),
+        Unexpected::Seq => String::from("sequence"),
+        Unexpected::Map => String::from("map"),
+        Unexpected::Enum => String::from("enum"),
+        Unexpected::UnitVariant => String::from("unit variant"),
+        Unexpected::NewtypeVariant => String::from("newtype variant"),
+        Unexpected::TupleVariant => String::from("tuple variant"),
+        Unexpected::StructVariant => String::from("struct variant"),
+        Unexpected::Other(other) => other.to_owned(),
     }
 }
 
