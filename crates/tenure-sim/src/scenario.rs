@@ -27,6 +27,10 @@ use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
 mod keys;
+mod unknown_key;
+
+use unknown_key::narrow_config_error;
+pub use unknown_key::narrow_config_keys;
 
 /// The only scenario format version this build reads.
 pub const SCENARIO_VERSION: u32 = 1;
@@ -326,8 +330,13 @@ impl Scenario {
     /// and the line and column (`nodes: expected a whole number 0 or more, got the string
     /// "3" at line 1 column 43`).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario =
-            crate::serde_words::from_text(text).map_err(|e| ScenarioError::Json(e.words()))?;
+        let s: Scenario = crate::serde_words::from_text(text).map_err(|mut e| {
+            if e.path == "config" {
+                let doc = serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
+                narrow_config_error(&mut e.detail, &doc["algorithm"]);
+            }
+            ScenarioError::Json(e.words())
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -335,8 +344,13 @@ impl Scenario {
     /// Reads and validates a scenario given as JSON data rather than text (built from the
     /// command line, or from a JS object): errors name the key, with no line or column.
     pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
-        let s: Scenario =
-            crate::serde_words::from_value(value).map_err(|e| ScenarioError::Json(e.words()))?;
+        let algorithm = value["algorithm"].clone();
+        let s: Scenario = crate::serde_words::from_value(value).map_err(|mut e| {
+            if e.path == "config" {
+                narrow_config_error(&mut e.detail, &algorithm);
+            }
+            ScenarioError::Json(e.words())
+        })?;
         s.validate()?;
         Ok(s)
     }
