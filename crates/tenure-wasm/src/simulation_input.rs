@@ -52,10 +52,12 @@ pub(crate) fn narrow_config_keys(err: DeError, input: &JsValue, path: &str) -> D
             message,
             path: Some(at),
         } if at == path => {
-            // Read again only for this message: a getter that throws now keeps the full list.
+            // Read again only for this message: a getter that throws now, or a string that
+            // is not a name (an algorithm's name is short; a long one is not copied), keeps
+            // the full list.
             let algorithm = crate::js::get(input, &JsValue::from_str("algorithm"))
                 .ok()
-                .and_then(|a| a.as_string());
+                .and_then(|a| crate::js::bounded_string(&a, 64).ok().flatten());
             let message = algorithm
                 .and_then(|a| tenure_sim::scenario::narrow_config_keys(&message, &a))
                 .unwrap_or(message);
