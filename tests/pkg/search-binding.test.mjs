@@ -155,6 +155,11 @@ test("bad search input gets a coded error and changes nothing", () => {
   for (const [input, cls, code] of cases) {
     assert.throws(() => new Search(input), (err) => err instanceof cls && err.code === code, JSON.stringify(input));
   }
+  // An unknown config key is told the keys of the search's algorithm, not every algorithm's.
+  assert.throws(
+    () => new Search({ algorithm: "bully", property: "split-brain", config: { ttl: 2 } }),
+    (err) => err.code === "ERR_UNKNOWN_KEY" && /unknown key "ttl"; the keys are heartbeat_interval_ms, failure_timeout_ms, answer_timeout_ms, coordinator_timeout_ms$/.test(err.message),
+  );
   const s = new Search({ ...ok, seed: 1, families: ["partition-one"] });
   for (const n of [0, -1, 1.5, NaN, 1e7]) assert.throws(() => s.runBatch(n), { name: "RangeError", code: "ERR_SEARCH_RANGE" });
   assert.equal(s.progress().runs, 0, "a refused batch ran nothing");

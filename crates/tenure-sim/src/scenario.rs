@@ -26,6 +26,12 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 use tenure::NodeId;
 
+mod keys;
+mod unknown_key;
+
+use unknown_key::narrow_config_error;
+pub use unknown_key::narrow_config_keys;
+
 /// The only scenario format version this build reads.
 pub const SCENARIO_VERSION: u32 = 1;
 
@@ -223,7 +229,6 @@ pub struct AlgoConfig {
 }
 
 impl AlgoConfig {
-    /// The keys set, in JSON (each field is written only when set).
     /// The core's config error words for this config: scenario keys (`safety_margin_ms`;
     /// `renamed` lists a machine key the scenario spells otherwise, as Raft's
     /// `max_drift_ppm` is `leader_lease_drift_ppm`), "(the default)" after a key this
@@ -241,20 +246,13 @@ impl AlgoConfig {
                 .map_or(k, |(_, scenario)| scenario)
                 .to_string()
         };
-        let given = |k: &str| set.contains(&scenario_key(k));
+        let given = |k: &str| set.contains(&scenario_key(k).as_str());
         let caller = tenure::config_words::Caller {
             given: &given,
             spell: &scenario_key,
             id: &|n| n.0.to_string(),
         };
         word(&caller)
-    }
-
-    fn keys_set(&self) -> Vec<String> {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(map)) => map.into_iter().map(|(k, _)| k).collect(),
-            _ => Vec::new(),
-        }
     }
 }
 
@@ -332,8 +330,13 @@ impl Scenario {
     /// and the line and column (`nodes: expected a whole number 0 or more, got the string
     /// "3" at line 1 column 43`).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario =
-            crate::serde_words::from_text(text).map_err(|e| ScenarioError::Json(e.words()))?;
+        let s: Scenario = crate::serde_words::from_text(text).map_err(|mut e| {
+            if e.path == "config" {
+                let doc = serde_json::from_str::<serde_json::Value>(text).unwrap_or_default();
+                narrow_config_error(&mut e.detail, &doc["algorithm"]);
+            }
+            ScenarioError::Json(e.words())
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -341,8 +344,13 @@ impl Scenario {
     /// Reads and validates a scenario given as JSON data rather than text (built from the
     /// command line, or from a JS object): errors name the key, with no line or column.
     pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
-        let s: Scenario =
-            crate::serde_words::from_value(value).map_err(|e| ScenarioError::Json(e.words()))?;
+        let algorithm = value["algorithm"].clone();
+        let s: Scenario = crate::serde_words::from_value(value).map_err(|mut e| {
+            if e.path == "config" {
+                narrow_config_error(&mut e.detail, &algorithm);
+            }
+            ScenarioError::Json(e.words())
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -386,12 +394,12 @@ impl Scenario {
             return Err(ScenarioError::Invalid(format!(
                 "duration_ms {} is above the longest run, {MAX_DURATION_MS} ms (about 11.6 \
                  days of simulated time); split a longer study into runs over seeds",
-                crate::units::us_to_ms(self.duration_ms.micros())
+                crate::units::float_text(crate::units::us_to_ms(self.duration_ms.micros()))
             )));
         }
         let spec = self.algorithm.spec();
         for key in self.config.keys_set() {
-            if !spec.config_keys.contains(&key.as_str()) {
+            if !spec.config_keys.contains(&key) {
                 return Err(ScenarioError::Invalid(format!(
                     "config key `{key}` does not apply to algorithm {}",
                     self.algorithm

@@ -49,6 +49,63 @@ pub fn us_to_ms(us: u64) -> f64 {
 // bindings lives in the core, so the machines' wasm module needs no simulator.
 pub use tenure::time::{MillisError, ms_to_us};
 
+/// `v` as Rust's `Display` writes it: the shortest digits that read back as `v`, never an
+/// exponent (`1.5`, `0.0000001`, `1000000000000000000000`, `-0`, `NaN`, `inf`). Messages
+/// that quote a number the caller gave use it. With the `js` feature on wasm32 (the
+/// bindings) the digits come from JS's `Number.prototype.toString`, which picks the same
+/// shortest digits (ECMA-262, Number::toString), so the module carries no float formatting
+/// of its own and the text is the same as natively.
+pub fn float_text(v: f64) -> String {
+    #[cfg(all(feature = "js", target_arch = "wasm32"))]
+    {
+        if v.is_nan() {
+            return String::from("NaN");
+        }
+        if v.is_infinite() {
+            return String::from(if v > 0.0 { "inf" } else { "-inf" });
+        }
+        if v == 0.0 {
+            return String::from(if v.is_sign_negative() { "-0" } else { "0" });
+        }
+        let js = js_sys::Number::from(v)
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default();
+        without_exponent(&js)
+    }
+    #[cfg(not(all(feature = "js", target_arch = "wasm32")))]
+    {
+        v.to_string()
+    }
+}
+
+/// A finite number JS wrote (`1.5`, `1e+21`, `-1.5e-7`) in plain decimal notation, as Rust
+/// writes it (`1000000000000000000000`, `-0.00000015`).
+#[cfg_attr(not(all(feature = "js", target_arch = "wasm32")), allow(dead_code))]
+fn without_exponent(js: &str) -> String {
+    let Some((mantissa, exp)) = js.split_once('e') else {
+        return js.to_owned();
+    };
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let len = i64::try_from(digits.len()).unwrap_or(i64::MAX);
+    // How many of the digits come before the decimal point.
+    let point = exp.saturating_add(1);
+    let zeros = |n: i64| "0".repeat(usize::try_from(n).unwrap_or(0));
+    if point <= 0 {
+        format!("{sign}0.{}{digits}", zeros(-point))
+    } else if point >= len {
+        format!("{sign}{digits}{}", zeros(point - len))
+    } else {
+        let (whole, fraction) = digits.split_at(usize::try_from(point).unwrap_or(0));
+        format!("{sign}{whole}.{fraction}")
+    }
+}
+
 /// Serializes microseconds as fractional milliseconds: the simulator's records keep `_us`
 /// in Rust and are `_ms` in JSON (the CLI's output and the JS `Simulation` alike).
 pub(crate) fn ser_ms<S: Serializer>(us: &u64, s: S) -> Result<S::Ok, S::Error> {
@@ -123,10 +180,11 @@ impl serde::de::Visitor<'_> for MsVisitor {
 fn millis_words(v: f64, e: MillisError) -> String {
     match e {
         MillisError::SubMicrosecond => format!(
-            "{v} ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at \
-             most 3 decimals"
+            "{} ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at \
+             most 3 decimals",
+            float_text(v)
         ),
-        MillisError::OutOfRange => out_of_range(&v),
+        MillisError::OutOfRange => out_of_range(&float_text(v)),
     }
 }
 
@@ -208,7 +266,10 @@ impl<'de> Deserialize<'de> for Probability {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Probability, D::Error> {
         let v = f64::deserialize(d)?;
         Probability::new(v).ok_or_else(|| {
-            serde::de::Error::custom(format!("{v} is not a probability from 0 to 1"))
+            serde::de::Error::custom(format!(
+                "{} is not a probability from 0 to 1",
+                float_text(v)
+            ))
         })
     }
 }
@@ -266,6 +327,48 @@ mod tests {
         assert_eq!(ms_to_us(10.0004), Err(MillisError::SubMicrosecond));
         assert_eq!(ms_to_us(-1.0), Err(MillisError::OutOfRange));
         assert_eq!(ms_to_us(f64::NAN), Err(MillisError::OutOfRange));
+    }
+
+    /// JS's `Number.prototype.toString` of `v`, from Rust's shortest digits (`{:e}`): plain
+    /// from 1e-7 up to 1e21, else with an exponent (`1e+21`, `1.5e-7`).
+    fn js_text(v: f64) -> String {
+        let a = v.abs();
+        if (1e-7..1e21).contains(&a) {
+            return v.to_string();
+        }
+        let e = format!("{v:e}");
+        match e.split_once('e') {
+            Some((m, x)) if !x.starts_with('-') => format!("{m}e+{x}"),
+            _ => e,
+        }
+    }
+
+    #[test]
+    fn numbers_in_js_notation_are_written_as_rust_writes_them() {
+        let values = [
+            1.5,
+            -1.5,
+            0.1 + 0.2,
+            1e21,
+            1.5e21,
+            -2.5e300,
+            1e-7,
+            1.5e-7,
+            -1.25e-300,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            123_456_789.125,
+            1.152_921_504_606_847e18,
+            9_007_199_254_740_993.0,
+        ];
+        for v in values {
+            assert_eq!(without_exponent(&js_text(v)), v.to_string(), "{v:e}");
+        }
+        assert_eq!(without_exponent("1e+21"), "1000000000000000000000");
+        assert_eq!(without_exponent("-1.5e-7"), "-0.00000015");
+        assert_eq!(float_text(2.0), "2");
+        assert_eq!(float_text(-0.0), "-0");
     }
 
     #[test]

@@ -101,10 +101,18 @@ impl de::Error for DeError {
         DeError::serde(class, message)
     }
     fn invalid_type(unexp: de::Unexpected<'_>, exp: &dyn de::Expected) -> Self {
-        DeError::serde(Class::Shape, Words::invalid_type(unexp, exp))
+        let got = unexpected_words(&unexp);
+        DeError::serde(
+            Class::Shape,
+            format_args!("invalid type: {got}, expected {exp}"),
+        )
     }
     fn invalid_value(unexp: de::Unexpected<'_>, exp: &dyn de::Expected) -> Self {
-        DeError::serde(Class::Range, Words::invalid_value(unexp, exp))
+        let got = unexpected_words(&unexp);
+        DeError::serde(
+            Class::Range,
+            format_args!("invalid value: {got}, expected {exp}"),
+        )
     }
     fn invalid_length(len: usize, exp: &dyn de::Expected) -> Self {
         DeError::serde(Class::Shape, Words::invalid_length(len, exp))
@@ -120,6 +128,51 @@ impl de::Error for DeError {
     }
     fn duplicate_field(field: &'static str) -> Self {
         DeError::serde(Class::Duplicate, Words::duplicate_field(field))
+    }
+}
+
+/// serde's words for `unexp`: its `Display` in the search module, which formats floats in
+/// Rust anyway (the failover plot).
+#[cfg(not(feature = "sim"))]
+fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
+    unexp.to_string()
+}
+
+/// serde's words for `unexp` (its `Display`), with a float written by
+/// `tenure_sim::units::float_text`: serde's own `Display` formats a float in Rust, which
+/// would bring Rust's float formatting into the sim module for this one phrase.
+#[cfg(feature = "sim")]
+#[inline(never)]
+fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
+    use de::Unexpected;
+    match *unexp {
+        Unexpected::Float(f) => {
+            let text = tenure_sim::units::float_text(f);
+            // serde's `WithDecimalPoint`: a finite float is written with a decimal point.
+            let point = if f.is_finite() && !text.contains('.') {
+                ".0"
+            } else {
+                ""
+            };
+            format!("floating point `{text}{point}`")
+        }
+        Unexpected::Bool(b) => format!("boolean `{b}`"),
+        Unexpected::Unsigned(i) => format!("integer `{i}`"),
+        Unexpected::Signed(i) => format!("integer `{i}`"),
+        Unexpected::Char(c) => format!("character `{c}`"),
+        Unexpected::Str(s) => format!("string {s:?}"),
+        Unexpected::Bytes(_) => String::from("byte array"),
+        Unexpected::Unit => String::from("unit value"),
+        Unexpected::Option => String::from("Option value"),
+        Unexpected::NewtypeStruct => String::from("newtype struct"),
+        Unexpected::Seq => String::from("sequence"),
+        Unexpected::Map => String::from("map"),
+        Unexpected::Enum => String::from("enum"),
+        Unexpected::UnitVariant => String::from("unit variant"),
+        Unexpected::NewtypeVariant => String::from("newtype variant"),
+        Unexpected::TupleVariant => String::from("tuple variant"),
+        Unexpected::StructVariant => String::from("struct variant"),
+        Unexpected::Other(other) => other.to_owned(),
     }
 }
 
@@ -354,16 +407,47 @@ impl<'a> JsDe<'a> {
     }
 
     /// An object where the shape has one: an array (which serde would read as a struct) is
-    /// refused as not plain.
-    fn object<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
+    /// refused as not plain. Only the visitor's `visit_map` is called: any other value is
+    /// refused as its default `visit_*` would refuse it ([`unexpected`]), so a struct's
+    /// derived `visit_seq` (its fields read in order, which is never wanted) is not built.
+    fn object<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, DeError> {
         if crate::js::is_array(&self.value).map_err(|t| self.thrown(t, &self.path))? {
             return Err(Self::boundary(BindingError::NotObject {
                 arg: self.path.clone().into(),
                 got: String::from("array"),
             }));
         }
-        self.any(visitor)
+        match self.read()? {
+            Read::Map(keys) => {
+                let default = self.default.take();
+                visitor.visit_map(Map {
+                    keys: keys.iter(),
+                    value: None,
+                    default,
+                    parent: &self,
+                })
+            }
+            other => Err(unexpected(&other, &visitor)),
+        }
     }
+}
+
+/// serde's refusal of `read` by a visitor that does not take it (what a `Visitor`'s default
+/// `visit_bool`, `visit_u64`, `visit_str`, ... return): not generic, so it is built once.
+#[inline(never)]
+fn unexpected(read: &Read, expected: &dyn de::Expected) -> DeError {
+    use de::{Error, Unexpected};
+    let unexp = match read {
+        Read::Unit => Unexpected::Unit,
+        Read::Bool(b) => Unexpected::Bool(*b),
+        Read::U64(n) => Unexpected::Unsigned(*n),
+        Read::I64(n) => Unexpected::Signed(*n),
+        Read::F64(n) => Unexpected::Float(*n),
+        Read::Str(s) => Unexpected::Str(s),
+        Read::Seq(_) => Unexpected::Seq,
+        Read::Map(_) => Unexpected::Map,
+    };
+    DeError::invalid_type(unexp, expected)
 }
 
 impl<'de> de::Deserializer<'de> for JsDe<'_> {

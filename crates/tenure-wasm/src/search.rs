@@ -498,6 +498,7 @@ fn read_config(options: &JsValue) -> Result<Option<AlgoConfig>, JsValue> {
     )
     .map(Some)
     .map_err(|e| {
+        let e = crate::simulation_input::narrow_config_keys(e, options, "config");
         let unknown = matches!(
             e,
             crate::js_de::DeError::Serde {

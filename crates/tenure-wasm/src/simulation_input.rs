@@ -18,7 +18,7 @@ use tenure_sim::{Fault, Scenario, ScenarioError};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{BindingError, describe};
-use crate::js_de::from_js;
+use crate::js_de::{Class, DeError, from_js};
 use crate::json_text::{TextError, parse_unique};
 use crate::limits::{MAX_OBJECT_KEYS, MAX_SCENARIO_TEXT, MAX_STRING, MAX_VALUES, scenario_list};
 use crate::seed::fresh_seed;
@@ -35,9 +35,40 @@ pub(crate) fn read_scenario(value: &JsValue) -> Result<Scenario, SimulationError
     #[allow(clippy::cast_precision_loss)] // below 2^53: exact
     let seed = JsValue::from_f64((fresh_seed() >> 11) as f64);
     let scenario: Scenario = from_js(value, subject.name(), subject, Some(("seed", seed)))
-        .map_err(|e| SimulationError::from_de(subject, e))?;
+        .map_err(|e| {
+            SimulationError::from_de(subject, narrow_config_keys(e, value, "scenario.config"))
+        })?;
     scenario.validate().map_err(scenario_error)?;
     Ok(scenario)
+}
+
+/// An unknown key in the `config` at `path` told the keys of the algorithm that `input`
+/// names (its `algorithm` key), not every algorithm's
+/// (`tenure_sim::scenario::narrow_config_keys`); any other error as it is.
+pub(crate) fn narrow_config_keys(err: DeError, input: &JsValue, path: &str) -> DeError {
+    match err {
+        DeError::Serde {
+            class: Class::UnknownKey,
+            message,
+            path: Some(at),
+        } if at == path => {
+            // Read again only for this message: a getter that throws now, or a string that
+            // is not a name (an algorithm's name is short; a long one is not copied), keeps
+            // the full list.
+            let algorithm = crate::js::get(input, &JsValue::from_str("algorithm"))
+                .ok()
+                .and_then(|a| crate::js::bounded_string(&a, 64).ok().flatten());
+            let message = algorithm
+                .and_then(|a| tenure_sim::scenario::narrow_config_keys(&message, &a))
+                .unwrap_or(message);
+            DeError::Serde {
+                class: Class::UnknownKey,
+                message,
+                path: Some(at),
+            }
+        }
+        other => other,
+    }
 }
 
 /// Reads `Simulation.fromJSON`'s text argument (a JS string), refusing one longer than
@@ -97,7 +128,9 @@ pub(crate) fn parse_scenario(text: &str) -> Result<Scenario, SimulationError> {
         None => JsValue::from_f64((fresh_seed() >> 11) as f64),
     };
     let scenario: Scenario = from_js(&object, subject.name(), subject, Some(("seed", seed)))
-        .map_err(|e| SimulationError::from_de(subject, e))?;
+        .map_err(|e| {
+            SimulationError::from_de(subject, narrow_config_keys(e, &object, "scenario.config"))
+        })?;
     scenario.validate().map_err(scenario_error)?;
     Ok(scenario)
 }

@@ -76,12 +76,8 @@ impl World {
     pub fn effective_config(&self) -> crate::scenario::AlgoConfig {
         let mut c = self.scenario.config.clone();
         self.adapter.effective_config(&mut c);
-        let keys = self.scenario.algorithm.spec().config_keys;
-        let Ok(serde_json::Value::Object(mut m)) = serde_json::to_value(&c) else {
-            return c;
-        };
-        m.retain(|k, _| keys.contains(&k.as_str()));
-        serde_json::from_value(serde_json::Value::Object(m)).unwrap_or(c)
+        c.retain_keys(self.scenario.algorithm.spec().config_keys);
+        c
     }
 
     /// The world at this instant.
