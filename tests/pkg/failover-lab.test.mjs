@@ -43,13 +43,23 @@ test("bad settings are typed errors in the caller's words", () => {
   assert.equal(cls, "RangeError");
   assert.equal(c1, "ERR_SCENARIO_RANGE");
   assert.match(m1, /ttl_ms does not apply to bully: it is a knob of lease-fencing, /);
-  assert.equal(code(() => failoverMeasure({ algorithm: "raft", timeouts: [1, 2] }, 0, 1))[1], "ERR_SCENARIO_TYPE");
+  // A key the setting does not have: ERR_UNKNOWN_KEY, as for a scenario, with the keys it has.
+  const [, c2, m2] = code(() => failoverMeasure({ algorithm: "raft", timeouts: [1, 2] }, 0, 1));
+  assert.equal(c2, "ERR_UNKNOWN_KEY");
+  assert.match(m2, /^failover setting: unknown key "timeouts"; the keys are algorithm, nodes, election_timeout_ms, /);
+  assert.equal(code(() => failoverMeasure({ algorithm: "raft", nodes: "3" }, 0, 1))[1], "ERR_SCENARIO_TYPE");
   assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, 0, 0))[1], "ERR_SCENARIO_RANGE");
   assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, -1, 1))[1], "ERR_SCENARIO_RANGE");
   assert.equal(code(() => failoverMeasure({ algorithm: "raft" }, 0, 1e9))[1], "ERR_SCENARIO_RANGE");
   assert.equal(code(() => falseElections({ algorithm: "raft" }, 0, { run_ms: 0, pauses_per_hour: 1, pause_ms: 1 }))[1], "ERR_SCENARIO_RANGE");
-  // NaN is not JSON (it arrives as null): a shape error; a negative time is out of range.
-  assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [Number.NaN] }]))[1], "ERR_SCENARIO_TYPE");
+  // NaN and Infinity are refused as what they are (they were read through JSON text, where
+  // they became null: "expected a number, got null"), as out of range like a negative time.
+  assert.deepEqual(code(() => failoverPlot("t", [{ label: "x", samples_ms: [Number.NaN] }])), ["RangeError", "ERR_SCENARIO_RANGE", "plot series[0].samples_ms[0] must be a finite number, got NaN"]);
+  assert.deepEqual(code(() => failoverMeasure({ algorithm: "raft", latency_ms: [Number.NaN, 1] }, 0, 1)), ["RangeError", "ERR_SCENARIO_RANGE", "failover setting: latency_ms[0] must be a finite number, got NaN"]);
+  assert.deepEqual(code(() => falseElections({ algorithm: "raft" }, 0, { run_ms: 1000, pauses_per_hour: Infinity, pause_ms: 5 })), ["RangeError", "ERR_SCENARIO_RANGE", "disturbance: pauses_per_hour must be a finite number, got Infinity"]);
+  // JSON text is still taken, parsed by JSON.parse, and read the same way.
+  assert.equal(code(() => failoverMeasure('{"algorithm": "raft", "x": 1}', 0, 1))[1], "ERR_UNKNOWN_KEY");
+  assert.match(code(() => failoverMeasure("{nope", 0, 1))[2], /^failover setting: not JSON text: /);
   assert.equal(code(() => failoverPlot("t", [{ label: "x", samples_ms: [-1] }]))[1], "ERR_SCENARIO_RANGE");
   // A title that is not a string is refused before it reaches wasm memory (it used to trap).
   for (const title of [5, {}, null, undefined]) assert.equal(code(() => failoverPlot(title, []))[1], "ERR_STRING_TYPE", String(title));

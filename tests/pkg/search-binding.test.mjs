@@ -170,3 +170,46 @@ test("bad search input gets a coded error and changes nothing", () => {
   assert.throws(() => Search.shrink({ ...quiet, nodes: 0 }, "split-brain"), { code: "ERR_SCENARIO_RANGE" });
   assert.equal(Search.evaluate(quiet, "split-brain").witness, null);
 });
+
+test("a search's seeds above 2^53 come back exact, and its found scenario is taken back", () => {
+  // New-user trial: found().seed and progress().best_seed were numbers (2n ** 60n + 1n came
+  // back as 1152921504606847000), and found().scenario.seed too, so Search.evaluate,
+  // Search.shrink and new Simulation refused the search's own output.
+  const seed = 2n ** 60n + 1n;
+  const s = new Search({ algorithm: "bully", property: "split-brain", nodes: 3, seed });
+  assert.equal(s.runBatch(50), true);
+  const f = s.found();
+  assert.equal(f.seed, seed + BigInt(f.run));
+  assert.equal(s.progress().best_seed, f.seed);
+  assert.equal(f.scenario.seed, String(f.seed), "a decimal string, as Simulation.toJSON writes a large seed");
+  assert.equal(JSON.parse(JSON.stringify(f.scenario)).seed, String(f.seed));
+  assert.ok(Search.evaluate(f.scenario, "split-brain").witness);
+  const sim = new Simulation(f.scenario);
+  assert.equal(sim.toJSON().seed, String(f.seed));
+  sim.free();
+  assert.equal(s.toJSON().seed, seed);
+});
+
+test("bad search options are told by their key, in the caller's words", () => {
+  // New-user trial: families "kill" said "Reflect.get called on non-object", a seed of
+  // 2n ** 64n "Couldn't deserialize u64 from a BigInt outside u64::MIN..u64::MAX bounds",
+  // heal_ms NaN and seed -1 named no key ("got -1.0").
+  const ok = { algorithm: "bully", property: "split-brain" };
+  const cases = [
+    [{ ...ok, families: "kill" }, TypeError, "ERR_SEARCH_TYPE", /^search options: families: /],
+    [{ ...ok, seed: 2n ** 64n }, RangeError, "ERR_SEARCH_RANGE", /^search options: seed must fit in 64 bits, got 18446744073709551616n$/],
+    [{ ...ok, seed: -1 }, null, null, /^search options: seed: .*-1(?!\.0)/],
+    [{ ...ok, heal_ms: NaN }, null, null, /^search options: heal_ms must be a finite number, got NaN$/],
+    [{ ...ok, nodes: "3" }, TypeError, "ERR_SEARCH_TYPE", /^search options: nodes: /],
+  ];
+  for (const [input, cls, code, words] of cases) {
+    assert.throws(() => new Search(input), (err) => {
+      if (cls) assert.ok(err instanceof cls, `${err.name}: ${err.message}`);
+      if (code) assert.equal(err.code, code, err.message);
+      assert.match(err.code, /^ERR_/);
+      assert.match(err.message, words);
+      for (const bad of ["Reflect", "u64", "..", "BigInt outside", "-1.0"]) assert.ok(!err.message.includes(bad), `"${err.message}" says ${bad}`);
+      return true;
+    }, String(words));
+  }
+});

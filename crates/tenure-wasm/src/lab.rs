@@ -88,30 +88,26 @@ fn invalid(message: String) -> JsValue {
     .into()
 }
 
-/// Reads a JS object (or its JSON text) into `T` through JSON, strictly.
+/// Reads a JS object strictly, as a scenario is read: keys and values named as given (NaN and
+/// Infinity refused as such, where JSON.stringify made them `null`). A string is JSON text,
+/// parsed by JS's `JSON.parse` first (its message names where the text went wrong).
 fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> {
-    let text = match value.as_string() {
-        Some(t) => t,
-        None => js_sys::JSON::stringify(value)
-            .ok()
-            .and_then(|s| s.as_string())
-            .ok_or_else(|| shape(format!("{what}: not an object")))?,
+    let parsed;
+    let value = match value.as_string() {
+        Some(text) => {
+            if text.len() > 1 << 20 {
+                return Err(shape(format!("{what}: longer than 1 MiB")));
+            }
+            parsed = js_sys::JSON::parse(&text).map_err(|e| {
+                let why = js_sys::Error::from(e).message();
+                shape(format!("{what}: not JSON text: {}", String::from(why)))
+            })?;
+            &parsed
+        }
+        None => value,
     };
-    if text.len() > 1 << 20 {
-        return Err(shape(format!("{what}: longer than 1 MiB")));
-    }
-    // JSON text the caller wrote keeps its line and column; an object turned into JSON
-    // here has none to point at.
-    let typed = value.is_string();
-    serde_json::from_str(&text).map_err(|e| {
-        let detail = e.to_string();
-        let words = if typed {
-            tenure_sim::serde_words::json_words(&detail)
-        } else {
-            tenure_sim::serde_words::object_words(&detail)
-        };
-        shape(format!("{what}: {words}"))
-    })
+    crate::js_de::from_js(value, what, Subject::Scenario, None)
+        .map_err(|e| SimulationError::from_de_at(what, e).into())
 }
 
 fn count(value: &JsValue, what: &str, max: u64) -> Result<u64, JsValue> {

@@ -89,15 +89,16 @@ export interface SearchProgress {
   events: number;
   /** How close the best run came: split brain or leaderless us, stale writes, violations. */
   best_score: number;
-  best_seed: number | null;
+  /** The seed of the best run: a bigint above 2^53 - 1, where a number would round. */
+  best_seed: number | bigint | null;
   found: boolean;
 }
 
 /** The run that violated the property. */
 export interface SearchFound {
-  /** Which run of the search (0-based), and its seed. */
+  /** Which run of the search (0-based), and its seed (a bigint above 2^53 - 1). */
   run: number;
-  seed: number;
+  seed: number | bigint;
   /** The failing scenario as drawn: ordinary scenario JSON. */
   scenario: ScenarioJSON;
   witness: SearchWitness;
@@ -157,9 +158,10 @@ struct Spec {
     heal_ms: Option<u64>,
     pre_vote: Option<bool>,
     check_quorum: Option<bool>,
-    /// Read apart, through JSON, so its keys are checked as a scenario file's are.
-    #[serde(skip)]
-    config: Option<AlgoConfig>,
+    /// Read apart (`read_config`), so its keys are checked as a scenario file's are; here
+    /// it is skipped unread.
+    #[allow(dead_code)]
+    config: Option<serde::de::IgnoredAny>,
 }
 
 /// A counterexample search in progress: `runBatch` until `progress().found` or the budget is
@@ -211,7 +213,7 @@ impl Search {
             ("runs", num(p.runs)),
             ("events", num(p.events)),
             ("best_score", num(p.best_score)),
-            ("best_seed", p.best_seed.map_or(JsValue::NULL, num)),
+            ("best_seed", p.best_seed.map_or(JsValue::NULL, seed_value)),
             ("found", p.found.into()),
         ])
     }
@@ -224,7 +226,7 @@ impl Search {
         };
         plain_object(&[
             ("run", num(f.run)),
-            ("seed", num(f.seed)),
+            ("seed", seed_value(f.seed)),
             ("scenario", scenario_object(&f.scenario)?),
             ("witness", witness_object(&f.witness)?),
         ])
@@ -241,11 +243,7 @@ impl Search {
             families.push(&JsValue::from_str(family.name()));
         }
         let config = serde_json::to_string(&options.config).unwrap_or_else(|_| "{}".into());
-        let seed = if chaos.seed <= crate::simulation_input::MAX_SAFE_INTEGER {
-            num(chaos.seed)
-        } else {
-            JsValue::from(chaos.seed)
-        };
+        let seed = seed_value(chaos.seed);
         let mut fields = vec![
             ("algorithm", JsValue::from_str(chaos.algorithm.name())),
             ("property", JsValue::from_str(&options.property.to_string())),
@@ -413,15 +411,15 @@ fn read_options(value: &JsValue) -> Result<SearchOptions, JsValue> {
             return Err(error);
         }
     }
-    let spec: Spec = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
-        search_error(
-            Kind::Type,
-            &format!(
-                "search options: {}",
-                tenure_sim::serde_words::json_words(&e.to_string())
-            ),
-        )
-    })?;
+    // The strict reader of scenarios: each error names the key and the value as given, and
+    // u64 quantities take a safe integer or a bigint, range-checked.
+    let spec: Spec = crate::js_de::from_js(
+        value,
+        OPTIONS,
+        crate::simulation_error::Subject::Scenario,
+        None,
+    )
+    .map_err(options_error)?;
     let config = read_config(value)?;
     let property: Property = spec
         .property
@@ -470,8 +468,41 @@ fn read_options(value: &JsValue) -> Result<SearchOptions, JsValue> {
         chaos.families = families;
     }
     let mut opts = SearchOptions::new(chaos, property);
-    opts.config = config.or(spec.config).unwrap_or_default();
+    opts.config = config.unwrap_or_default();
     Ok(opts)
+}
+
+/// The root the options' paths start from in messages (`search options.heal_ms: ...`).
+const OPTIONS: &str = "search options";
+
+/// A refusal of the options by the strict reader, as `ERR_SEARCH_TYPE`/`ERR_SEARCH_RANGE`
+/// (`ERR_UNKNOWN_KEY` for a key they do not have), in the reader's words with the key's path.
+fn options_error(err: crate::js_de::DeError) -> JsValue {
+    use crate::simulation_error::SimulationError;
+    let (kind, message) = match SimulationError::from_de_at(OPTIONS, err) {
+        SimulationError::Invalid { message, .. } => (Kind::Range, message),
+        SimulationError::UnknownKey { message } => {
+            let error = search_error(Kind::Type, &message);
+            let _ = js_sys::Reflect::set(&error, &"code".into(), &"ERR_UNKNOWN_KEY".into());
+            return error;
+        }
+        SimulationError::Shape { message, .. } | SimulationError::DuplicateKey { message } => {
+            (Kind::Type, message)
+        }
+        // Too large, not plain, a getter that threw: the boundary's own codes.
+        other => return other.into(),
+    };
+    search_error(kind, &message)
+}
+
+/// A seed as JS takes it back: a number up to 2^53 - 1, a bigint above (a number there would
+/// round, and the options and scenarios that take it refuse an inexact number).
+fn seed_value(seed: u64) -> JsValue {
+    if seed <= crate::simulation_input::MAX_SAFE_INTEGER {
+        num(seed)
+    } else {
+        JsValue::from(seed)
+    }
 }
 
 /// The options' `config`, held to the scenario format's rules (unknown keys refused).
@@ -580,9 +611,15 @@ fn num(v: u64) -> JsValue {
     JsValue::from_f64(v as f64)
 }
 
-/// The scenario as the plain object of its JSON file (what `Simulation` reads back).
+/// The scenario as the plain object of its JSON file (what `Simulation` reads back), its
+/// seed a decimal string above 2^53 - 1, where JSON.parse would round it (as
+/// `Simulation.toJSON` writes it, so JSON.stringify works on it too).
 fn scenario_object(s: &Scenario) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&s.to_json())
+    let object = js_sys::JSON::parse(&s.to_json())?;
+    if s.seed > crate::simulation_input::MAX_SAFE_INTEGER {
+        js_sys::Reflect::set(&object, &"seed".into(), &s.seed.to_string().into())?;
+    }
+    Ok(object)
 }
 
 fn witness_object(w: &Witness) -> Result<JsValue, JsValue> {

@@ -188,6 +188,38 @@ impl SimulationError {
         }
     }
 
+    /// [`SimulationError::from_de`] for an input that is not a scenario (a search's options,
+    /// a failover setting) read from `root`: its message names `root` where a scenario's
+    /// names "scenario" (`failover setting: latency_ms[0]: expected a finite number ...`).
+    pub(crate) fn from_de_at(root: &str, err: crate::js_de::DeError) -> SimulationError {
+        let reroot = |message: String| {
+            let m = message.strip_prefix("scenario: ").unwrap_or(&message);
+            match m.strip_prefix(root) {
+                // A list's index stays on its name: `plot series[0].samples_ms[1] ...`.
+                Some(rest) if rest.starts_with('[') => format!("{root}{rest}"),
+                Some(rest) => format!("{root}: {}", rest.trim_start_matches(['.', ':', ' '])),
+                None => format!("{root}: {m}"),
+            }
+        };
+        match SimulationError::from_de(Subject::Scenario, err) {
+            SimulationError::Shape { subject, message } => SimulationError::Shape {
+                subject,
+                message: reroot(message),
+            },
+            SimulationError::Invalid { subject, message } => SimulationError::Invalid {
+                subject,
+                message: reroot(message),
+            },
+            SimulationError::UnknownKey { message } => SimulationError::UnknownKey {
+                message: reroot(message),
+            },
+            SimulationError::DuplicateKey { message } => SimulationError::DuplicateKey {
+                message: reroot(message),
+            },
+            other => other,
+        }
+    }
+
     fn sorted(subject: Subject, detail: &str, message: String) -> SimulationError {
         let shape = [
             "invalid type",
