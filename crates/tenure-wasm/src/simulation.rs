@@ -423,7 +423,13 @@ fn read_kinds(value: &JsValue) -> Result<u32, JsValue> {
     let get = |key: &JsValue| js_sys::Reflect::get(value, key).map_err(SimulationError::Thrown);
     let len = get(&JsValue::from_str("length"))?.as_f64().unwrap_or(0.0);
     if len > f64::from(MAX_KINDS) {
-        return Err(not_kinds().into());
+        return Err(SimulationError::NotKinds {
+            got: format!(
+                "an array of {} (at most {MAX_KINDS})",
+                crate::error::number_text(len)
+            ),
+        }
+        .into());
     }
     let mut keep = 0u32;
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
