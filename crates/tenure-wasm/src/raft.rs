@@ -375,7 +375,7 @@ impl RaftNode {
         let summary = plain_object(&[
             ("role", self.role()),
             ("term", self.term()),
-            ("leader_id", node_or_null(self.inner.leader_id())),
+            ("leader_id", node_or_null(&self.inner.leader_id())?),
             ("commit_index", self.commit_index()),
             ("last_log_index", self.last_log_index()),
             ("config", self.config()?),

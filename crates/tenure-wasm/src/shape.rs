@@ -1,14 +1,28 @@
-//! `js_union!`: one declaration per tagged JS union (`{ type, ...fields }`), from which come
-//! its tag and key tables, its reader and its writer.
+//! `js_union!` and `js_object!`: one declaration per JS data shape (a tagged union
+//! `{ type, ...fields }` or a plain object), from which come its key tables, its reader, its
+//! writer and its TypeScript declaration.
 //!
-//! Each field names a reader, called as `read(&fields, "key", args...)` (a [`Fields`]
-//! method through its path, such as `Fields::u64`, or a free function of that form), and a
-//! writer, called as `write(&value)` and returning `Result<JsValue, JsValue>`. The reader
-//! goes through [`Fields::tagged`], so error codes, classes and paths are those of every
+//! Each field gives its TypeScript type (a string literal, such as `"Term"` or
+//! `"NodeId | null"`; `optional` before it makes the key optional in TypeScript), its reader,
+//! called as `read(&fields, "key", args...)` (a [`Fields`] method through its path, such as
+//! `Fields::u64`, or a free function of that form), and its writer, called as `write(&value)`
+//! and returning `Result<JsValue, JsValue>`. The doc comments of the shape, its variants and
+//! its fields become the TypeScript doc comments (shown on hover). The reader goes through
+//! [`Fields::tagged`] or [`Fields::new`], so error codes, classes and paths are those of every
 //! other shape. Fields are read in declaration order.
+//!
+//! A union variant is `$enum::$variant { fields }` unless it names its Rust form after `=`,
+//! in parentheses (a pattern that is also an expression, binding every field):
+//! `Command { term: ..., command: ... } = (Entry { term, data: EntryData::Command(command) })`.
+//!
+//! The TypeScript is a `concat!` of literals handed to wasm-bindgen's
+//! `typescript_custom_section`, which takes a constant expression (wasm-bindgen PR #3901:
+//! <https://github.com/rustwasm/wasm-bindgen/pull/3901>). docs/bindings.md, "Shapes declared
+//! once", has the decision and its figures.
 //!
 //! [`Fields`]: crate::read::Fields
 //! [`Fields::tagged`]: crate::read::Fields::tagged
+//! [`Fields::new`]: crate::read::Fields::new
 
 use wasm_bindgen::JsValue;
 
@@ -26,13 +40,57 @@ pub(crate) fn boolean(value: &bool) -> Result<JsValue, JsValue> {
     Ok((*value).into())
 }
 
-/// Declares a tagged union: `js_union!(Enum, TAGS, KEYS, reader, writer; Variant { field:
-/// read(args) => write, ... } ...)`. The reader is `reader(value, path) -> Result<Enum, _>`
-/// and the writer `writer(&Enum) -> Result<JsValue, JsValue>`.
+/// A TypeScript doc comment from doc-comment lines, followed by `$after`; nothing when there
+/// are no lines.
+macro_rules! ts_doc {
+    ($after:literal;) => {
+        ""
+    };
+    ($after:literal; $doc:literal) => {
+        concat!("/**", $doc, " */", $after)
+    };
+    ($after:literal; $first:literal $($doc:literal)+) => {
+        concat!("/**", $first $(, "\n *", $doc)+, " */", $after)
+    };
+}
+
+/// The TypeScript mark of an optional key.
+macro_rules! ts_optional {
+    (optional) => {
+        "?"
+    };
+}
+
+/// Declares a tagged union (see the module docs):
+///
+/// ```text
+/// js_union!(
+///     /// Doc shown on the TypeScript type.
+///     TsName = RustEnum;
+///     read reader_fn, TAGS, KEYS;   // optional: reader_fn(value, path) -> Result<RustEnum, _>
+///     write writer_fn;              // writer_fn(&RustEnum) -> Result<JsValue, JsValue>
+///     /// Doc of the variant.
+///     Variant {
+///         /// Doc of the field.
+///         field: "TsType" = Fields::u64, U64Arg::Term => bigint,
+///     }
+/// );
+/// ```
+///
+/// A union that is only written (outputs, events) has no `read` line, and its fields no
+/// `= reader`.
 macro_rules! js_union {
-    (
-        $enum:ident, $tags:ident, $keys:ident, $from:ident, $to:ident;
-        $( $variant:ident { $( $field:ident : $read:path $(, $arg:expr)* => $write:path ),* $(,)? } )*
+    (@read $enum:ident, $from:ident, $tags:ident, $keys:ident;
+        $(
+            $(#[doc = $vdoc:literal])*
+            $variant:ident {
+                $(
+                    $(#[doc = $fdoc:literal])*
+                    $field:ident : $($opt:ident)? $fts:literal
+                        $(= $read:path $(, $arg:expr)*)? => $write:path
+                ),* $(,)?
+            } $(= ($($shape:tt)+))?
+        )*
     ) => {
         const $tags: &[&str] = &[$(stringify!($variant)),*];
         const $keys: &[&[&str]] = &[$(&["type" $(, stringify!($field))*]),*];
@@ -48,28 +106,188 @@ macro_rules! js_union {
                 // The last variant takes any index left (`Fields::tagged` returns one below
                 // the number of tags), so no unreachable error branch is compiled.
                 if tag == index || index + 1 == $tags.len() {
-                    return Ok($enum::$variant {
-                        $( $field: $read(&f, stringify!($field) $(, $arg)*)?, )*
-                    });
+                    $( let $field = $($read(&f, stringify!($field) $(, $arg)*)?)?; )*
+                    return Ok(crate::shape::js_union!(
+                        @form $enum, $variant { $($field),* } $($($shape)+)?
+                    ));
                 }
                 index += 1;
             )*
-            let _ = index;
+            let _ = (index, f);
             Err(::wasm_bindgen::JsValue::UNDEFINED)
         }
-
+    };
+    (@write $enum:ident, $to:ident;
+        $(
+            $(#[doc = $vdoc:literal])*
+            $variant:ident {
+                $(
+                    $(#[doc = $fdoc:literal])*
+                    $field:ident : $($opt:ident)? $fts:literal
+                        $(= $read:path $(, $arg:expr)*)? => $write:path
+                ),* $(,)?
+            } $(= ($($shape:tt)+))?
+        )*
+    ) => {
         /// Writes the union as a plain JS object with its `type` tag.
         pub(crate) fn $to(value: &$enum) -> Result<::wasm_bindgen::JsValue, ::wasm_bindgen::JsValue> {
             match value {
                 $(
-                    $enum::$variant { $($field),* } => crate::object::plain_object(&[
-                        ("type", crate::object::name(stringify!($variant))),
-                        $( (stringify!($field), $write($field)?), )*
-                    ]),
+                    crate::shape::js_union!(@form $enum, $variant { $($field),* } $($($shape)+)?) =>
+                        crate::object::plain_object(&[
+                            ("type", crate::object::name(stringify!($variant))),
+                            $( (stringify!($field), $write($field)?), )*
+                        ]),
                 )*
             }
         }
     };
+    (@ts $ts:ident; [$($doc:literal)*]
+        $(
+            $(#[doc = $vdoc:literal])*
+            $variant:ident {
+                $(
+                    $(#[doc = $fdoc:literal])*
+                    $field:ident : $($opt:ident)? $fts:literal
+                        $(= $read:path $(, $arg:expr)*)? => $write:path
+                ),* $(,)?
+            } $(= ($($shape:tt)+))?
+        )*
+    ) => {
+        #[::wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+        const _: &'static str = concat!(
+            crate::shape::ts_doc!("\n"; $($doc)*),
+            "export type ", stringify!($ts), " =",
+            $(
+                "\n",
+                crate::shape::ts_doc!("\n"; $($vdoc)*),
+                "| { type: \"", stringify!($variant), "\"",
+                $(
+                    "; ",
+                    crate::shape::ts_doc!(" "; $($fdoc)*),
+                    stringify!($field), $(crate::shape::ts_optional!($opt),)? ": ", $fts,
+                )*
+                " }",
+            )*
+            ";\n"
+        );
+    };
+    // A variant's Rust form, as an expression (reader) or a pattern (writer).
+    (@form $enum:ident, $variant:ident { $($field:ident),* }) => {
+        $enum::$variant { $($field),* }
+    };
+    (@form $enum:ident, $variant:ident { $($field:ident),* } $($shape:tt)+) => {
+        $($shape)+
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $ts:ident = $enum:ident;
+        read $from:ident, $tags:ident, $keys:ident;
+        write $to:ident;
+        $($body:tt)*
+    ) => {
+        crate::shape::js_union!(@read $enum, $from, $tags, $keys; $($body)*);
+        crate::shape::js_union!(@write $enum, $to; $($body)*);
+        crate::shape::js_union!(@ts $ts; [$($doc)*] $($body)*);
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $ts:ident = $enum:ident;
+        write $to:ident;
+        $($body:tt)*
+    ) => {
+        crate::shape::js_union!(@write $enum, $to; $($body)*);
+        crate::shape::js_union!(@ts $ts; [$($doc)*] $($body)*);
+    };
 }
 
-pub(crate) use js_union;
+/// Declares a plain object (an `interface` in TypeScript), as [`js_union!`] declares a union:
+///
+/// ```text
+/// js_object!(
+///     /// Doc shown on the TypeScript interface.
+///     TsName = RustStruct { ..RustStruct::default() };  // the `..rest` is optional
+///     read reader_fn, KEYS;   // optional: reader_fn(value, path) -> Result<RustStruct, _>
+///     write writer_fn;        // writer_fn(&RustStruct) -> Result<JsValue, JsValue>
+///     /// Doc of the field.
+///     field: "TsType" = Fields::u64, U64Arg::Term => bigint,
+/// );
+/// ```
+macro_rules! js_object {
+    (@read $struct:ident { $(.. $rest:expr)? }, $from:ident, $keys:ident;
+        $(
+            $(#[doc = $fdoc:literal])*
+            $field:ident : $($opt:ident)? $fts:literal
+                $(= $read:path $(, $arg:expr)*)? => $write:path
+        ),* $(,)?
+    ) => {
+        const $keys: &[&str] = &[$(stringify!($field)),*];
+
+        /// Reads the JS object (named `path` in errors).
+        pub(crate) fn $from(
+            value: &::wasm_bindgen::JsValue,
+            path: impl Into<crate::error::Name>,
+        ) -> Result<$struct, ::wasm_bindgen::JsValue> {
+            let f = crate::read::Fields::new(value, path, $keys)?;
+            Ok($struct {
+                $( $field: $($read(&f, stringify!($field) $(, $arg)*)?)?, )*
+                $(.. $rest)?
+            })
+        }
+    };
+    (@write $struct:ident { $(.. $rest:expr)? }, $to:ident;
+        $(
+            $(#[doc = $fdoc:literal])*
+            $field:ident : $($opt:ident)? $fts:literal
+                $(= $read:path $(, $arg:expr)*)? => $write:path
+        ),* $(,)?
+    ) => {
+        /// Writes the value as a plain JS object.
+        pub(crate) fn $to(value: &$struct) -> Result<::wasm_bindgen::JsValue, ::wasm_bindgen::JsValue> {
+            crate::object::plain_object(&[
+                $( (stringify!($field), $write(&value.$field)?), )*
+            ])
+        }
+    };
+    (@ts $ts:ident; [$($doc:literal)*]
+        $(
+            $(#[doc = $fdoc:literal])*
+            $field:ident : $($opt:ident)? $fts:literal
+                $(= $read:path $(, $arg:expr)*)? => $write:path
+        ),* $(,)?
+    ) => {
+        #[::wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+        const _: &'static str = concat!(
+            crate::shape::ts_doc!("\n"; $($doc)*),
+            "export interface ", stringify!($ts), " {",
+            $(
+                "\n  ",
+                crate::shape::ts_doc!("\n  "; $($fdoc)*),
+                stringify!($field), $(crate::shape::ts_optional!($opt),)? ": ", $fts, ";",
+            )*
+            "\n}\n"
+        );
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $ts:ident = $struct:ident { $($rest:tt)* };
+        read $from:ident, $keys:ident;
+        write $to:ident;
+        $($body:tt)*
+    ) => {
+        crate::shape::js_object!(@read $struct { $($rest)* }, $from, $keys; $($body)*);
+        crate::shape::js_object!(@write $struct { $($rest)* }, $to; $($body)*);
+        crate::shape::js_object!(@ts $ts; [$($doc)*] $($body)*);
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $ts:ident = $struct:ident { $($rest:tt)* };
+        write $to:ident;
+        $($body:tt)*
+    ) => {
+        crate::shape::js_object!(@write $struct { $($rest)* }, $to; $($body)*);
+        crate::shape::js_object!(@ts $ts; [$($doc)*] $($body)*);
+    };
+}
+
+pub(crate) use {js_object, js_union, ts_doc, ts_optional};
