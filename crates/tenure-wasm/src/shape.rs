@@ -6,7 +6,8 @@
 //! `"NodeId | null"`; `optional` before it makes the key optional in TypeScript), its reader,
 //! called as `read(&fields, "key", args...)` (a [`Fields`] method through its path, such as
 //! `Fields::u64`, or a free function of that form), and its writer, called as `write(&value)`
-//! and returning `Result<JsValue, JsValue>`. The doc comments of the shape, its variants and
+//! and returning `Result<JsValue, JsValue>` (or `Result<Option<JsValue>, JsValue>`, whose
+//! `None` leaves the key out). The doc comments of the shape, its variants and
 //! its fields become the TypeScript doc comments (shown on hover). The reader goes through
 //! [`Fields::tagged`] or [`Fields::new`], so error codes, classes and paths are those of every
 //! other shape. Fields are read in declaration order.
@@ -24,9 +25,12 @@
 //! [`Fields::tagged`]: crate::read::Fields::tagged
 //! [`Fields::new`]: crate::read::Fields::new
 
+use tenure::NodeId;
 use wasm_bindgen::JsValue;
 
 use crate::convert::u64_to_bigint;
+use crate::error::U64Arg;
+use crate::read::Fields;
 
 /// A `u64` as a `bigint`, in the writer's form.
 #[allow(clippy::trivially_copy_pass_by_ref)] // The writers all take their field by reference.
@@ -38,6 +42,16 @@ pub(crate) fn bigint(value: &u64) -> Result<JsValue, JsValue> {
 #[allow(clippy::trivially_copy_pass_by_ref)]
 pub(crate) fn boolean(value: &bool) -> Result<JsValue, JsValue> {
     Ok((*value).into())
+}
+
+/// A node id field (`NodeId`: a bigint in `0n ..= 2n ** 64n - 1n`), in the reader's form.
+pub(crate) fn node_id(f: &Fields, key: &'static str) -> Result<NodeId, JsValue> {
+    Ok(NodeId(f.u64(key, U64Arg::NodeId)?))
+}
+
+/// A node id as a `bigint`, in the writer's form.
+pub(crate) fn node(value: &NodeId) -> Result<JsValue, JsValue> {
+    Ok(u64_to_bigint(value.0))
 }
 
 /// A TypeScript doc comment from doc-comment lines, followed by `$after`; nothing when there
@@ -78,7 +92,8 @@ macro_rules! ts_optional {
 /// ```
 ///
 /// A union that is only written (outputs, events) has no `read` line, and its fields no
-/// `= reader`.
+/// `= reader`. A core enum that is `#[non_exhaustive]` ends with `_ => writer_fn`, the
+/// writer of variants added to the core later.
 macro_rules! js_union {
     (@read $enum:ident, $from:ident, $tags:ident, $keys:ident;
         $(
@@ -91,6 +106,7 @@ macro_rules! js_union {
                 ),* $(,)?
             } $(= ($($shape:tt)+))?
         )*
+        $(_ => $fallback:path)?
     ) => {
         const $tags: &[&str] = &[$(stringify!($variant)),*];
         const $keys: &[&[&str]] = &[$(&["type" $(, stringify!($field))*]),*];
@@ -128,17 +144,19 @@ macro_rules! js_union {
                 ),* $(,)?
             } $(= ($($shape:tt)+))?
         )*
+        $(_ => $fallback:path)?
     ) => {
         /// Writes the union as a plain JS object with its `type` tag.
         pub(crate) fn $to(value: &$enum) -> Result<::wasm_bindgen::JsValue, ::wasm_bindgen::JsValue> {
             match value {
                 $(
                     crate::shape::js_union!(@form $enum, $variant { $($field),* } $($($shape)+)?) =>
-                        crate::object::plain_object(&[
-                            ("type", crate::object::name(stringify!($variant))),
-                            $( (stringify!($field), $write($field)?), )*
+                        crate::object::sparse_object(&[
+                            ("type", Some(crate::object::name(stringify!($variant)))),
+                            $( (stringify!($field), crate::object::Prop::prop($write($field)?)), )*
                         ]),
                 )*
+                $(_ => $fallback(value),)?
             }
         }
     };
@@ -153,6 +171,7 @@ macro_rules! js_union {
                 ),* $(,)?
             } $(= ($($shape:tt)+))?
         )*
+        $(_ => $fallback:path)?
     ) => {
         #[::wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
         const _: &'static str = concat!(
@@ -244,8 +263,8 @@ macro_rules! js_object {
     ) => {
         /// Writes the value as a plain JS object.
         pub(crate) fn $to(value: &$struct) -> Result<::wasm_bindgen::JsValue, ::wasm_bindgen::JsValue> {
-            crate::object::plain_object(&[
-                $( (stringify!($field), $write(&value.$field)?), )*
+            crate::object::sparse_object(&[
+                $( (stringify!($field), crate::object::Prop::prop($write(&value.$field)?)), )*
             ])
         }
     };
