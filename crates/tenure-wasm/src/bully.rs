@@ -13,12 +13,12 @@ use crate::convert::{
     duration_to_millis, instant_from_millis, instant_to_millis, u64_from_bigint_named,
     u64_to_bigint,
 };
-use crate::error::{BindingError, Name, U64Arg};
+use crate::error::{BindingError, U64Arg};
 use crate::object::{json_safe, plain_object};
 use crate::raft::{peer_list, peers_to_js};
 use crate::read::Fields;
 use crate::seed::fresh_seed;
-use crate::shape::{bigint, js_object, js_union, node, node_id};
+use crate::shape::{big, bigint, js_object, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BULLY: &'static str = r#"
@@ -290,23 +290,18 @@ fn config_from_js(value: &JsValue) -> Result<BullyConfig, JsValue> {
     Ok(c)
 }
 
-/// An epoch field, in the reader's form.
-fn epoch(f: &Fields, key: &'static str) -> Result<u64, JsValue> {
-    Ok(f.u64(key, U64Arg::Epoch)?)
-}
-
 js_union!(
     /// A Bully message; every one carries an epoch (design rule 7).
     BullyMessage = BullyMessage;
     read message_from_js, MESSAGE_TAGS, MESSAGE_KEYS;
     write message_to_js;
-    Election { epoch: "Epoch" = epoch => bigint }
-    Answer { epoch: "Epoch" = epoch => bigint }
+    Election { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
+    Answer { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
     Coordinator {
-        coordinator: "NodeId" = node_id => node,
-        epoch: "Epoch" = epoch => bigint,
+        coordinator: "NodeId" = big, U64Arg::NodeId => bigint,
+        epoch: "Epoch" = big, U64Arg::Epoch => bigint,
     }
-    Heartbeat { epoch: "Epoch" = epoch => bigint }
+    Heartbeat { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
 );
 
 js_object!(
@@ -314,7 +309,7 @@ js_object!(
     BullyPersisted = BullyPersisted {};
     read persisted_from_js, PERSISTED_KEYS;
     write persisted_to_js;
-    epoch: "Epoch" = epoch => bigint,
+    epoch: "Epoch" = big, U64Arg::Epoch => bigint,
 );
 
 js_union!(
@@ -322,7 +317,7 @@ js_union!(
     BullyStepDownReason = StepDownReason;
     write reason_to_js;
     HigherCoordinator {
-        coordinator: "NodeId" => node,
+        coordinator: "NodeId" => bigint,
         epoch: "Epoch" => bigint,
     }
     ElectionStarted {}
@@ -341,7 +336,7 @@ js_union!(
     ElectionStarted { epoch: "Epoch" => bigint }
     BecameCoordinator { epoch: "Epoch" => bigint }
     CoordinatorChanged {
-        coordinator: "NodeId" => node,
+        coordinator: "NodeId" => bigint,
         epoch: "Epoch" => bigint,
     }
     SteppedDown {
@@ -355,7 +350,7 @@ js_union!(
     BullyOutput = BullyOutput;
     write output_to_js;
     Send {
-        to: "NodeId" => node,
+        to: "NodeId" => bigint,
         msg: "BullyMessage" => message_to_js,
     }
     Persist { state: "BullyPersisted" => persisted_to_js } = (BullyOutput::Persist(state))

@@ -8,17 +8,15 @@
 //! What the store contract lets an answer omit (design rule 9) may be absent or `null`:
 //! `Held.holder` and `Held.remaining_ms`.
 
-use tenure::lease::{
-    LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
-};
-use tenure::{Duration, FencingToken, NodeId};
+use tenure::lease::{LeaseKey, RejectReason, StoreOp, StoreRequest, StoreResponse, StoreResult};
+use tenure::{Duration, NodeId};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{duration_to_millis, u64_to_bigint};
 use crate::error::U64Arg;
 use crate::read::Fields;
-use crate::shape::{js_union, node, node_id};
+use crate::shape::{big, bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LEASE_MESSAGES: &'static str = r#"
@@ -54,26 +52,26 @@ js_union!(
     read request_from_js, REQUEST_TAGS, REQUEST_KEYS;
     write request_to_js;
     Acquire {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
-        holder: "NodeId" = node_id => node,
-        session: "SessionId" = session => session_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
         ttl_ms: "number" = Fields::duration => millis,
     } = (StoreRequest { id, key, holder, session, op: StoreOp::Acquire { ttl: ttl_ms } })
     Renew {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
-        holder: "NodeId" = node_id => node,
-        session: "SessionId" = session => session_js,
-        token: "FencingToken" = token => token_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
         ttl_ms: "number" = Fields::duration => millis,
     } = (StoreRequest { id, key, holder, session, op: StoreOp::Renew { token, ttl: ttl_ms } })
     Release {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
-        holder: "NodeId" = node_id => node,
-        session: "SessionId" = session => session_js,
-        token: "FencingToken" = token => token_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
     } = (StoreRequest { id, key, holder, session, op: StoreOp::Release { token } })
 );
 
@@ -86,43 +84,33 @@ js_union!(
     read response_from_js, RESPONSE_TAGS, RESPONSE_KEYS;
     write response_to_js;
     Granted {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
-        token: "FencingToken" = token => token_js,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
         ttl_ms: "number" = Fields::duration => millis,
     } = (StoreResponse { id, key, result: StoreResult::Granted { token, ttl: ttl_ms } })
     Held {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
         holder: optional "NodeId | null" = opt_node => opt_node_js,
         remaining_ms: optional "number | null" = Fields::opt_duration => opt_millis,
     } = (StoreResponse { id, key, result: StoreResult::Held { holder, remaining: remaining_ms } })
     Renewed {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
-        token: "FencingToken" = token => token_js,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
         ttl_ms: "number" = Fields::duration => millis,
     } = (StoreResponse { id, key, result: StoreResult::Renewed { token, ttl: ttl_ms } })
     Released {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
     } = (StoreResponse { id, key, result: StoreResult::Released })
     Rejected {
-        id: "RequestId" = request_id => request_id_js,
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
         key: "string" = lease_key => lease_key_js,
         reason: "RejectReason" = reject_reason => reject_reason_js,
     } = (StoreResponse { id, key, result: StoreResult::Rejected { reason } })
 );
-
-/// A request id field.
-fn request_id(f: &Fields, key: &'static str) -> Result<RequestId, JsValue> {
-    Ok(RequestId(f.u64(key, U64Arg::RequestId)?))
-}
-
-/// A request id as a `bigint`.
-fn request_id_js(id: &RequestId) -> Result<JsValue, JsValue> {
-    Ok(u64_to_bigint(id.0))
-}
 
 /// A lease key field (a string within the length limit).
 fn lease_key(f: &Fields, key: &'static str) -> Result<LeaseKey, JsValue> {
@@ -132,26 +120,6 @@ fn lease_key(f: &Fields, key: &'static str) -> Result<LeaseKey, JsValue> {
 /// A lease key as a JS string.
 fn lease_key_js(key: &LeaseKey) -> Result<JsValue, JsValue> {
     Ok(JsValue::from_str(&key.0))
-}
-
-/// A session id field.
-fn session(f: &Fields, key: &'static str) -> Result<SessionId, JsValue> {
-    Ok(SessionId(f.u64(key, U64Arg::Session)?))
-}
-
-/// A session id as a `bigint`.
-fn session_js(session: &SessionId) -> Result<JsValue, JsValue> {
-    Ok(u64_to_bigint(session.0))
-}
-
-/// A fencing token field.
-fn token(f: &Fields, key: &'static str) -> Result<FencingToken, JsValue> {
-    Ok(FencingToken(f.u64(key, U64Arg::Token)?))
-}
-
-/// A fencing token as a `bigint`.
-fn token_js(token: &FencingToken) -> Result<JsValue, JsValue> {
-    Ok(u64_to_bigint(token.0))
 }
 
 /// A duration as a number of milliseconds.

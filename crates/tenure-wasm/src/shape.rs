@@ -25,17 +25,58 @@
 //! [`Fields::tagged`]: crate::read::Fields::tagged
 //! [`Fields::new`]: crate::read::Fields::new
 
-use tenure::NodeId;
+use tenure::lease::{RequestId, SessionId};
+use tenure::{FencingToken, NodeId};
 use wasm_bindgen::JsValue;
 
 use crate::convert::u64_to_bigint;
 use crate::error::U64Arg;
 use crate::read::Fields;
 
-/// A `u64` as a `bigint`, in the writer's form.
+/// A `u64` quantity: `u64` itself or a core newtype over one (`NodeId`, `FencingToken`,
+/// `RequestId`, `SessionId`), a `bigint` in JS.
+pub(crate) trait Quantity: Copy {
+    /// The quantity holding `value`.
+    fn from_u64(value: u64) -> Self;
+    /// Its `u64`.
+    fn to_u64(self) -> u64;
+}
+
+impl Quantity for u64 {
+    fn from_u64(value: u64) -> Self {
+        value
+    }
+    fn to_u64(self) -> u64 {
+        self
+    }
+}
+
+/// `Quantity` for newtypes over a `u64`.
+macro_rules! quantity {
+    ($($t:ty),*) => {
+        $(impl Quantity for $t {
+            fn from_u64(value: u64) -> Self {
+                Self(value)
+            }
+            fn to_u64(self) -> u64 {
+                self.0
+            }
+        })*
+    };
+}
+
+quantity!(NodeId, FencingToken, RequestId, SessionId);
+
+/// A quantity field (a `bigint` in `0n ..= 2n ** 64n - 1n`, coded as `arg`), in the
+/// reader's form.
+pub(crate) fn big<T: Quantity>(f: &Fields, key: &'static str, arg: U64Arg) -> Result<T, JsValue> {
+    Ok(T::from_u64(f.u64(key, arg)?))
+}
+
+/// A quantity as a `bigint`, in the writer's form.
 #[allow(clippy::trivially_copy_pass_by_ref)] // The writers all take their field by reference.
-pub(crate) fn bigint(value: &u64) -> Result<JsValue, JsValue> {
-    Ok(u64_to_bigint(*value))
+pub(crate) fn bigint<T: Quantity>(value: &T) -> Result<JsValue, JsValue> {
+    Ok(u64_to_bigint(value.to_u64()))
 }
 
 /// A `bool` as a boolean, in the writer's form.
@@ -44,18 +85,11 @@ pub(crate) fn boolean(value: &bool) -> Result<JsValue, JsValue> {
     Ok((*value).into())
 }
 
-/// A node id field (`NodeId`: a bigint in `0n ..= 2n ** 64n - 1n`), in the reader's form.
-pub(crate) fn node_id(f: &Fields, key: &'static str) -> Result<NodeId, JsValue> {
-    Ok(NodeId(f.u64(key, U64Arg::NodeId)?))
-}
-
-/// A node id as a `bigint`, in the writer's form.
-pub(crate) fn node(value: &NodeId) -> Result<JsValue, JsValue> {
-    Ok(u64_to_bigint(value.0))
-}
-
+// wasm-bindgen emits a TypeScript section for the wasm32 target only, so natively the two
+// macros below are never expanded.
 /// A TypeScript doc comment from doc-comment lines, followed by `$after`; nothing when there
 /// are no lines.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_macros))]
 macro_rules! ts_doc {
     ($after:literal;) => {
         ""
@@ -69,6 +103,7 @@ macro_rules! ts_doc {
 }
 
 /// The TypeScript mark of an optional key.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_macros))]
 macro_rules! ts_optional {
     (optional) => {
         "?"
@@ -309,4 +344,6 @@ macro_rules! js_object {
     };
 }
 
-pub(crate) use {js_object, js_union, ts_doc, ts_optional};
+pub(crate) use {js_object, js_union};
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub(crate) use {ts_doc, ts_optional};
