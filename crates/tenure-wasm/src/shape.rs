@@ -186,10 +186,11 @@ macro_rules! js_union {
             match value {
                 $(
                     crate::shape::js_union!(@form $enum, $variant { $($field),* } $($($shape)+)?) =>
-                        crate::object::sparse_object(&[
-                            ("type", Some(crate::object::name(stringify!($variant)))),
-                            $( (stringify!($field), crate::object::Prop::prop($write($field)?)), )*
-                        ]),
+                        crate::object::tagged_object(
+                            stringify!($variant),
+                            &[$(stringify!($field)),*],
+                            &[$(crate::object::Prop::prop($write($field)?)),*],
+                        ),
                 )*
                 $(_ => $fallback(value),)?
             }
