@@ -13,11 +13,12 @@ use crate::convert::{
     duration_to_millis, instant_from_millis, instant_to_millis, u64_from_bigint_named,
     u64_to_bigint,
 };
-use crate::error::{BindingError, Name, U64Arg};
+use crate::error::{BindingError, U64Arg};
 use crate::object::{json_safe, plain_object};
 use crate::raft::{peer_list, peers_to_js};
 use crate::read::Fields;
 use crate::seed::fresh_seed;
+use crate::shape::{big, bigint, js_object, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_BULLY: &'static str = r#"
@@ -53,36 +54,6 @@ export interface BullyConfig {
   seed: bigint;
 }
 
-/** A Bully message; every one carries an epoch (design rule 7). */
-export type BullyMessage =
-  | { type: "Election"; epoch: Epoch }
-  | { type: "Answer"; epoch: Epoch }
-  | { type: "Coordinator"; coordinator: NodeId; epoch: Epoch }
-  | { type: "Heartbeat"; epoch: Epoch };
-
-/** What a Bully node must keep across restarts (BullyNode.restart takes it). */
-export interface BullyPersisted {
-  epoch: Epoch;
-}
-
-/** Why a Bully coordinator stopped being one. */
-export type BullyStepDownReason =
-  | { type: "HigherCoordinator"; coordinator: NodeId; epoch: Epoch }
-  | { type: "ElectionStarted" };
-
-/** Something a Bully node reports. */
-export type BullyEvent =
-  | { type: "ElectionStarted"; epoch: Epoch }
-  | { type: "BecameCoordinator"; epoch: Epoch }
-  | { type: "CoordinatorChanged"; coordinator: NodeId; epoch: Epoch }
-  | { type: "SteppedDown"; epoch: Epoch; reason: BullyStepDownReason };
-
-/** One output of a BullyNode. Store each Persist durably before any later Send leaves. */
-export type BullyOutput =
-  | { type: "Send"; to: NodeId; msg: BullyMessage }
-  | { type: "Persist"; state: BullyPersisted }
-  | { type: "Event"; event: BullyEvent };
-
 /** A Bully node's role. */
 export type BullyRole = "Follower" | "Candidate" | "Coordinator";
 
@@ -99,16 +70,6 @@ const CONFIG_KEYS: &[&str] = &[
     "coordinator_timeout_ms",
     "seed",
 ];
-
-const MESSAGE_TAGS: &[&str] = &["Election", "Answer", "Coordinator", "Heartbeat"];
-const MESSAGE_KEYS: &[&[&str]] = &[
-    &["type", "epoch"],
-    &["type", "epoch"],
-    &["type", "coordinator", "epoch"],
-    &["type", "epoch"],
-];
-
-const PERSISTED_KEYS: &[&str] = &["epoch"];
 
 /// One node of the Bully algorithm (sans-IO). The highest live id wins; Bully elects one
 /// coordinator only in a connected network: under a partition each side may have one.
@@ -144,10 +105,7 @@ impl BullyNode {
         #[wasm_bindgen(unchecked_param_type = "BullyPersisted")] persisted: JsValue,
     ) -> Result<BullyNode, JsValue> {
         let parsed = config_from_js(&config)?;
-        let f = Fields::new(&persisted, "persisted", PERSISTED_KEYS)?;
-        let persisted = BullyPersisted {
-            epoch: f.u64("epoch", U64Arg::Epoch)?,
-        };
+        let persisted = persisted_from_js(&persisted, "persisted")?;
         let inner = tenure::BullyNode::restart(parsed, persisted)
             .map_err(|e| BindingError::bully_config(&e, &config))?;
         Ok(BullyNode { inner })
@@ -247,7 +205,7 @@ impl BullyNode {
     /// The state to hand to `BullyNode.restart` (equal to the last `Persist`).
     #[wasm_bindgen(getter, unchecked_return_type = "BullyPersisted")]
     pub fn persisted(&self) -> Result<JsValue, JsValue> {
-        persisted_to_js(self.inner.persisted())
+        persisted_to_js(&self.inner.persisted())
     }
 
     /// The armed timer and its deadline, or `undefined`.
@@ -332,104 +290,72 @@ fn config_from_js(value: &JsValue) -> Result<BullyConfig, JsValue> {
     Ok(c)
 }
 
-/// Reads a JS `BullyMessage`.
-fn message_from_js(value: &JsValue, path: impl Into<Name>) -> Result<BullyMessage, JsValue> {
-    let (tag, f) = Fields::tagged(value, path, MESSAGE_TAGS, MESSAGE_KEYS)?;
-    let epoch = f.u64("epoch", U64Arg::Epoch)?;
-    Ok(match tag {
-        0 => BullyMessage::Election { epoch },
-        1 => BullyMessage::Answer { epoch },
-        2 => BullyMessage::Coordinator {
-            coordinator: NodeId(f.u64("coordinator", U64Arg::NodeId)?),
-            epoch,
-        },
-        _ => BullyMessage::Heartbeat { epoch },
-    })
-}
-
-/// A message as a JS `BullyMessage`.
-fn message_to_js(msg: BullyMessage) -> Result<JsValue, JsValue> {
-    let (kind, epoch) = match msg {
-        BullyMessage::Election { epoch } => ("Election", epoch),
-        BullyMessage::Answer { epoch } => ("Answer", epoch),
-        BullyMessage::Heartbeat { epoch } => ("Heartbeat", epoch),
-        BullyMessage::Coordinator { coordinator, epoch } => {
-            return plain_object(&[
-                ("type", crate::object::name("Coordinator")),
-                ("coordinator", u64_to_bigint(coordinator.0)),
-                ("epoch", u64_to_bigint(epoch)),
-            ]);
-        }
-    };
-    plain_object(&[
-        ("type", crate::object::name(kind)),
-        ("epoch", u64_to_bigint(epoch)),
-    ])
-}
-
-/// The persisted state as a JS `BullyPersisted`.
-fn persisted_to_js(p: BullyPersisted) -> Result<JsValue, JsValue> {
-    plain_object(&[("epoch", u64_to_bigint(p.epoch))])
-}
-
-/// A [`BullyOutput`] as a JS `BullyOutput`.
-fn output_to_js(output: &BullyOutput) -> Result<JsValue, JsValue> {
-    match *output {
-        BullyOutput::Send { to, msg } => plain_object(&[
-            ("type", crate::object::name("Send")),
-            ("to", u64_to_bigint(to.0)),
-            ("msg", message_to_js(msg)?),
-        ]),
-        BullyOutput::Persist(p) => plain_object(&[
-            ("type", crate::object::name("Persist")),
-            ("state", persisted_to_js(p)?),
-        ]),
-        BullyOutput::Event(event) => plain_object(&[
-            ("type", crate::object::name("Event")),
-            ("event", event_to_js(event)?),
-        ]),
+js_union!(
+    /// A Bully message; every one carries an epoch (design rule 7).
+    BullyMessage = BullyMessage;
+    read message_from_js, MESSAGE_TAGS, MESSAGE_KEYS;
+    write message_to_js;
+    Election { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
+    Answer { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
+    Coordinator {
+        coordinator: "NodeId" = big, U64Arg::NodeId => bigint,
+        epoch: "Epoch" = big, U64Arg::Epoch => bigint,
     }
+    Heartbeat { epoch: "Epoch" = big, U64Arg::Epoch => bigint }
+);
+
+js_object!(
+    /// What a Bully node must keep across restarts (BullyNode.restart takes it).
+    BullyPersisted = BullyPersisted {};
+    read persisted_from_js, PERSISTED_KEYS;
+    write persisted_to_js;
+    epoch: "Epoch" = big, U64Arg::Epoch => bigint,
+);
+
+js_union!(
+    /// Why a Bully coordinator stopped being one.
+    BullyStepDownReason = StepDownReason;
+    write reason_to_js;
+    HigherCoordinator {
+        coordinator: "NodeId" => bigint,
+        epoch: "Epoch" => bigint,
+    }
+    ElectionStarted {}
+    _ => later_reason_to_js
+);
+
+/// A reason added to the core later (the enum is `#[non_exhaustive]`): its variant name.
+fn later_reason_to_js(reason: &StepDownReason) -> Result<JsValue, JsValue> {
+    plain_object(&[("type", JsValue::from_str(&format!("{reason:?}")))])
 }
 
-/// A [`BullyEvent`] as a JS `BullyEvent`.
-fn event_to_js(event: BullyEvent) -> Result<JsValue, JsValue> {
-    match event {
-        BullyEvent::ElectionStarted { epoch } => plain_object(&[
-            ("type", crate::object::name("ElectionStarted")),
-            ("epoch", u64_to_bigint(epoch)),
-        ]),
-        BullyEvent::BecameCoordinator { epoch } => plain_object(&[
-            ("type", crate::object::name("BecameCoordinator")),
-            ("epoch", u64_to_bigint(epoch)),
-        ]),
-        BullyEvent::CoordinatorChanged { coordinator, epoch } => plain_object(&[
-            ("type", crate::object::name("CoordinatorChanged")),
-            ("coordinator", u64_to_bigint(coordinator.0)),
-            ("epoch", u64_to_bigint(epoch)),
-        ]),
-        BullyEvent::SteppedDown { epoch, reason } => plain_object(&[
-            ("type", crate::object::name("SteppedDown")),
-            ("epoch", u64_to_bigint(epoch)),
-            ("reason", reason_to_js(reason)?),
-        ]),
+js_union!(
+    /// Something a Bully node reports.
+    BullyEvent = BullyEvent;
+    write event_to_js;
+    ElectionStarted { epoch: "Epoch" => bigint }
+    BecameCoordinator { epoch: "Epoch" => bigint }
+    CoordinatorChanged {
+        coordinator: "NodeId" => bigint,
+        epoch: "Epoch" => bigint,
     }
-}
+    SteppedDown {
+        epoch: "Epoch" => bigint,
+        reason: "BullyStepDownReason" => reason_to_js,
+    }
+);
 
-/// A [`StepDownReason`] as a JS `BullyStepDownReason`.
-fn reason_to_js(reason: StepDownReason) -> Result<JsValue, JsValue> {
-    match reason {
-        StepDownReason::HigherCoordinator { coordinator, epoch } => plain_object(&[
-            ("type", crate::object::name("HigherCoordinator")),
-            ("coordinator", u64_to_bigint(coordinator.0)),
-            ("epoch", u64_to_bigint(epoch)),
-        ]),
-        StepDownReason::ElectionStarted => {
-            plain_object(&[("type", crate::object::name("ElectionStarted"))])
-        }
-        // A reason added to the core later: its variant name.
-        other => plain_object(&[("type", JsValue::from_str(&format!("{other:?}")))]),
+js_union!(
+    /// One output of a BullyNode. Store each Persist durably before any later Send leaves.
+    BullyOutput = BullyOutput;
+    write output_to_js;
+    Send {
+        to: "NodeId" => bigint,
+        msg: "BullyMessage" => message_to_js,
     }
-}
+    Persist { state: "BullyPersisted" => persisted_to_js } = (BullyOutput::Persist(state))
+    Event { event: "BullyEvent" => event_to_js } = (BullyOutput::Event(event))
+);
 
 /// A timer's JS name.
 fn timer_name(timer: BullyTimer) -> &'static str {

@@ -16,6 +16,7 @@ use crate::lease_message::{request_to_js, response_from_js};
 use crate::object::{json_safe, plain_object};
 use crate::read::Fields;
 use crate::seed::fresh_seed;
+use crate::shape::{bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LEASE_CANDIDATE: &'static str = r#"
@@ -85,26 +86,6 @@ export type StepDownReason =
   | "Fenced"
   | "Released"
   | "StoreUnreachable";
-
-/** A leadership change of a LeaseCandidate, or a warning to surface. */
-export type CandidateEvent =
-  /** Leads under `token` until at least `deadline_ms` (its own clock, rule 4). */
-  | { type: "Elected"; token: FencingToken; deadline_ms: number }
-  /** No longer leads: stop all leader work now (S04). */
-  | { type: "SteppedDown"; token: FencingToken; reason: StepDownReason }
-  /**
-   * The store says `holder`, this candidate's own id, holds the lease in another session:
-   * two instances claim one identity (design rule 8, CURATOR-696), or a previous instance's
-   * lease has not lapsed yet (a restart within one ttl). This one is kept out and keeps
-   * contending; emitted once per clash episode (it ends when this candidate is
-   * granted, hears of another holder, or stops).
-   */
-  | { type: "HolderClash"; holder: NodeId };
-
-/** One output of a LeaseCandidate: deliver `request` to the store, or act on `event`. */
-export type CandidateOutput =
-  | { type: "Send"; request: StoreRequest }
-  | { type: "Event"; event: CandidateEvent };
 
 /** What a LeaseCandidate is waiting for. */
 export type CandidateTimer = "Retry" | "Renew" | "RequestTimeout" | "LeaseDeadline";
@@ -479,50 +460,60 @@ fn config_to_js(c: &LeaseConfig) -> Result<JsValue, JsValue> {
     ])
 }
 
-/// A [`CandidateOutput`] as a JS `CandidateOutput`.
-fn output_to_js(output: &CandidateOutput) -> Result<JsValue, JsValue> {
-    match output {
-        CandidateOutput::Send(request) => plain_object(&[
-            ("type", crate::object::name("Send")),
-            ("request", request_to_js(request)?),
-        ]),
-        CandidateOutput::Event(event) => plain_object(&[
-            ("type", crate::object::name("Event")),
-            ("event", event_to_js(event)?),
-        ]),
+js_union!(
+    /// A leadership change of a LeaseCandidate, or a warning to surface.
+    CandidateEvent = CandidateEvent;
+    write event_to_js;
+    /// Leads under `token` until at least `deadline_ms` (its own clock, rule 4).
+    Elected {
+        token: "FencingToken" => bigint,
+        deadline_ms: "number" => millis_at,
+    } = (CandidateEvent::Elected { token, deadline: deadline_ms })
+    /// No longer leads: stop all leader work now (S04).
+    SteppedDown {
+        token: "FencingToken" => bigint,
+        reason: "StepDownReason" => reason_name,
     }
+    /// The store says `holder`, this candidate's own id, holds the lease in another session:
+    /// two instances claim one identity (design rule 8, CURATOR-696), or a previous instance's
+    /// lease has not lapsed yet (a restart within one ttl). This one is kept out and keeps
+    /// contending; emitted once per clash episode (it ends when this candidate is
+    /// granted, hears of another holder, or stops).
+    HolderClash { holder: "NodeId" => bigint }
+    _ => later_event_to_js
+);
+
+/// An instant as a number of ms on the candidate's clock.
+fn millis_at(at: &tenure::Instant) -> Result<JsValue, JsValue> {
+    Ok(instant_to_millis(*at).into())
 }
 
-/// A [`CandidateEvent`] as a JS `CandidateEvent`.
-fn event_to_js(event: &CandidateEvent) -> Result<JsValue, JsValue> {
-    match *event {
-        CandidateEvent::Elected { token, deadline } => plain_object(&[
-            ("type", crate::object::name("Elected")),
-            ("token", u64_to_bigint(token.0)),
-            ("deadline_ms", instant_to_millis(deadline).into()),
-        ]),
-        CandidateEvent::SteppedDown { token, reason } => plain_object(&[
-            ("type", crate::object::name("SteppedDown")),
-            ("token", u64_to_bigint(token.0)),
-            // Unit variants: the variant name, which also covers reasons added later.
-            ("reason", JsValue::from_str(&format!("{reason:?}"))),
-        ]),
-        CandidateEvent::HolderClash { holder } => plain_object(&[
-            ("type", crate::object::name("HolderClash")),
-            ("holder", u64_to_bigint(holder.0)),
-        ]),
-        // The core's event enum is non-exhaustive; a later event is shown by its name.
-        other => plain_object(&[(
-            "type",
-            JsValue::from_str(
-                format!("{other:?}")
-                    .split([' ', '{'])
-                    .next()
-                    .unwrap_or("Unknown"),
-            ),
-        )]),
-    }
+/// A step-down reason's JS name: its variant name (unit variants), which also covers
+/// reasons added to the core later.
+fn reason_name(reason: &tenure::lease::StepDownReason) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from_str(&format!("{reason:?}")))
 }
+
+/// An event added to the core later (the enum is `#[non_exhaustive]`): its variant name.
+fn later_event_to_js(event: &CandidateEvent) -> Result<JsValue, JsValue> {
+    plain_object(&[(
+        "type",
+        JsValue::from_str(
+            format!("{event:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap_or("Unknown"),
+        ),
+    )])
+}
+
+js_union!(
+    /// One output of a LeaseCandidate: deliver `request` to the store, or act on `event`.
+    CandidateOutput = CandidateOutput;
+    write output_to_js;
+    Send { request: "StoreRequest" => request_to_js } = (CandidateOutput::Send(request))
+    Event { event: "CandidateEvent" => event_to_js } = (CandidateOutput::Event(event))
+);
 
 /// A candidate state's JS name.
 fn state_name(state: CandidateState) -> &'static str {

@@ -8,17 +8,15 @@
 //! What the store contract lets an answer omit (design rule 9) may be absent or `null`:
 //! `Held.holder` and `Held.remaining_ms`.
 
-use tenure::lease::{
-    LeaseKey, RejectReason, RequestId, SessionId, StoreOp, StoreRequest, StoreResponse, StoreResult,
-};
-use tenure::{FencingToken, NodeId};
+use tenure::lease::{LeaseKey, RejectReason, StoreOp, StoreRequest, StoreResponse, StoreResult};
+use tenure::{Duration, NodeId};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::{duration_to_millis, u64_to_bigint};
-use crate::error::{Name, U64Arg};
-use crate::object::plain_object;
+use crate::error::U64Arg;
 use crate::read::Fields;
+use crate::shape::{big, bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LEASE_MESSAGES: &'static str = r#"
@@ -33,47 +31,12 @@ export type RequestId = bigint;
  */
 export type SessionId = bigint;
 
-/** A request from a LeaseCandidate to a LeaseStore. */
-export type StoreRequest =
-  | { type: "Acquire"; id: RequestId; key: string; holder: NodeId; session: SessionId; ttl_ms: number }
-  | { type: "Renew"; id: RequestId; key: string; holder: NodeId; session: SessionId; token: FencingToken; ttl_ms: number }
-  | { type: "Release"; id: RequestId; key: string; holder: NodeId; session: SessionId; token: FencingToken };
-
 /**
  * Why the store refused a Renew or Release (or an Acquire once a key's tokens ran out);
  * "Unknown" when the store cannot say (design rule 9).
  */
 export type RejectReason = "NotHolder" | "TokenMismatch" | "Expired" | "TokensExhausted" | "Unknown";
-
-/**
- * The store's answer to one StoreRequest; `id` and `key` are echoed. `ttl_ms` of Granted and
- * Renewed is the ttl the store recorded, which the candidate believes (design rule 9).
- * `Held.holder` and `Held.remaining_ms` may be absent or null when the store cannot say; a
- * `holder` equal to the requester's own id means another session claims that id (rule 8).
- */
-export type StoreResponse =
-  | { type: "Granted"; id: RequestId; key: string; token: FencingToken; ttl_ms: number }
-  | { type: "Held"; id: RequestId; key: string; holder?: NodeId | null; remaining_ms?: number | null }
-  | { type: "Renewed"; id: RequestId; key: string; token: FencingToken; ttl_ms: number }
-  | { type: "Released"; id: RequestId; key: string }
-  | { type: "Rejected"; id: RequestId; key: string; reason: RejectReason };
 "#;
-
-const REQUEST_TAGS: &[&str] = &["Acquire", "Renew", "Release"];
-const REQUEST_KEYS: &[&[&str]] = &[
-    &["type", "id", "key", "holder", "session", "ttl_ms"],
-    &["type", "id", "key", "holder", "session", "token", "ttl_ms"],
-    &["type", "id", "key", "holder", "session", "token"],
-];
-
-const RESPONSE_TAGS: &[&str] = &["Granted", "Held", "Renewed", "Released", "Rejected"];
-const RESPONSE_KEYS: &[&[&str]] = &[
-    &["type", "id", "key", "token", "ttl_ms"],
-    &["type", "id", "key", "holder", "remaining_ms"],
-    &["type", "id", "key", "token", "ttl_ms"],
-    &["type", "id", "key"],
-    &["type", "id", "key", "reason"],
-];
 
 const REJECT_REASONS: &[&str] = &[
     "NotHolder",
@@ -83,158 +46,118 @@ const REJECT_REASONS: &[&str] = &[
     "Unknown",
 ];
 
-/// Reads a JS `StoreRequest` (named `path` in errors).
-pub(crate) fn request_from_js(
-    value: &JsValue,
-    path: impl Into<Name>,
-) -> Result<StoreRequest, JsValue> {
-    let (tag, f) = Fields::tagged(value, path, REQUEST_TAGS, REQUEST_KEYS)?;
-    let id = RequestId(f.u64("id", U64Arg::RequestId)?);
-    let key = LeaseKey(f.string("key")?);
-    let holder = NodeId(f.u64("holder", U64Arg::NodeId)?);
-    let session = SessionId(f.u64("session", U64Arg::Session)?);
-    let op = match tag {
-        0 => StoreOp::Acquire {
-            ttl: f.duration("ttl_ms")?,
-        },
-        1 => StoreOp::Renew {
-            token: FencingToken(f.u64("token", U64Arg::Token)?),
-            ttl: f.duration("ttl_ms")?,
-        },
-        _ => StoreOp::Release {
-            token: FencingToken(f.u64("token", U64Arg::Token)?),
-        },
-    };
-    Ok(StoreRequest {
-        id,
-        key,
-        holder,
-        session,
-        op,
+js_union!(
+    /// A request from a LeaseCandidate to a LeaseStore.
+    StoreRequest = StoreRequest;
+    read request_from_js, REQUEST_TAGS, REQUEST_KEYS;
+    write request_to_js;
+    Acquire {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
+        ttl_ms: "number" = Fields::duration => millis,
+    } = (StoreRequest { id, key, holder, session, op: StoreOp::Acquire { ttl: ttl_ms } })
+    Renew {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
+        ttl_ms: "number" = Fields::duration => millis,
+    } = (StoreRequest { id, key, holder, session, op: StoreOp::Renew { token, ttl: ttl_ms } })
+    Release {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        holder: "NodeId" = big, U64Arg::NodeId => bigint,
+        session: "SessionId" = big, U64Arg::Session => bigint,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
+    } = (StoreRequest { id, key, holder, session, op: StoreOp::Release { token } })
+);
+
+js_union!(
+    /// The store's answer to one StoreRequest; `id` and `key` are echoed. `ttl_ms` of Granted and
+    /// Renewed is the ttl the store recorded, which the candidate believes (design rule 9).
+    /// `Held.holder` and `Held.remaining_ms` may be absent or null when the store cannot say; a
+    /// `holder` equal to the requester's own id means another session claims that id (rule 8).
+    StoreResponse = StoreResponse;
+    read response_from_js, RESPONSE_TAGS, RESPONSE_KEYS;
+    write response_to_js;
+    Granted {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
+        ttl_ms: "number" = Fields::duration => millis,
+    } = (StoreResponse { id, key, result: StoreResult::Granted { token, ttl: ttl_ms } })
+    Held {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        holder: optional "NodeId | null" = opt_node => opt_node_js,
+        remaining_ms: optional "number | null" = Fields::opt_duration => opt_millis,
+    } = (StoreResponse { id, key, result: StoreResult::Held { holder, remaining: remaining_ms } })
+    Renewed {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        token: "FencingToken" = big, U64Arg::Token => bigint,
+        ttl_ms: "number" = Fields::duration => millis,
+    } = (StoreResponse { id, key, result: StoreResult::Renewed { token, ttl: ttl_ms } })
+    Released {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+    } = (StoreResponse { id, key, result: StoreResult::Released })
+    Rejected {
+        id: "RequestId" = big, U64Arg::RequestId => bigint,
+        key: "string" = lease_key => lease_key_js,
+        reason: "RejectReason" = reject_reason => reject_reason_js,
+    } = (StoreResponse { id, key, result: StoreResult::Rejected { reason } })
+);
+
+/// A lease key field (a string within the length limit).
+fn lease_key(f: &Fields, key: &'static str) -> Result<LeaseKey, JsValue> {
+    Ok(LeaseKey(f.string(key)?))
+}
+
+/// A lease key as a JS string.
+fn lease_key_js(key: &LeaseKey) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from_str(&key.0))
+}
+
+/// A duration as a number of milliseconds.
+fn millis(d: &Duration) -> Result<JsValue, JsValue> {
+    Ok(duration_to_millis(*d).into())
+}
+
+/// A holder that may be absent or `null`.
+fn opt_node(f: &Fields, key: &'static str) -> Result<Option<NodeId>, JsValue> {
+    Ok(f.opt_u64(key, U64Arg::NodeId)?.map(NodeId))
+}
+
+/// A holder the store may not know: left out when unknown.
+#[allow(clippy::ref_option)] // The writers all take their field by reference.
+fn opt_node_js(holder: &Option<NodeId>) -> Result<Option<JsValue>, JsValue> {
+    Ok(holder.map(|h| u64_to_bigint(h.0)))
+}
+
+/// A remaining time the store may not know: left out when unknown.
+#[allow(clippy::ref_option)]
+fn opt_millis(d: &Option<Duration>) -> Result<Option<JsValue>, JsValue> {
+    Ok(d.map(|d| duration_to_millis(d).into()))
+}
+
+/// A `RejectReason` field (one of its names).
+fn reject_reason(f: &Fields, key: &'static str) -> Result<RejectReason, JsValue> {
+    Ok(match f.variant(key, REJECT_REASONS)? {
+        0 => RejectReason::NotHolder,
+        1 => RejectReason::TokenMismatch,
+        2 => RejectReason::Expired,
+        3 => RejectReason::TokensExhausted,
+        _ => RejectReason::Unknown,
     })
 }
 
-/// A `StoreRequest` as a JS object.
-pub(crate) fn request_to_js(req: &StoreRequest) -> Result<JsValue, JsValue> {
-    let id = u64_to_bigint(req.id.0);
-    let key = JsValue::from_str(&req.key.0);
-    let holder = u64_to_bigint(req.holder.0);
-    let session = u64_to_bigint(req.session.0);
-    match req.op {
-        StoreOp::Acquire { ttl } => plain_object(&[
-            ("type", crate::object::name("Acquire")),
-            ("id", id),
-            ("key", key),
-            ("holder", holder),
-            ("session", session),
-            ("ttl_ms", duration_to_millis(ttl).into()),
-        ]),
-        StoreOp::Renew { token, ttl } => plain_object(&[
-            ("type", crate::object::name("Renew")),
-            ("id", id),
-            ("key", key),
-            ("holder", holder),
-            ("session", session),
-            ("token", u64_to_bigint(token.0)),
-            ("ttl_ms", duration_to_millis(ttl).into()),
-        ]),
-        StoreOp::Release { token } => plain_object(&[
-            ("type", crate::object::name("Release")),
-            ("id", id),
-            ("key", key),
-            ("holder", holder),
-            ("session", session),
-            ("token", u64_to_bigint(token.0)),
-        ]),
-    }
-}
-
-/// Reads a JS `StoreResponse` (named `path` in errors).
-pub(crate) fn response_from_js(
-    value: &JsValue,
-    path: impl Into<Name>,
-) -> Result<StoreResponse, JsValue> {
-    let (tag, f) = Fields::tagged(value, path, RESPONSE_TAGS, RESPONSE_KEYS)?;
-    let id = RequestId(f.u64("id", U64Arg::RequestId)?);
-    let key = LeaseKey(f.string("key")?);
-    let result = match tag {
-        0 => StoreResult::Granted {
-            token: FencingToken(f.u64("token", U64Arg::Token)?),
-            ttl: f.duration("ttl_ms")?,
-        },
-        1 => StoreResult::Held {
-            holder: f.opt_u64("holder", U64Arg::NodeId)?.map(NodeId),
-            remaining: f.opt_duration("remaining_ms")?,
-        },
-        2 => StoreResult::Renewed {
-            token: FencingToken(f.u64("token", U64Arg::Token)?),
-            ttl: f.duration("ttl_ms")?,
-        },
-        3 => StoreResult::Released,
-        _ => StoreResult::Rejected {
-            reason: match f.variant("reason", REJECT_REASONS)? {
-                0 => RejectReason::NotHolder,
-                1 => RejectReason::TokenMismatch,
-                2 => RejectReason::Expired,
-                3 => RejectReason::TokensExhausted,
-                _ => RejectReason::Unknown,
-            },
-        },
-    };
-    Ok(StoreResponse { id, key, result })
-}
-
-/// A `StoreResponse` as a JS object.
-pub(crate) fn response_to_js(resp: &StoreResponse) -> Result<JsValue, JsValue> {
-    let id = u64_to_bigint(resp.id.0);
-    let key = JsValue::from_str(&resp.key.0);
-    match resp.result {
-        StoreResult::Granted { token, ttl } => plain_object(&[
-            ("type", crate::object::name("Granted")),
-            ("id", id),
-            ("key", key),
-            ("token", u64_to_bigint(token.0)),
-            ("ttl_ms", duration_to_millis(ttl).into()),
-        ]),
-        StoreResult::Held { holder, remaining } => {
-            // What the store did not say is left out (the shape's keys are optional).
-            let mut props = vec![
-                ("type", crate::object::name("Held")),
-                ("id", id),
-                ("key", key),
-            ];
-            if let Some(holder) = holder {
-                props.push(("holder", u64_to_bigint(holder.0)));
-            }
-            if let Some(remaining) = remaining {
-                props.push(("remaining_ms", duration_to_millis(remaining).into()));
-            }
-            plain_object(&props)
-        }
-        StoreResult::Renewed { token, ttl } => plain_object(&[
-            ("type", crate::object::name("Renewed")),
-            ("id", id),
-            ("key", key),
-            ("token", u64_to_bigint(token.0)),
-            ("ttl_ms", duration_to_millis(ttl).into()),
-        ]),
-        StoreResult::Released => plain_object(&[
-            ("type", crate::object::name("Released")),
-            ("id", id),
-            ("key", key),
-        ]),
-        StoreResult::Rejected { reason } => plain_object(&[
-            ("type", crate::object::name("Rejected")),
-            ("id", id),
-            ("key", key),
-            ("reason", JsValue::from_str(&reject_reason_name(reason))),
-        ]),
-    }
-}
-
 /// The JS name of a [`RejectReason`]: its variant name (`"NotHolder"`).
-fn reject_reason_name(reason: RejectReason) -> String {
+fn reject_reason_js(reason: &RejectReason) -> Result<JsValue, JsValue> {
     // The enum is `#[non_exhaustive]`, so the Debug name (a unit variant's name) also
     // covers reasons added to the core later.
-    format!("{reason:?}")
+    Ok(JsValue::from_str(&format!("{reason:?}")))
 }

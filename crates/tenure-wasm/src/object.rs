@@ -62,6 +62,61 @@ pub(crate) fn plain_object(props: &[(&'static str, JsValue)]) -> Result<JsValue,
     Ok(object)
 }
 
+/// A property value as the shape writers return it: a `JsValue`, or an `Option<JsValue>`
+/// whose `None` leaves the key out (what a store did not say, such as `Held.holder`).
+#[cfg(feature = "machines")]
+pub(crate) trait Prop {
+    /// The value, or `None` to leave the key out.
+    fn prop(self) -> Option<JsValue>;
+}
+
+#[cfg(feature = "machines")]
+impl Prop for JsValue {
+    fn prop(self) -> Option<JsValue> {
+        Some(self)
+    }
+}
+
+#[cfg(feature = "machines")]
+impl Prop for Option<JsValue> {
+    fn prop(self) -> Option<JsValue> {
+        self
+    }
+}
+
+/// A plain object with the given properties, in order, leaving out each `None`.
+#[cfg(feature = "machines")]
+pub(crate) fn sparse_object(props: &[(&'static str, Option<JsValue>)]) -> Result<JsValue, JsValue> {
+    let object: JsValue = js_sys::Object::new().into();
+    let record: &Record = wasm_bindgen::JsCast::unchecked_ref(&object);
+    for (key, value) in props {
+        if let Some(value) = value {
+            with_name(key, |key| record.set(key, value));
+        }
+    }
+    Ok(object)
+}
+
+/// A plain object `{ type: tag, keys[i]: values[i], ... }`, leaving out each `None`.
+#[cfg(feature = "machines")]
+pub(crate) fn tagged_object(
+    tag: &'static str,
+    keys: &'static [&'static str],
+    values: &[Option<JsValue>],
+) -> Result<JsValue, JsValue> {
+    let object: JsValue = js_sys::Object::new().into();
+    let record: &Record = wasm_bindgen::JsCast::unchecked_ref(&object);
+    // The tag's string first: `with_name` cannot be entered from within itself.
+    let tag = name(tag);
+    with_name("type", |key| record.set(key, &tag));
+    for (key, value) in keys.iter().zip(values) {
+        if let Some(value) = value {
+            with_name(key, |key| record.set(key, value));
+        }
+    }
+    Ok(object)
+}
+
 /// A JSON-safe deep copy of a plain data value: every `bigint` becomes its decimal string
 /// (JSON has no bigint), arrays and plain objects are copied, other values kept. Used by the
 /// machines' `toJSON()`.

@@ -18,6 +18,7 @@ use crate::raft_message::{
 };
 use crate::read::{Fields, each};
 use crate::seed::fresh_seed;
+use crate::shape::{bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RAFT: &'static str = r#"
@@ -72,25 +73,6 @@ export type RaftRole = "Follower" | "PreCandidate" | "Candidate" | "Leader";
 
 /** What a Raft node waits for. "Start": a fresh node arms its timers at its first input. */
 export type RaftTimer = "Start" | "Election" | "Heartbeat" | "CheckQuorum" | "LeaderLease";
-
-/** Why a Raft leader stepped down. */
-export type RaftSteppedDownReason =
-  | { type: "HigherTerm"; new_term: Term }
-  | { type: "CheckQuorumFailed" };
-
-/** A notable state change of a Raft node. */
-export type RaftEvent =
-  | { type: "BecameLeader"; term: Term }
-  | { type: "SteppedDown"; term: Term; reason: RaftSteppedDownReason }
-  | { type: "Committed"; index: LogIndex }
-  | { type: "BecameCandidate"; term: Term }
-  | { type: "BecamePreCandidate"; term: Term };
-
-/** One output of a RaftNode. Make each Persist durable before sending any later Send. */
-export type RaftOutput =
-  | { type: "Send"; to: NodeId; msg: RaftMessage }
-  | { type: "Persist"; op: RaftPersistOp }
-  | { type: "Event"; event: RaftEvent };
 "#;
 
 const CONFIG_KEYS: &[&str] = &[
@@ -375,7 +357,7 @@ impl RaftNode {
         let summary = plain_object(&[
             ("role", self.role()),
             ("term", self.term()),
-            ("leader_id", node_or_null(self.inner.leader_id())),
+            ("leader_id", node_or_null(&self.inner.leader_id())?),
             ("commit_index", self.commit_index()),
             ("last_log_index", self.last_log_index()),
             ("config", self.config()?),
@@ -484,60 +466,45 @@ fn config_to_js(c: &RaftConfig) -> Result<JsValue, JsValue> {
     ])
 }
 
-/// A [`RaftOutput`] as a JS `RaftOutput`.
-fn output_to_js(output: &RaftOutput) -> Result<JsValue, JsValue> {
-    match output {
-        RaftOutput::Send { to, msg } => plain_object(&[
-            ("type", crate::object::name("Send")),
-            ("to", u64_to_bigint(to.0)),
-            ("msg", message_to_js(msg)?),
-        ]),
-        RaftOutput::Persist(op) => plain_object(&[
-            ("type", crate::object::name("Persist")),
-            ("op", persist_op_to_js(op)?),
-        ]),
-        RaftOutput::Event(event) => plain_object(&[
-            ("type", crate::object::name("Event")),
-            ("event", event_to_js(event)?),
-        ]),
-    }
+js_union!(
+    /// Why a Raft leader stepped down.
+    RaftSteppedDownReason = StepDownReason;
+    write reason_to_js;
+    HigherTerm { new_term: "Term" => bigint }
+    CheckQuorumFailed {}
+    _ => later_reason_to_js
+);
+
+/// A reason added to the core later (the enum is `#[non_exhaustive]`): its variant name.
+fn later_reason_to_js(reason: &StepDownReason) -> Result<JsValue, JsValue> {
+    plain_object(&[("type", JsValue::from_str(&format!("{reason:?}")))])
 }
 
-/// A [`RaftEvent`] as a JS `RaftEvent`.
-fn event_to_js(event: &RaftEvent) -> Result<JsValue, JsValue> {
-    let (kind, key, value) = match *event {
-        RaftEvent::BecameLeader { term } => ("BecameLeader", "term", term),
-        RaftEvent::Committed { index } => ("Committed", "index", index),
-        RaftEvent::BecameCandidate { term } => ("BecameCandidate", "term", term),
-        RaftEvent::BecamePreCandidate { term } => ("BecamePreCandidate", "term", term),
-        RaftEvent::SteppedDown { term, reason } => {
-            return plain_object(&[
-                ("type", crate::object::name("SteppedDown")),
-                ("term", u64_to_bigint(term)),
-                ("reason", reason_to_js(reason)?),
-            ]);
-        }
-    };
-    plain_object(&[
-        ("type", crate::object::name(kind)),
-        (key, u64_to_bigint(value)),
-    ])
-}
-
-/// A [`StepDownReason`] as a JS `RaftSteppedDownReason`.
-fn reason_to_js(reason: StepDownReason) -> Result<JsValue, JsValue> {
-    match reason {
-        StepDownReason::HigherTerm { new_term } => plain_object(&[
-            ("type", crate::object::name("HigherTerm")),
-            ("new_term", u64_to_bigint(new_term)),
-        ]),
-        StepDownReason::CheckQuorumFailed => {
-            plain_object(&[("type", crate::object::name("CheckQuorumFailed"))])
-        }
-        // A reason added to the core later: its variant name.
-        other => plain_object(&[("type", JsValue::from_str(&format!("{other:?}")))]),
+js_union!(
+    /// A notable state change of a Raft node.
+    RaftEvent = RaftEvent;
+    write event_to_js;
+    BecameLeader { term: "Term" => bigint }
+    SteppedDown {
+        term: "Term" => bigint,
+        reason: "RaftSteppedDownReason" => reason_to_js,
     }
-}
+    Committed { index: "LogIndex" => bigint }
+    BecameCandidate { term: "Term" => bigint }
+    BecamePreCandidate { term: "Term" => bigint }
+);
+
+js_union!(
+    /// One output of a RaftNode. Make each Persist durable before sending any later Send.
+    RaftOutput = RaftOutput;
+    write output_to_js;
+    Send {
+        to: "NodeId" => bigint,
+        msg: "RaftMessage" => message_to_js,
+    }
+    Persist { op: "RaftPersistOp" => persist_op_to_js } = (RaftOutput::Persist(op))
+    Event { event: "RaftEvent" => event_to_js } = (RaftOutput::Event(event))
+);
 
 /// A role's JS name.
 fn role_name(role: Role) -> &'static str {

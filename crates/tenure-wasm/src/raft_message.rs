@@ -8,78 +8,31 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::convert::u64_to_bigint;
-use crate::error::{Name, U64Arg};
-use crate::object::plain_object;
+use crate::error::U64Arg;
 use crate::read::{Fields, each};
-use crate::shape::{bigint, boolean, js_union};
+use crate::shape::{bigint, boolean, js_object, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_RAFT_MESSAGES: &'static str = r#"
+const TS_RAFT_ALIASES: &'static str = r#"
 /** A Raft term: u64, so a bigint. */
 export type Term = bigint;
 /** A 1-based Raft log index (0n means "before the first entry"). */
 export type LogIndex = bigint;
-
-/** One log entry (Raft §5.3): the leader's no-op (§5.4.2) or a client command. */
-export type RaftEntry =
-  | { type: "Noop"; term: Term }
-  | { type: "Command"; term: Term; command: bigint };
-
-/** A message between Raft nodes (Raft Figure 2; PreVote from the dissertation §9.6). */
-export type RaftMessage =
-  | { type: "RequestVote"; term: Term; last_log_index: LogIndex; last_log_term: Term; pre_vote: boolean }
-  | { type: "RequestVoteResponse"; term: Term; granted: boolean; pre_vote: boolean }
-  | {
-      type: "AppendEntries";
-      term: Term;
-      prev_log_index: LogIndex;
-      prev_log_term: Term;
-      entries: RaftEntry[];
-      leader_commit: LogIndex;
-      /** Opaque to the follower, echoed in its response; the leader's send time in us,
-       * which anchors its leader lease. Always present on output; absent on input = 0n. */
-      context?: bigint;
-    }
-  | {
-      type: "AppendEntriesResponse";
-      term: Term;
-      success: boolean;
-      match_index: LogIndex;
-      /** The `context` of the AppendEntries answered. Absent on input = 0n. */
-      context?: bigint;
-    };
-
-/** One change to make durable before any later Send leaves (design rule 6, S11). */
-export type RaftPersistOp =
-  | { type: "HardState"; term: Term; voted_for: NodeId | null }
-  /** New entries at the end of the log, the first at `first_index`. */
-  | { type: "Append"; first_index: LogIndex; entries: RaftEntry[] }
-  /** Drop every entry at index >= first_index, then append `entries`. */
-  | { type: "TruncateAndAppend"; first_index: LogIndex; entries: RaftEntry[] };
-
-/** The durable state of a Raft node: what RaftNode.restart takes. `log[0]` is index 1. */
-export interface RaftPersistentState {
-  term: Term;
-  voted_for: NodeId | null;
-  log: RaftEntry[];
-}
 "#;
 
-const ENTRY_TAGS: &[&str] = &["Noop", "Command"];
-const ENTRY_KEYS: &[&[&str]] = &[&["type", "term"], &["type", "term", "command"]];
-
-const STATE_KEYS: &[&str] = &["term", "voted_for", "log"];
-
-/// Reads a JS `RaftEntry`.
-fn entry_from_js(value: &JsValue, path: Name) -> Result<Entry, JsValue> {
-    let (tag, f) = Fields::tagged(value, path, ENTRY_TAGS, ENTRY_KEYS)?;
-    let term = f.u64("term", U64Arg::Term)?;
-    let data = match tag {
-        0 => EntryData::Noop,
-        _ => EntryData::Command(f.u64("command", U64Arg::Command)?),
-    };
-    Ok(Entry { term, data })
-}
+js_union!(
+    /// One log entry (Raft §5.3): the leader's no-op (§5.4.2) or a client command.
+    RaftEntry = Entry;
+    read entry_from_js, ENTRY_TAGS, ENTRY_KEYS;
+    write entry_to_js;
+    Noop {
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+    } = (Entry { term, data: EntryData::Noop })
+    Command {
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        command: "bigint" = Fields::u64, U64Arg::Command => bigint,
+    } = (Entry { term, data: EntryData::Command(command) })
+);
 
 /// Reads the array field `key` of `f` as entries.
 /// At most `max` entries (`crate::limits`), checked before any is read.
@@ -88,21 +41,6 @@ fn entries_from_js(f: &Fields, key: &'static str, max: usize) -> Result<Vec<Entr
     each(&array, &f.path_of(key), max, |path, v| {
         entry_from_js(v, path)
     })
-}
-
-/// A log entry as a JS `RaftEntry`.
-pub(crate) fn entry_to_js(entry: &Entry) -> Result<JsValue, JsValue> {
-    match entry.data {
-        EntryData::Noop => plain_object(&[
-            ("type", crate::object::name("Noop")),
-            ("term", u64_to_bigint(entry.term)),
-        ]),
-        EntryData::Command(command) => plain_object(&[
-            ("type", crate::object::name("Command")),
-            ("term", u64_to_bigint(entry.term)),
-            ("command", u64_to_bigint(command)),
-        ]),
-    }
 }
 
 /// Entries as a JS array.
@@ -115,31 +53,37 @@ pub(crate) fn entries_to_js(entries: &[Entry]) -> Result<JsValue, JsValue> {
 }
 
 js_union!(
-    Message, MESSAGE_TAGS, MESSAGE_KEYS, message_from_js, message_to_js;
+    /// A message between Raft nodes (Raft Figure 2; PreVote from the dissertation §9.6).
+    RaftMessage = Message;
+    read message_from_js, MESSAGE_TAGS, MESSAGE_KEYS;
+    write message_to_js;
     RequestVote {
-        term: Fields::u64, U64Arg::Term => bigint,
-        last_log_index: Fields::u64, U64Arg::Index => bigint,
-        last_log_term: Fields::u64, U64Arg::Term => bigint,
-        pre_vote: Fields::bool => boolean,
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        last_log_index: "LogIndex" = Fields::u64, U64Arg::Index => bigint,
+        last_log_term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        pre_vote: "boolean" = Fields::bool => boolean,
     }
     RequestVoteResponse {
-        term: Fields::u64, U64Arg::Term => bigint,
-        granted: Fields::bool => boolean,
-        pre_vote: Fields::bool => boolean,
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        granted: "boolean" = Fields::bool => boolean,
+        pre_vote: "boolean" = Fields::bool => boolean,
     }
     AppendEntries {
-        term: Fields::u64, U64Arg::Term => bigint,
-        prev_log_index: Fields::u64, U64Arg::Index => bigint,
-        prev_log_term: Fields::u64, U64Arg::Term => bigint,
-        entries: entries_from_js, crate::limits::MAX_APPEND_ENTRIES => entries_to_js,
-        leader_commit: Fields::u64, U64Arg::Index => bigint,
-        context: context_or_zero => bigint,
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        prev_log_index: "LogIndex" = Fields::u64, U64Arg::Index => bigint,
+        prev_log_term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        entries: "RaftEntry[]" = entries_from_js, crate::limits::MAX_APPEND_ENTRIES => entries_to_js,
+        leader_commit: "LogIndex" = Fields::u64, U64Arg::Index => bigint,
+        /// Opaque to the follower, echoed in its response; the leader's send time in us,
+        /// which anchors its leader lease. Always present on output; absent on input = 0n.
+        context: optional "bigint" = context_or_zero => bigint,
     }
     AppendEntriesResponse {
-        term: Fields::u64, U64Arg::Term => bigint,
-        success: Fields::bool => boolean,
-        match_index: Fields::u64, U64Arg::Index => bigint,
-        context: context_or_zero => bigint,
+        term: "Term" = Fields::u64, U64Arg::Term => bigint,
+        success: "boolean" = Fields::bool => boolean,
+        match_index: "LogIndex" = Fields::u64, U64Arg::Index => bigint,
+        /// The `context` of the AppendEntries answered. Absent on input = 0n.
+        context: optional "bigint" = context_or_zero => bigint,
     }
 );
 
@@ -148,58 +92,46 @@ fn context_or_zero(f: &Fields, key: &'static str) -> Result<u64, JsValue> {
     Ok(f.opt_u64(key, U64Arg::Context)?.unwrap_or(0))
 }
 
-/// A `Persist` operation as a JS `RaftPersistOp`.
-pub(crate) fn persist_op_to_js(op: &PersistOp) -> Result<JsValue, JsValue> {
-    match op {
-        PersistOp::HardState { term, voted_for } => plain_object(&[
-            ("type", crate::object::name("HardState")),
-            ("term", u64_to_bigint(*term)),
-            ("voted_for", node_or_null(*voted_for)),
-        ]),
-        PersistOp::Append {
-            first_index,
-            entries,
-        } => plain_object(&[
-            ("type", crate::object::name("Append")),
-            ("first_index", u64_to_bigint(*first_index)),
-            ("entries", entries_to_js(entries)?),
-        ]),
-        PersistOp::TruncateAndAppend {
-            first_index,
-            entries,
-        } => plain_object(&[
-            ("type", crate::object::name("TruncateAndAppend")),
-            ("first_index", u64_to_bigint(*first_index)),
-            ("entries", entries_to_js(entries)?),
-        ]),
+js_union!(
+    /// One change to make durable before any later Send leaves (design rule 6, S11).
+    RaftPersistOp = PersistOp;
+    write persist_op_to_js;
+    HardState {
+        term: "Term" => bigint,
+        voted_for: "NodeId | null" => node_or_null,
     }
-}
+    /// New entries at the end of the log, the first at `first_index`.
+    Append {
+        first_index: "LogIndex" => bigint,
+        entries: "RaftEntry[]" => entries_to_js,
+    }
+    /// Drop every entry at index >= first_index, then append `entries`.
+    TruncateAndAppend {
+        first_index: "LogIndex" => bigint,
+        entries: "RaftEntry[]" => entries_to_js,
+    }
+);
 
-/// Reads a JS `RaftPersistentState` (named `path` in errors).
-pub(crate) fn state_from_js(
-    value: &JsValue,
-    path: impl Into<Name>,
-) -> Result<PersistentState, JsValue> {
-    let f = Fields::new(value, path, STATE_KEYS)?;
-    Ok(PersistentState {
-        term: f.u64("term", U64Arg::Term)?,
-        voted_for: f.opt_u64("voted_for", U64Arg::NodeId)?.map(NodeId),
-        log: entries_from_js(&f, "log", crate::limits::MAX_LOG_ENTRIES)?,
+js_object!(
+    /// The durable state of a Raft node: what RaftNode.restart takes. `log[0]` is index 1.
+    RaftPersistentState = PersistentState {
         // The JS machines never compact their logs.
         ..PersistentState::default()
-    })
-}
+    };
+    read state_from_js, STATE_KEYS;
+    write state_to_js;
+    term: "Term" = Fields::u64, U64Arg::Term => bigint,
+    voted_for: "NodeId | null" = node_or_none => node_or_null,
+    log: "RaftEntry[]" = entries_from_js, crate::limits::MAX_LOG_ENTRIES => entries_to_js,
+);
 
-/// The persisted state as a JS `RaftPersistentState`.
-pub(crate) fn state_to_js(state: &PersistentState) -> Result<JsValue, JsValue> {
-    plain_object(&[
-        ("term", u64_to_bigint(state.term)),
-        ("voted_for", node_or_null(state.voted_for)),
-        ("log", entries_to_js(&state.log)?),
-    ])
+/// A node id field that may be `null` or absent.
+fn node_or_none(f: &Fields, key: &'static str) -> Result<Option<NodeId>, JsValue> {
+    Ok(f.opt_u64(key, U64Arg::NodeId)?.map(NodeId))
 }
 
 /// A node id as a `bigint`, or `null`.
-pub(crate) fn node_or_null(id: Option<NodeId>) -> JsValue {
-    id.map_or(JsValue::NULL, |id| u64_to_bigint(id.0))
+#[allow(clippy::ref_option)] // The writers all take their field by reference.
+pub(crate) fn node_or_null(id: &Option<NodeId>) -> Result<JsValue, JsValue> {
+    Ok(id.map_or(JsValue::NULL, |id| u64_to_bigint(id.0)))
 }

@@ -6,6 +6,8 @@ import {
   LeaseCandidate,
   LeaseStore,
   RaftNode,
+  type BullyEvent,
+  type BullyMessage,
   type BullyOutput,
   type CandidateOutput,
   type FencingToken,
@@ -14,6 +16,7 @@ import {
   type RaftEntry,
   type RaftMessage,
   type RaftOutput,
+  type RaftPersistOp,
   type RaftPersistentState,
   type NodeId,
   type SessionId,
@@ -145,6 +148,19 @@ if (bout?.type === "Send" && bout.msg.type === "Coordinator") {
 }
 const coordinator: bigint | undefined = bully.coordinator;
 void coordinator;
+// Nested shapes narrow through their own `type`: an event's step-down reason.
+const bevent: BullyEvent = { type: "SteppedDown", epoch: 2n, reason: { type: "HigherCoordinator", coordinator: 4n, epoch: 2n } };
+if (bevent.type === "SteppedDown" && bevent.reason.type === "HigherCoordinator") {
+  const by: NodeId = bevent.reason.coordinator;
+  void by;
+}
+const bmsg: BullyMessage = { type: "Coordinator", coordinator: 3n, epoch: 1n };
+bully.handleMessage(0, 3n, bmsg);
+const ops: RaftPersistOp[] = [
+  { type: "HardState", term: 1n, voted_for: null },
+  { type: "Append", first_index: 1n, entries: [{ type: "Noop", term: 1n }, { type: "Command", term: 1n, command: 7n }] },
+];
+void ops;
 
 // ----- errors -----
 try {
@@ -167,3 +183,12 @@ store.handle(0, { type: "Renew", id: 1n, key: "k", holder: 1n, session: 1n, ttl_
 raft.handleMessage(0, 2n, { type: "Vote", term: 1n });
 // @ts-expect-error Held carries no token
 store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1 })?.type === "Held" && store.handle(0, { type: "Acquire", id: 1n, key: "k", holder: 1n, session: 1n, ttl_ms: 1 })!.token;
+// @ts-expect-error every Bully message carries its epoch
+bully.handleMessage(0, 1n, { type: "Election" });
+// @ts-expect-error a Noop entry carries no command
+const noop: RaftEntry = { type: "Noop", term: 1n, command: 1n };
+// @ts-expect-error voted_for is a bigint or null, never undefined
+const hard: RaftPersistOp = { type: "HardState", term: 1n };
+// @ts-expect-error the persisted Bully state is its epoch only
+BullyNode.restart({ id: 1n }, { epoch: 1n, role: "Follower" });
+void noop, hard;
