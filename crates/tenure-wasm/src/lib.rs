@@ -17,7 +17,10 @@
 //! - `lease_store`, `lease_candidate`: the exported [`LeaseStore`] and [`LeaseCandidate`].
 //! - `raft_message`: Raft messages, entries and persisted state as JS objects.
 //! - `raft`, `bully`: the exported [`RaftNode`] and [`BullyNode`].
-//! - `types`: the hand-written TypeScript shapes (one `typescript_custom_section`).
+//! - `shape`: `js_union!`/`js_object!`, one declaration per tagged union or object from which
+//!   its reader, writer and TypeScript come (docs/bindings.md).
+//! - `types`: the TypeScript shapes no declaration generates yet (`FenceResult`, the error
+//!   code unions), in one `typescript_custom_section`.
 //! - `search` (module `search`): the exported [`Search`] class, the simulator's
 //!   counterexample search and shrinker run in slices (a Web Worker's).
 //! - `simulation`: the exported [`Simulation`] class over the simulator's `World`, with

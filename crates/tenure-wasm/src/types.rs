@@ -1,8 +1,9 @@
-//! TypeScript shapes of the plain objects the bindings return (convention 13).
+//! TypeScript shapes that no `js_union!`/`js_object!` declaration generates (convention 13):
+//! the fenced resource's result, tagged by `accepted` rather than `type`, and the error codes.
 //!
-//! One `typescript_custom_section` holds every data shape; exported methods point at these
-//! names with `unchecked_return_type`, so the public `.d.ts` has no `any`. Later bindings add
-//! their outputs, events and configs here (discriminated unions keyed by `type`/`accepted`).
+//! Exported methods point at these names with `unchecked_return_type`, so the public `.d.ts`
+//! has no `any`. The tagged shapes are declared once in `shape.rs`'s macros beside their
+//! readers and writers.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
