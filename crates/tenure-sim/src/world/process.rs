@@ -39,7 +39,7 @@ pub(super) enum ProcStatus {
 
 impl World {
     /// Runs one adapter input for process `p`, then sends, records and reschedules.
-    pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut dyn Adapter, &mut Env<'_>)) {
+    pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut Machines, &mut Env<'_>)) {
         let mut pause = None;
         {
             // The adapter and the buffers are disjoint fields: the buffers are lent in place,
@@ -52,7 +52,7 @@ impl World {
                 pause: &mut pause,
                 wakes: &mut self.wake_buf,
             };
-            f(self.adapter.as_mut(), &mut env);
+            f(&mut self.adapter, &mut env);
         }
         self.touch(p);
         // Most inputs note nothing and ask for no wake-up, and many send nothing: only a
