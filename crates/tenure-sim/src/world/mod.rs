@@ -50,6 +50,8 @@ mod message_tests;
 mod observe;
 mod process;
 mod queue;
+#[cfg(test)]
+mod timer_tests;
 mod transport;
 
 pub use manual::{CampaignError, HeldMessage};
