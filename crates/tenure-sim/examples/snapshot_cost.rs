@@ -4,8 +4,9 @@
 //! nodes, a snapshot after every 16 ms of simulated time (one 60 Hz frame) from 3 s on, 625
 //! times. Prints one line per world, `algorithm nodes median_ns p95_ns`; then the same for a
 //! one-hour 5-node Raft scenario with 5,000 faults queued from the start (a heal every 720 ms),
-//! 100 snapshots one frame apart from 600 s on, as `raft-5000-faults 5 median_ns p95_ns`: the
-//! messages in flight are indexed beside the queue, so this costs what the 5-node line costs.
+//! 100 snapshots one frame apart from 600 s on, as `raft-5000-faults 5 median_ns p95_ns`:
+//! faults wait in a heap of their own, which the walk over the messages in flight never
+//! reads, so this costs what the 5-node line costs.
 //! Asserts nothing.
 //!
 //! `cargo run --release -p tenure-sim --example snapshot_cost`

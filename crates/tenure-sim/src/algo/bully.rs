@@ -137,6 +137,10 @@ impl Adapter for BullyAdapter {
         Box::new(self.clone())
     }
 
+    fn into_machines(self: Box<Self>) -> super::Machines {
+        super::Machines::Other(self)
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         self.boot(p);
         self.drain(env, p, false);

@@ -240,6 +240,10 @@ impl Adapter for LeaseAdapter {
         Box::new(self.clone())
     }
 
+    fn into_machines(self: Box<Self>) -> super::Machines {
+        super::Machines::Other(self)
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         if p < self.cands.len() {
             self.boot(env, p);

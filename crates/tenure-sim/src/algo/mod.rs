@@ -10,6 +10,7 @@
 mod bully;
 mod lease;
 mod lease_no_margin;
+mod machines;
 mod raft;
 mod seed;
 mod spec;
@@ -17,6 +18,7 @@ mod spec;
 #[cfg(feature = "cli")] // only the exhaustive explorer (search/explore.rs) reads it
 pub(crate) use self::lease::DEFAULT_TTL_MS;
 pub use self::lease::LeaseWorld;
+pub(crate) use self::machines::Machines;
 pub use self::spec::AlgorithmSpec;
 pub(crate) use self::spec::no_premise;
 
@@ -132,6 +134,9 @@ pub(crate) struct NodeInfo {
 pub(crate) trait Adapter: std::any::Any {
     /// A copy of every machine and the checker (for [`crate::World`]'s `clone`).
     fn clone_box(&self) -> Box<dyn Adapter>;
+    /// This adapter as the world holds it: the Raft adapter for static dispatch of its hot
+    /// calls, any other as `dyn Adapter` (`machines.rs`).
+    fn into_machines(self: Box<Self>) -> Machines;
     /// Starts process `p` at the beginning of the run.
     fn start(&mut self, env: &mut Env<'_>, p: usize);
     /// Delivers `payload` from `from` to `p`.

@@ -301,6 +301,10 @@ impl Adapter for RaftAdapter {
         Box::new(self.clone())
     }
 
+    fn into_machines(self: Box<Self>) -> super::Machines {
+        super::Machines::Raft(self)
+    }
+
     fn start(&mut self, env: &mut Env<'_>, p: usize) {
         self.boot(p);
         self.drain(env, p);

@@ -8,7 +8,7 @@ use std::any::Any;
 impl World {
     /// The world's adapter as `A`, if it is one.
     pub(crate) fn adapter_as<A: Any>(&self) -> Option<&A> {
-        (self.adapter.as_ref() as &dyn Any).downcast_ref::<A>()
+        (self.adapter.as_dyn() as &dyn Any).downcast_ref::<A>()
     }
 
     /// Runs `f` as one input of process `proc` on the adapter as `A`, exactly as the world
@@ -24,10 +24,10 @@ impl World {
         if self.procs.get(p).map(|s| s.status) != Some(ProcStatus::Up) {
             return None;
         }
-        (self.adapter.as_mut() as &mut dyn Any).downcast_mut::<A>()?;
+        (self.adapter.as_dyn_mut() as &mut dyn Any).downcast_mut::<A>()?;
         let mut result = None;
         self.call(p, |a, env| {
-            if let Some(a) = (a as &mut dyn Any).downcast_mut::<A>() {
+            if let Some(a) = (a.as_dyn_mut() as &mut dyn Any).downcast_mut::<A>() {
                 result = Some(f(a, env, p));
             }
         });

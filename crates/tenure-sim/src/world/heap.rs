@@ -21,7 +21,6 @@ impl QuadHeap {
     }
 
     /// Every key, in no particular order.
-    #[cfg(test)] // the tests' walk of the whole queue
     pub(super) fn iter(&self) -> impl Iterator<Item = u128> + '_ {
         self.keys.iter().copied()
     }

@@ -1,5 +1,5 @@
-//! `World::message` reads the queue's index of messages in flight; these tests hold it to the
-//! walk of the whole queue it replaced, duplicated copies included.
+//! `World::message` reads the messages in flight off the queue's rank-0 heap; these tests
+//! hold it to the walk of the whole queue, duplicated copies included.
 
 use super::*;
 use crate::units::Probability;

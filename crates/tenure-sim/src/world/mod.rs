@@ -23,7 +23,7 @@
 //! Every random choice derives from the scenario's seed, and ties in time are broken by the
 //! order events were scheduled, so a scenario replays identically.
 
-use crate::algo::{Adapter, Env, Note};
+use crate::algo::{Env, Machines, Note};
 use crate::checker::{InvariantKind, Violation};
 use crate::clock::SimClock;
 use crate::event::NodeEvent;
@@ -50,6 +50,8 @@ mod message_tests;
 mod observe;
 mod process;
 mod queue;
+#[cfg(test)]
+mod timer_tests;
 mod transport;
 
 pub use manual::{CampaignError, HeldMessage};
@@ -101,7 +103,7 @@ pub struct World {
     clocks: Vec<SimClock>,
     nodes: usize,
     network: Network,
-    adapter: Box<dyn Adapter>,
+    adapter: Machines,
     log: EventLog,
     sink: SinkSlot,
     tracker: Tracker,
@@ -140,7 +142,7 @@ impl World {
         let params: LinkParams = scenario.network.params().map_err(ScenarioError::Invalid)?;
         let nodes = usize::try_from(scenario.nodes).unwrap_or(0);
         let spec = scenario.algorithm.spec();
-        let adapter = (spec.build)(scenario)?;
+        let adapter = Machines::new((spec.build)(scenario)?);
         let mut names: Vec<Proc> = (1..=scenario.nodes)
             .map(|i| Proc::Node(NodeId(i)))
             .collect();

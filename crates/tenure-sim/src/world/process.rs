@@ -7,6 +7,10 @@ use super::*;
 pub(super) struct ProcState {
     pub(super) status: ProcStatus,
     pub(super) timer_at: Option<Instant>,
+    /// While `timer_at` is set: a deadline on the process's clock whose true time is no
+    /// earlier than `timer_at` (the one it was computed from, or a later one found to fire
+    /// no earlier). A clock change forces a reschedule, which clears `timer_at`.
+    pub(super) timer_local: Instant,
     pub(super) timer_gen: u64,
     pub(super) pause_gen: u64,
     pub(super) inbox: VecDeque<Envelope>,
@@ -35,7 +39,7 @@ pub(super) enum ProcStatus {
 
 impl World {
     /// Runs one adapter input for process `p`, then sends, records and reschedules.
-    pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut dyn Adapter, &mut Env<'_>)) {
+    pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut Machines, &mut Env<'_>)) {
         let mut pause = None;
         {
             // The adapter and the buffers are disjoint fields: the buffers are lent in place,
@@ -48,7 +52,7 @@ impl World {
                 pause: &mut pause,
                 wakes: &mut self.wake_buf,
             };
-            f(self.adapter.as_mut(), &mut env);
+            f(&mut self.adapter, &mut env);
         }
         self.touch(p);
         // Most inputs note nothing and ask for no wake-up, and many send nothing: only a
@@ -108,7 +112,6 @@ impl World {
     /// fires early just re-queues itself, so a deadline pushed later costs nothing here.
     pub(super) fn reschedule(&mut self, p: usize, force: bool) {
         let (deadline, timer) = self.adapter.timers(p);
-        let clock = self.clocks.get(p).copied().unwrap_or_default();
         let now = self.now;
         let Some(state) = self.procs.get_mut(p) else {
             return;
@@ -125,7 +128,7 @@ impl World {
             (Some((kind, deadline)), _) => Some(Armed {
                 kind,
                 deadline,
-                local: clock.read(now),
+                local: self.clocks.get(p).map_or(now, |c| c.read(now)),
                 at: now,
             }),
         };
@@ -136,11 +139,25 @@ impl World {
         let Some(local) = deadline else {
             return;
         };
-        let at = clock.true_time_of(now, local);
+        // The true time of a deadline only grows with the deadline and with `now` (the clock
+        // is monotone), so a deadline no earlier than `timer_local` is due no earlier than
+        // the queued event: most inputs leave the deadline where it was or push it later,
+        // and skip the clock's inverse.
+        if state.timer_at.is_some() && state.timer_local <= local {
+            return;
+        }
+        let at = self
+            .clocks
+            .get(p)
+            .copied()
+            .unwrap_or_default()
+            .true_time_of(now, local);
         if state.timer_at.is_some_and(|t| t <= at) {
+            state.timer_local = local;
             return;
         }
         state.timer_at = Some(at);
+        state.timer_local = local;
         state.timer_gen = state.timer_gen.saturating_add(1);
         let generation = state.timer_gen;
         self.schedule(at, Ev::Timer { p, generation });

@@ -66,15 +66,11 @@ fn slot_of(k: u128) -> usize {
     (k as u32) as usize
 }
 
-/// Marks a slot that holds no message in [`Queue::deliver_pos`].
-const NOT_A_MESSAGE: u32 = u32::MAX;
-
 /// Scheduled events in (time, rank, sequence) order.
 ///
-/// Beside the heap, the queue keeps the slots that hold a message (`Ev::Deliver`) with their
-/// times, so reading the messages in flight (a snapshot, every animation frame) costs what
-/// they are, not what the queue holds: an hour-long scenario queues thousands of faults up
-/// front. A slot leaves that list in O(1) (swap-remove, with each slot's position kept).
+/// Reading the messages in flight (a snapshot, every animation frame) walks the rank-0 heap
+/// only: messages, at most one timer per process, resumptions and wake-ups, never the
+/// faults an hour-long scenario queues up front by the thousand.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Queue {
     /// Keys of rank 0: messages, timers, resumptions, wake-ups.
@@ -84,10 +80,6 @@ pub(super) struct Queue {
     slab: Vec<Option<Ev>>,
     free: Vec<u32>,
     seq: u64,
-    /// The slots holding a message, each with its true time in microseconds.
-    delivers: Vec<(u32, u64)>,
-    /// Per slot: its position in `delivers`, or [`NOT_A_MESSAGE`].
-    deliver_pos: Vec<u32>,
 }
 
 impl Queue {
@@ -102,7 +94,6 @@ impl Queue {
         } else {
             0
         };
-        let message = matches!(ev, Ev::Deliver(_));
         let slot = match self.free.pop() {
             Some(slot) => {
                 if let Some(s) = self.slab.get_mut(slot as usize) {
@@ -117,45 +108,11 @@ impl Queue {
                 slot
             }
         };
-        if message {
-            self.link(slot, at.as_micros());
-        }
         let k = key(at.as_micros(), rank, self.seq, slot);
         if rank == 0 {
             self.heap.push(k);
         } else {
             self.faults.push(k);
-        }
-    }
-
-    /// Adds `slot` (now holding a message due at `at_us`) to the messages in flight.
-    fn link(&mut self, slot: u32, at_us: u64) {
-        let i = slot as usize;
-        if self.deliver_pos.len() <= i {
-            self.deliver_pos.resize(i + 1, NOT_A_MESSAGE);
-        }
-        // Fewer than 4 G slots exist (see `push`), so the position fits.
-        let pos = u32::try_from(self.delivers.len()).unwrap_or(NOT_A_MESSAGE);
-        if let Some(p) = self.deliver_pos.get_mut(i) {
-            *p = pos;
-        }
-        self.delivers.push((slot, at_us));
-    }
-
-    /// Takes `slot` out of the messages in flight, if it is one of them.
-    fn unlink(&mut self, slot: usize) {
-        let Some(pos) = self.deliver_pos.get_mut(slot) else {
-            return;
-        };
-        let at = std::mem::replace(pos, NOT_A_MESSAGE) as usize;
-        if at >= self.delivers.len() {
-            return;
-        }
-        self.delivers.swap_remove(at);
-        if let Some(&(moved, _)) = self.delivers.get(at)
-            && let Some(p) = self.deliver_pos.get_mut(moved as usize)
-        {
-            *p = at as u32;
         }
     }
 
@@ -204,9 +161,6 @@ impl Queue {
             let k = self.pop_key()?;
             let slot = slot_of(k);
             let ev = self.slab.get_mut(slot).and_then(Option::take);
-            if matches!(ev, Some(Ev::Deliver(_))) {
-                self.unlink(slot);
-            }
             self.free.push(slot as u32);
             if let Some(ev) = ev {
                 return Some((Instant::from_micros(at_of(k)), ev));
@@ -240,14 +194,14 @@ impl Queue {
     }
 
     /// Every queued message with its time, in no particular order: as [`Queue::iter`]
-    /// filtered to `Ev::Deliver`, at the cost of the messages alone.
+    /// filtered to `Ev::Deliver`, walking the rank-0 heap alone (faults are never messages).
     pub(super) fn in_flight(&self) -> impl Iterator<Item = (Instant, &Envelope)> + '_ {
-        self.delivers.iter().filter_map(|&(slot, at)| {
-            match self.slab.get(slot as usize).and_then(Option::as_ref) {
-                Some(Ev::Deliver(env)) => Some((Instant::from_micros(at), env)),
+        self.heap.iter().filter_map(
+            |k| match self.slab.get(slot_of(k)).and_then(Option::as_ref) {
+                Some(Ev::Deliver(env)) => Some((Instant::from_micros(at_of(k)), env)),
                 _ => None,
-            }
-        })
+            },
+        )
     }
 
     /// Removes every event `remove` picks, returning them in (time, rank, sequence) order.
@@ -262,7 +216,6 @@ impl Queue {
                     if let Some(ev) = s.take() {
                         removed.push(ev);
                     }
-                    self.unlink(slot);
                     self.free.push(slot as u32);
                 }
                 _ => kept.push(key),
@@ -361,7 +314,7 @@ mod tests {
     /// Messages as (true time in microseconds, id).
     type Times = Vec<(u64, u64)>;
 
-    /// The messages in flight, as the whole queue shows them and as the index does.
+    /// The messages in flight, as the whole queue shows them and as `in_flight` does.
     fn both_views(q: &Queue) -> (Times, Times) {
         let mut scanned: Times = q
             .iter()
@@ -370,17 +323,17 @@ mod tests {
                 _ => None,
             })
             .collect();
-        let mut indexed: Times = q
+        let mut in_flight: Times = q
             .in_flight()
             .map(|(at, e)| (at.as_micros(), e.id))
             .collect();
         scanned.sort_unstable();
-        indexed.sort_unstable();
-        (scanned, indexed)
+        in_flight.sort_unstable();
+        (scanned, in_flight)
     }
 
     #[test]
-    fn the_messages_in_flight_are_indexed_through_pushes_pops_and_removals() {
+    fn the_messages_in_flight_are_the_queued_messages_through_pushes_pops_and_removals() {
         let mut q = Queue::default();
         let mut x: u64 = 11;
         for round in 0..600u64 {
@@ -397,13 +350,13 @@ mod tests {
             if round % 50 == 49 {
                 q.remove_where(|ev| matches!(ev, Ev::Deliver(e) if e.id % 7 == 0));
             }
-            let (scanned, indexed) = both_views(&q);
-            assert_eq!(indexed, scanned, "round {round}");
+            let (scanned, in_flight) = both_views(&q);
+            assert_eq!(in_flight, scanned, "round {round}");
         }
         assert!(q.in_flight().count() > 10, "the test keeps messages queued");
         while q.pop().is_some() {
-            let (scanned, indexed) = both_views(&q);
-            assert_eq!(indexed, scanned);
+            let (scanned, in_flight) = both_views(&q);
+            assert_eq!(in_flight, scanned);
         }
         assert_eq!(q.in_flight().count(), 0);
     }
