@@ -4,6 +4,7 @@
 // and fetches it only when the section comes near the viewport or is used (a focus, a
 // pointer press, a submit): the page's first load is the playground alone, which is what
 // its size budget counts (scripts/build-web.mjs, docs/bindings.md).
+import { whenNear } from "./when-near.js";
 
 const $ = (id) => document.getElementById(id);
 const section = $("fenced");
@@ -105,10 +106,5 @@ $("story").addEventListener("click", () => {
 
 // Used, or about to be seen: load the module.
 for (const type of ["focusin", "pointerdown", "toggle"]) section.addEventListener(type, () => void load(), { once: true });
-const near = new IntersectionObserver((entries) => {
-  if (!entries.some((e) => e.isIntersecting)) return;
-  near.disconnect();
-  void load();
-}, { rootMargin: "200px" });
-near.observe(section);
+whenNear(section, load);
 $("status").textContent = "ready (the fenced resource loads its wasm when you reach it)";

@@ -4,6 +4,7 @@
 // come near the viewport (docs/bindings.md, "The page's first load").
 import "./playground/element.js";
 import { Simulation } from "tenure/sim";
+import { whenNear } from "./when-near.js";
 
 const playground = document.querySelector("tenure-playground");
 const [, pg] = await Promise.all([import("./fenced-demo.js"), customElements.whenDefined("tenure-playground").then(() => playground.ready)]);
@@ -21,14 +22,4 @@ function mountBreak() {
     document.body.dataset.breakReady = "true";
   });
   return breakLoading;
-}
-
-/** Calls `load` once, when `section` comes within 200 px of the viewport. */
-function whenNear(section, load) {
-  const near = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    near.disconnect();
-    void load();
-  }, { rootMargin: "200px" });
-  near.observe(section);
 }
