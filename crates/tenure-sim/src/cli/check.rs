@@ -44,7 +44,7 @@ pub(crate) struct CheckArgs {
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
     #[command(flatten)]
-    config: super::args::ConfigFlags,
+    config: super::config_flags::ConfigFlags,
     #[command(flatten)]
     raft: RaftFlags,
     /// Where to write the counterexample (default: tenure-<algorithm>-<property>.json here).

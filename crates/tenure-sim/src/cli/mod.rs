@@ -8,6 +8,7 @@
 mod args;
 mod chaos;
 mod check;
+mod config_flags;
 mod failover;
 mod fault_text;
 mod json_ms;

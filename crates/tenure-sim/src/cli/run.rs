@@ -36,7 +36,7 @@ pub(crate) struct RunArgs {
     #[arg(long = "fault", value_name = "FAULT", value_parser = super::fault_text::parse_fault)]
     faults: Vec<serde_json::Value>,
     #[command(flatten)]
-    config: super::args::ConfigFlags,
+    config: super::config_flags::ConfigFlags,
     /// Write every event to this file as JSON Lines; `-` writes them to stdout (the summary
     /// then goes to stderr).
     #[arg(long, value_name = "FILE")]
