@@ -101,6 +101,10 @@ const provoke = [
   ["search unknown key", () => new Search({ algorithm: "bully", property: "split-brain", config: { ttl: 2 } })],
   ["search runs", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch(0)],
   ["search runs type", () => new Search({ algorithm: "bully", property: "split-brain" }).runBatch("5")],
+  ["search: seed past 2^64", () => new Search({ algorithm: "bully", property: "split-brain", seed: 2n ** 64n })],
+  ["search: families not a list", () => new Search({ algorithm: "bully", property: "split-brain", families: "kill" })],
+  ["lab: NaN latency", () => failoverMeasure({ algorithm: "raft", latency_ms: [Number.NaN, 1] }, 0, 1)],
+  ["state", () => RaftNode.restart({ seed: 1n }, { term: 1n, voted_for: null, log: [{ type: "Noop", term: 3n }] })],
 ];
 
 /** Codes a test in Node cannot provoke: the caller's own exception, the browser's init guard,
@@ -130,7 +134,7 @@ test("every error code's message is in the caller's words", () => {
     "ERR_EPOCH_TYPE", "ERR_EPOCH_RANGE", "ERR_SEED_TYPE", "ERR_SEED_RANGE", "ERR_COMMAND_TYPE",
     "ERR_COMMAND_RANGE", "ERR_CONTEXT_TYPE", "ERR_CONTEXT_RANGE", "ERR_OBJECT_TYPE", "ERR_ARRAY_TYPE",
     "ERR_MISSING_KEY", "ERR_UNKNOWN_KEY", "ERR_VARIANT", "ERR_BOOLEAN_TYPE", "ERR_STRING_TYPE",
-    "ERR_INTEGER_TYPE", "ERR_INTEGER_RANGE", "ERR_CONFIG", "ERR_NOT_LEADER", "ERR_ALREADY_LEADER",
+    "ERR_INTEGER_TYPE", "ERR_INTEGER_RANGE", "ERR_CONFIG", "ERR_STATE", "ERR_NOT_LEADER", "ERR_ALREADY_LEADER",
     "ERR_TOO_LARGE", "ERR_REVOKED_PROXY", "ERR_FREED", "ERR_REENTRANT", "ERR_THIS_TYPE", "ERR_SCENARIO_TYPE", "ERR_SCENARIO_RANGE",
     "ERR_FAULT_TYPE", "ERR_FAULT_RANGE", "ERR_CURSOR_TYPE", "ERR_CURSOR_RANGE", "ERR_DUPLICATE_KEY",
     "ERR_MESSAGE_ID", "ERR_SEARCH_TYPE", "ERR_SEARCH_RANGE",

@@ -136,3 +136,22 @@ test("unknown_senders_stale_terms_and_huge_terms_never_throw", () => {
   const json = JSON.parse(JSON.stringify(node));
   assert.equal(json.term, String(max));
 });
+
+test("restart refuses a persisted log no node writes with ERR_STATE, naming the entry", () => {
+  // Terms along a Raft log never fall (Raft §5.3), and none passes the persisted term
+  // (Figure 2); such a log was taken before, and a node restarted from it could break Log
+  // Matching.
+  const config = { id: 1n, peers: [2n, 3n], seed: 1n };
+  const cases = [
+    [{ term: 5n, voted_for: null, log: [{ type: "Command", term: 5n, command: 1n }, { type: "Command", term: 2n, command: 1n }] },
+      "invalid persisted state: log[1].term 2 is below the term 5 before it: a log's terms never fall (Raft §5.3)"],
+    [{ term: 1n, voted_for: null, log: [{ type: "Noop", term: 3n }] },
+      "invalid persisted state: log[0].term 3 is above the persisted term 1: no node appends entries of a term it has not taken (Raft Figure 2)"],
+  ];
+  for (const [state, message] of cases) {
+    assert.throws(() => RaftNode.restart(config, state), (err) => err instanceof RangeError && err.code === "ERR_STATE" && err.message === message);
+  }
+  const ok = RaftNode.restart(config, { term: 4n, voted_for: 2n, log: [{ type: "Noop", term: 2n }, { type: "Command", term: 4n, command: 7n }] });
+  assert.equal(ok.term, 4n);
+  ok.free();
+});

@@ -53,6 +53,8 @@ export type MachineErrorCode =
   | "ERR_INTEGER_TYPE"
   | "ERR_INTEGER_RANGE"
   | "ERR_CONFIG"
+  /** RaftNode.restart: the persisted state's log has terms that decrease or exceed its term (RangeError). */
+  | "ERR_STATE"
   | "ERR_NOT_LEADER"
   | "ERR_ALREADY_LEADER"
   | "ERR_TERM_EXHAUSTED"
@@ -310,6 +312,13 @@ pub(crate) enum BindingError {
         /// The rule broken, in the caller's words.
         message: String,
     },
+    /// A persisted state given to `restart` that no node writes (a Raft log whose terms
+    /// decrease, or exceed the persisted term).
+    #[error("invalid persisted state: {message}")]
+    State {
+        /// The rule broken, naming the entry (`log[1].term 2 is below ...`).
+        message: String,
+    },
     /// A list or string longer than the documented limit (`crate::limits`), refused before
     /// anything was read or allocated.
     #[error("{arg} has {shown} {unit}; at most {max} are accepted", shown = number_text(*.len))]
@@ -361,6 +370,7 @@ impl BindingError {
             BindingError::NotInteger { .. } => "ERR_INTEGER_TYPE",
             BindingError::IntegerOutOfRange { .. } => "ERR_INTEGER_RANGE",
             BindingError::Config { .. } => "ERR_CONFIG",
+            BindingError::State { .. } => "ERR_STATE",
             BindingError::TooLarge { .. } => "ERR_TOO_LARGE",
             BindingError::RevokedProxy { .. } => "ERR_REVOKED_PROXY",
             BindingError::NotLeader(_) => "ERR_NOT_LEADER",
@@ -387,7 +397,8 @@ impl BindingError {
             | BindingError::MillisPrecision { .. }
             | BindingError::IntegerOutOfRange { .. }
             | BindingError::TooLarge { .. }
-            | BindingError::Config { .. } => JsErrorClass::Range,
+            | BindingError::Config { .. }
+            | BindingError::State { .. } => JsErrorClass::Range,
             BindingError::NotLeader(_) | BindingError::Campaign { .. } => JsErrorClass::Plain,
         }
     }
@@ -415,6 +426,7 @@ impl BindingError {
             | BindingError::RevokedProxy { arg } => *arg = name,
             BindingError::UnknownKey { object, .. } => *object = name,
             BindingError::Config { .. }
+            | BindingError::State { .. }
             | BindingError::NotLeader(_)
             | BindingError::Campaign { .. } => {}
         }
@@ -432,8 +444,14 @@ impl BindingError {
         }
     }
 
-    /// A Raft config refused by `validate()`, worded against the caller's `config` object.
+    /// A Raft config refused by `validate()`, worded against the caller's `config` object,
+    /// or a persisted state `restart` refused.
     pub(crate) fn raft_config(err: &tenure::raft::ConfigError, config: &JsValue) -> Self {
+        if let tenure::raft::ConfigError::State(state) = err {
+            return BindingError::State {
+                message: state.to_string(),
+            };
+        }
         BindingError::Config {
             machine: "raft",
             message: crate::config_words::raft(err, &crate::config_words::given_in(config)),

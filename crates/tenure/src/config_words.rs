@@ -185,6 +185,9 @@ pub fn raft(err: &RaftError, c: &Caller<'_>) -> String {
         RaftError::DuplicatePeer { peer } => {
             format!("{} lists {} more than once", s("peers"), (c.id)(*peer))
         }
+        // Not a config key: the state's own words (`log[1].term 2 is below ...`), without
+        // the config error's own Display (which a module that words its errors here drops).
+        RaftError::State(state) => format!("persisted state: {state}"),
     }
 }
 

@@ -194,8 +194,10 @@ proptest! {
                     RaftOutput::Event(_) => {}
                 }
             }
-            // Applying every Persist in order reproduces the node's state once drained.
+            // Applying every Persist in order reproduces the node's state once drained, and
+            // that state is one `restart` takes back.
             prop_assert_eq!(&durable, &node.persistent_state());
+            prop_assert_eq!(durable.validate(), Ok(()));
             // The log grows by at most one message's worth (or one entry) per input.
             log_budget += MAX_ENTRIES + 1;
             prop_assert!(node.log().len() <= log_before + MAX_ENTRIES + 1);

@@ -204,3 +204,93 @@ impl RaftConfigExt for tenure::raft::RaftConfig {
         self
     }
 }
+
+/// A persisted log no node writes is refused by `restart`, naming the entry: terms along a
+/// log never decrease (Raft §5.3), and a node takes a term before it appends entries of it
+/// (Figure 2). A restart from such a log could break Log Matching; it was accepted before.
+#[test]
+fn restart_refuses_a_persisted_log_no_node_writes() {
+    use tenure::raft::{ConfigError, RaftNode, StateError};
+    let state = |term, log, compacted_term| PersistentState {
+        term,
+        voted_for: None,
+        log,
+        compacted_index: u64::from(compacted_term > 0),
+        compacted_term,
+    };
+    let refused = |s: PersistentState| RaftNode::restart(config(1, 3), s).err();
+    assert_eq!(
+        refused(state(5, vec![entry(5), entry(2)], 0)),
+        Some(ConfigError::State(StateError::TermDecreases {
+            position: 1,
+            term: 2,
+            previous: 5
+        }))
+    );
+    assert_eq!(
+        refused(state(5, vec![entry(3)], 4)),
+        Some(ConfigError::State(StateError::TermDecreases {
+            position: 0,
+            term: 3,
+            previous: 4
+        }))
+    );
+    let above = refused(state(2, vec![entry(1), entry(3)], 0));
+    assert_eq!(
+        above.as_ref().map(ToString::to_string).as_deref(),
+        Some(
+            "persisted state: log[1].term 3 is above the persisted term 2: no node appends \
+             entries of a term it has not taken (Raft Figure 2)"
+        )
+    );
+    // What nodes do write is taken: equal terms, a rise, a compacted prefix below.
+    assert!(refused(state(4, vec![entry(2), entry(2), entry(4)], 1)).is_none());
+}
+
+/// An AppendEntries carrying entries no leader sends (a term above the message's, or terms
+/// that fall along the log) is ignored: appending them would persist a log `restart`
+/// refuses. The property test found a node at term 0 appending an entry of term 1.
+#[test]
+fn append_entries_with_entries_no_leader_sends_are_ignored() {
+    use tenure::raft::{Entry, EntryData, RaftNode};
+    let entry = |term| Entry {
+        term,
+        data: EntryData::Noop,
+    };
+    for (term, entries) in [
+        (0, vec![entry(1)]),
+        (5, vec![entry(5), entry(2)]),
+        (3, vec![entry(2)]),
+    ] {
+        let mut n = RaftNode::restart(
+            config(1, 3),
+            PersistentState {
+                term: 0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let prev_log_term = if term == 3 { 3 } else { 0 };
+        n.handle_message(
+            Instant::ZERO,
+            NodeId(2),
+            Message::AppendEntries {
+                term,
+                prev_log_index: 0,
+                prev_log_term,
+                entries,
+                leader_commit: 0,
+                context: 0,
+            },
+        );
+        assert_eq!(n.log().len(), 0, "term {term}");
+        // A higher term is still taken (Raft §5.1), but nothing is appended or answered.
+        let outs: Vec<RaftOutput> = std::iter::from_fn(|| n.poll_output()).collect();
+        assert!(
+            outs.iter()
+                .all(|o| matches!(o, RaftOutput::Persist(PersistOp::HardState { .. }))),
+            "term {term}: {outs:?}"
+        );
+        assert_eq!(n.persistent_state().validate(), Ok(()));
+    }
+}

@@ -144,6 +144,10 @@ pub enum ConfigError {
         /// The repeated id.
         peer: NodeId,
     },
+    /// `RaftNode::restart` was given a persisted state no node writes
+    /// ([`PersistentState::validate`](super::PersistentState::validate)).
+    #[error("persisted state: {0}")]
+    State(super::StateError),
 }
 
 impl RaftConfig {

@@ -48,4 +48,4 @@ pub use config::{ConfigError, RaftConfig};
 pub use event::{RaftEvent, RaftOutput, RaftTimer, Role, StepDownReason, SteppedDownReason};
 pub use message::{Entry, EntryData, Message};
 pub use node::{CampaignError, RaftNode};
-pub use persist::{PersistOp, PersistentState};
+pub use persist::{PersistOp, PersistentState, StateError};

@@ -139,9 +139,11 @@ impl RaftNode {
 
     /// A follower rebuilt from the last persisted `state`: term, vote and log survive; the
     /// commit index, role, leader and timers are volatile and start afresh (Raft Figure 2).
-    /// Errors if `config` is invalid.
+    /// Errors if `config` is invalid, or if `state` is not one a node persists
+    /// ([`ConfigError::State`]: its log's terms decrease, or exceed its term).
     pub fn restart(config: RaftConfig, state: PersistentState) -> Result<Self, ConfigError> {
         config.validate()?;
+        state.validate().map_err(ConfigError::State)?;
         let mut timers = TimerTable::new();
         timers.set(RaftTimer::Start, Instant::ZERO);
         // One input sends at most a window of appends to each peer.

@@ -163,3 +163,66 @@ mod tests {
         assert!(s.log.is_empty());
     }
 }
+
+/// Why [`RaftNode::restart`](super::RaftNode::restart) refused a persisted state: it holds a
+/// log that no Raft node writes, so a node restarted from it could break Log Matching.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum StateError {
+    /// An entry's term is below the term of the entry before it (or of the compacted
+    /// prefix): the terms along a Raft log never decrease (Raft §5.3).
+    #[error(
+        "log[{position}].term {term} is below the term {previous} before it: a log's terms \
+         never fall (Raft §5.3)"
+    )]
+    TermDecreases {
+        /// The entry's position in `log` (0-based).
+        position: u64,
+        /// Its term.
+        term: u64,
+        /// The term before it.
+        previous: u64,
+    },
+    /// An entry's term is above the persisted term: a node takes a term (a `HardState`
+    /// persisted first) before it appends entries of that term (Raft Figure 2).
+    #[error(
+        "log[{position}].term {term} is above the persisted term {current}: no node appends \
+         entries of a term it has not taken (Raft Figure 2)"
+    )]
+    TermAboveCurrent {
+        /// The entry's position in `log` (0-based).
+        position: u64,
+        /// Its term.
+        term: u64,
+        /// The persisted term.
+        current: u64,
+    },
+}
+
+impl PersistentState {
+    /// Checks what every state a node persisted satisfies: the log's terms never decrease
+    /// (from `compacted_term` on) and none is above `term`. [`PersistentState::apply`] of a
+    /// node's own operations, in order, always passes.
+    pub fn validate(&self) -> Result<(), StateError> {
+        let mut previous = self.compacted_term;
+        for (position, entry) in (0u64..).zip(&self.log) {
+            if entry.term < previous {
+                return Err(StateError::TermDecreases {
+                    position,
+                    term: entry.term,
+                    previous,
+                });
+            }
+            if entry.term > self.term {
+                return Err(StateError::TermAboveCurrent {
+                    position,
+                    term: entry.term,
+                    current: self.term,
+                });
+            }
+            previous = entry.term;
+        }
+        Ok(())
+    }
+}

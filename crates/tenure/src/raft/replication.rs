@@ -169,6 +169,12 @@ impl RaftNode {
             // Two leaders in one term cannot happen with honest peers (§5.2): ignore.
             return;
         }
+        if !entries_fit(prev_log_term, term, &entries) {
+            // Entries no leader sends: terms that fall along the log (§5.3) or pass the
+            // message's own term (a leader of `term` holds no later entry). Appending them
+            // would persist a log `restart` refuses (`PersistentState::validate`): ignored.
+            return;
+        }
         // A leader of our term exists: follow it and reset the election timer (§5.2).
         self.become_follower(now, term, Some(from));
 
@@ -326,4 +332,15 @@ impl RaftNode {
             self.refresh_lease();
         }
     }
+}
+
+/// Whether `entries` can follow an entry of term `prev_term` in the log of a leader of
+/// `term`: their terms never fall, from `prev_term` on, and none passes `term`.
+fn entries_fit(prev_term: u64, term: u64, entries: &[Entry]) -> bool {
+    let mut last = prev_term;
+    entries.iter().all(|e| {
+        let fits = e.term >= last && e.term <= term;
+        last = e.term;
+        fits
+    })
 }
