@@ -91,10 +91,20 @@ test("a_normal_speed_shows_no_speed_reached", async () => {
     return seen;
   }, chaosScenario("raft", 5, { durationMs: 120_000 }));
   assert.ok(r.frameMs > 300 && r.now > 0, `${r.now} ms simulated in ${r.frameMs} ms of frames`);
-  // Kept up (always, on an idle machine): no note. Fell behind because the machine is busy
-  // (the frame budget drops simulated time): then the note must say so, not hide it.
-  if (r.now >= 0.9 * r.frameMs) assert.equal(r.hidden, true, `${r.now} ms in ${r.frameMs} ms of frames, yet "${r.text}"`);
-  else assert.match(r.text, /^runs at 0\.\d+×$/, `${r.now} ms in ${r.frameMs} ms of frames`);
+  // The page judges the speed reached over its first 1,000 ms of frames (REACHED_WINDOW_MS) and
+  // shows it below 0.9x. Over the 1,500 ms watched, kept up (always, on an idle machine) means no
+  // note; fell behind because the machine is busy means the note says so rather than hide it.
+  // The window is two thirds of what is watched, so each verdict bounds the whole: a note
+  // (window under 0.9x) allows at most (0.9 * 1000 + 500) / 1500 = 0.93x overall, and no note
+  // (window at 0.9x or more) at least 0.6x overall.
+  const ratio = r.now / r.frameMs;
+  const seen = `${r.now} ms in ${r.frameMs} ms of frames (${ratio.toFixed(2)}x), note "${r.hidden ? "" : r.text}"`;
+  // (Frames so late that not even one window was played leave no verdict to check.)
+  if (r.hidden) assert.ok(ratio >= 0.6 || r.frameMs < 1050, `fell far behind with no note: ${seen}`);
+  else {
+    assert.match(r.text, /^runs at 0\.\d+×$/, seen);
+    assert.ok(ratio < 0.94, `kept up, yet a note: ${seen}`);
+  }
   await page.close();
 });
 
