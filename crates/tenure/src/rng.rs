@@ -36,14 +36,24 @@ impl Rng {
         if bound == 0 {
             return 0;
         }
-        // Reject the top partial block so every residue is equally likely.
-        let zone = u64::MAX.saturating_sub(u64::MAX.checked_rem(bound).unwrap_or(0));
         loop {
             let x = self.next_u64();
-            if x < zone {
+            // Reject the top partial block so every residue is equally likely: accept
+            // `x < zone`, `zone = MAX - MAX % bound`. As `MAX % bound < bound`, every
+            // `x <= MAX - bound` is below the zone, so only a draw in the top `bound`
+            // values (about `bound / 2^64` of them) pays the division for the zone; the
+            // values drawn and accepted are the same (`below_matches_the_zone_rule`).
+            if x <= u64::MAX - bound || x < Self::zone(bound) {
                 return x.checked_rem(bound).unwrap_or(0);
             }
         }
+    }
+
+    /// The draws `below(bound)` accepts are those under this, the largest multiple of
+    /// `bound` that fits (`bound > 0`).
+    #[cold]
+    fn zone(bound: u64) -> u64 {
+        u64::MAX.saturating_sub(u64::MAX.checked_rem(bound).unwrap_or(0))
     }
 
     /// A duration drawn uniformly from `[lo, hi)`; `lo` when the range is empty.
@@ -97,6 +107,35 @@ mod tests {
         // Both ends of the range are reached: the draws are spread, not clustered.
         assert!(draws.iter().any(|d| *d < Duration::from_millis(155)));
         assert!(draws.iter().any(|d| *d >= Duration::from_millis(295)));
+    }
+
+    /// `below` draws and accepts what the plain zone rule does (reject `x >= MAX - MAX %
+    /// bound`, then `x % bound`), for bounds small and near `u64::MAX`, where rejections
+    /// are frequent.
+    #[test]
+    fn below_matches_the_zone_rule() {
+        fn reference(rng: &mut Rng, bound: u64) -> u64 {
+            let zone = u64::MAX - u64::MAX % bound;
+            loop {
+                let x = rng.next_u64();
+                if x < zone {
+                    return x % bound;
+                }
+            }
+        }
+        let mut bounds = alloc::vec![1, 2, 3, 7, 9_001, 1_000_000, 1 << 32, 1 << 63];
+        bounds.extend([(1 << 63) + 1, u64::MAX / 3 * 2, u64::MAX - 1, u64::MAX]);
+        for (i, &bound) in bounds.iter().enumerate() {
+            // The fast path's premise: every draw up to `MAX - bound` is under the zone,
+            // and the draw just past it need not be.
+            assert!(u64::MAX - bound < Rng::zone(bound), "bound {bound}");
+            let (mut a, mut b) = (Rng::from_seed(i as u64), Rng::from_seed(i as u64));
+            for _ in 0..2_000 {
+                assert_eq!(a.below(bound), reference(&mut b, bound), "bound {bound}");
+            }
+            // Both consumed the same draws, rejections included.
+            assert_eq!(a.next_u64(), b.next_u64(), "bound {bound}");
+        }
     }
 
     #[test]
