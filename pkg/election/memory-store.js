@@ -279,8 +279,10 @@ function readStoreOptions(options) {
   // A two-element list is copied by index (a huge or sparse array is refused, not spread).
   const pair = !Array.isArray(latencyMs) || latencyMs.length === 2;
   const range = Array.isArray(latencyMs) ? [latencyMs[0], latencyMs[1]] : [latencyMs, latencyMs];
-  if (!pair || !range.every((v) => typeof v === "number" && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
-    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer JavaScript runs) or [min, max], got ${shown(latencyMs)}`);
+  // Whole ms: a timer's resolution is 1 ms, so a fraction would be rounded (convention: times
+  // finer than their resolution are refused, never rounded).
+  if (!pair || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
+    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs) or [min, max] of them, min <= max, got ${shown(latencyMs)}`);
   }
   if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
     throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);

@@ -31,6 +31,11 @@ const DEFAULT_TTL_MS = 10_000;
 
 const micros = (ms) => Math.round(ms * 1000) / 1000;
 
+/** The longest delay a JavaScript timer keeps (2^31 - 1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The allowed range of a duration option, in the caller's unit. */
+export const MS_RANGE = `from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+
 /**
  * Checks `options` and returns `{ store, key, nodeId, registry, closeTimeoutMs, machine }`
  * where `machine` is the LeaseCandidate config (holder and key filled in by the caller).
@@ -82,9 +87,12 @@ function readOptionsOf(options, allowed) {
   return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine };
 }
 
+// Every duration is bounded by what a timer can wait: past 2^31 - 1 ms Node's setTimeout fires
+// at once, so a ttl of 1e15 ms would renew in a busy loop and a close() bound would abort the
+// work at once. Refused here, in the option's own name, before a store sees the ttl.
 function checkMillis(name, v) {
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
-  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a finite number of ms >= 0, got ${v}`);
+  if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a number of ms ${MS_RANGE}, got ${v}`);
 }
 
 /**
@@ -123,7 +131,7 @@ function readCloseTimeoutOf(where, options, fallback) {
   const v = options.timeoutMs;
   if (v === undefined) return fallback;
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
-  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a finite number of ms >= 0, got ${v}`);
+  if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a number of ms ${MS_RANGE}, got ${v}`);
   return v;
 }
 

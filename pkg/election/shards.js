@@ -21,7 +21,7 @@ import { guardThis, readingInput } from "../guard.js";
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
-import { ELECTION_KEYS, readCloseTimeout } from "./options.js";
+import { ELECTION_KEYS, MAX_TIMER_MS, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
@@ -78,7 +78,7 @@ export class ShardedElection {
     this.#nodeId = first.nodeId;
     this.#maxLeading = maxLeading;
     this.#probeMs = probeIntervalMs ?? first.config.ttl_ms;
-    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms > 0, got ${String(probeIntervalMs)}`);
+    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0 && this.#probeMs <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs), got ${String(probeIntervalMs)}`);
   }
 
   /** This process's node id (the same for every key). */

@@ -42,8 +42,8 @@ export function readRequest(store, request) {
   if (keys.includes("ttl_ms")) {
     const ttl = request.ttl_ms;
     if (typeof ttl !== "number") throw bad(TypeError, `request.ttl_ms must be a number, got ${describe(ttl)}`);
-    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > 2 ** 31) {
-      throw bad(RangeError, `request.ttl_ms must be a finite number of ms in (0, 2^31], got ${ttl}`);
+    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > MAX_TIMER_MS) {
+      throw bad(RangeError, `request.ttl_ms must be a number of ms above 0 and at most ${MAX_TIMER_MS} (about 24.8 days), got ${ttl}`);
     }
   }
   if (keys.includes("token")) {
@@ -129,11 +129,22 @@ export function readStringOption(store, options, name, fallback, pattern, patter
   return value;
 }
 
-/** Checks an optional positive number-of-ms option. */
+/** The longest delay a JavaScript timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Checks an optional number-of-ms option: a whole number of ms from 1 to MAX_TIMER_MS. Past
+ * that, Node's setTimeout fires at once and gRPC refuses the deadline ("Deadline is too far in
+ * the future", thrown later, far from the option); a fraction is finer than a timer's 1 ms.
+ */
 export function readMsOption(store, options, name, fallback) {
   const value = options[name] ?? fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw fail(RangeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be a positive number of ms, got ${describe(value)}`);
+  const range = `a whole number of ms from 1 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+  if (typeof value !== "number") {
+    throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${range}, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw fail(RangeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${range}, got ${value}`);
   }
   return value;
 }
