@@ -11,7 +11,8 @@ import {
   releaseSql,
   renewSql,
 } from "./stores/postgres-sql.js";
-import { describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
+import { notWellFormed } from "./guard.js";
+import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "a `pg` Pool or a connected `pg` Client";
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
@@ -127,6 +128,7 @@ export class PostgresFencedTable {
     if (typeof options.key !== "string" || options.key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
     }
+    checkWellFormed("PostgresFencedTable", "key", options.key);
     this.#key = options.key;
     const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
@@ -156,6 +158,8 @@ export class PostgresFencedTable {
     if (typeof value !== "string" && value !== null) {
       throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value must be a string or null, got ${describe(value)}`);
     }
+    const why = value === null ? undefined : notWellFormed(value);
+    if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${why}`);
     return this.#fence("write", token, value, true);
   }
 

@@ -2,8 +2,10 @@
 // node-redis client (`redis` v4 or v5). Each operation is one Lua script, one round trip.
 // Expiry is Redis's own clock, in whole milliseconds (PX / PTTL).
 import { createHash } from "node:crypto";
+import { notWellFormed } from "./guard.js";
 import { ACQUIRE, FENCE, RELEASE, RENEW } from "./stores/redis-scripts.js";
 import {
+  checkWellFormed,
   describe,
   fenceResult,
   readOptions,
@@ -140,6 +142,7 @@ export class RedisFencedResource {
     if (typeof key !== "string" || key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new RedisFencedResource(options): options.key must be a non-empty string, got ${describe(key)}`);
     }
+    checkWellFormed("RedisFencedResource", "key", key);
     const prefix = readStringOption("RedisFencedResource", options, "prefix", "tenure:");
     this.#key = `${prefix}{${key}}:fenced`;
   }
@@ -159,6 +162,8 @@ export class RedisFencedResource {
     if (typeof value !== "string") {
       throw usageError(TypeError, "ERR_VALUE_TYPE", `RedisFencedResource.write: the value must be a string, got ${describe(value)}`);
     }
+    const why = notWellFormed(value);
+    if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `RedisFencedResource.write: the value ${describe(value)} ${why}`);
     return this.#fence(token, "write", value);
   }
 

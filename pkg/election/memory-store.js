@@ -7,7 +7,7 @@
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
-import { guardThis, readingInput } from "../guard.js";
+import { guardThis, notWellFormed, readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
@@ -167,6 +167,8 @@ export class MemoryStore {
     }
     for (const k of ["key", "holder", "session"]) {
       if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${typeof request[k]}`);
+      const why = notWellFormed(request[k]);
+      if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `MemoryStore.send: request.${k} ${shown(request[k])} ${why}`);
     }
     return { ...request };
   }

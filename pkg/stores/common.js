@@ -1,7 +1,7 @@
 // What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
 // request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
 // the adapters load without the machines.
-import { readingInput } from "../guard.js";
+import { notWellFormed, readingInput } from "../guard.js";
 
 const U64_MAX = 2n ** 64n - 1n;
 const REQUEST_KEYS = {
@@ -39,6 +39,10 @@ export function readRequest(store, request) {
     if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
   }
   if (request.key === "") throw bad(RangeError, "request.key must not be empty");
+  for (const field of ["key", "holder", "session"]) {
+    const why = notWellFormed(request[field]);
+    if (why) throw bad(RangeError, `request.${field} ${describe(request[field])} ${why}`);
+  }
   if (keys.includes("ttl_ms")) {
     const ttl = request.ttl_ms;
     if (typeof ttl !== "number") throw bad(TypeError, `request.ttl_ms must be a number, got ${describe(ttl)}`);
@@ -120,12 +124,22 @@ function readOptionsOf(store, options, clientMethods, clientDescription, known) 
   return copy;
 }
 
+/**
+ * Refuses a string option with a lone UTF-16 surrogate (a key, a prefix): stored as UTF-8 it
+ * would become U+FFFD, so two different options would name the same keys.
+ */
+export function checkWellFormed(store, name, value) {
+  const why = notWellFormed(value);
+  if (why) throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} ${describe(value)} ${why}`);
+}
+
 /** Checks an optional string option (a key prefix, a table name). */
 export function readStringOption(store, options, name, fallback, pattern, patternText) {
   const value = options[name] ?? fallback;
   if (typeof value !== "string" || (pattern && !pattern.test(value))) {
     throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${patternText ?? "a string"}, got ${describe(value)}`);
   }
+  checkWellFormed(store, name, value);
   return value;
 }
 

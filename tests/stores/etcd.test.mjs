@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EtcdStore } from "tenure/etcd";
 import { checkStoreContract, runDifferential } from "tenure/testing";
-import { etcdClient, freshKey, show, sleep, startEtcd, useServer } from "./helpers.mjs";
+import { assertLoneSurrogatesRefused, etcdClient, freshKey, show, sleep, startEtcd, useServer } from "./helpers.mjs";
 
 const etcd = useServer(startEtcd);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
@@ -163,6 +163,12 @@ test("etcd_timeout_ms_is_refused_past_the_longest_timer_and_works_at_it", async 
   assert.equal(granted.type, "Granted", show(granted));
   assert.equal((await store.send({ type: "Renew", ...a, token: granted.token, ttl_ms: 2_000 })).type, "Renewed");
   assert.deepEqual(await store.send({ type: "Release", ...a, token: granted.token }), { type: "Released" });
+});
+
+test("etcd_lone_surrogates_in_keys_and_prefixes_are_refused", async () => {
+  const client = etcdClient(etcd().hosts);
+  await assertLoneSurrogatesRefused(new EtcdStore({ client }), "EtcdStore");
+  assert.throws(() => new EtcdStore({ client, prefix: "t\uD800/" }), { code: "ERR_STORE_OPTIONS", message: /^new EtcdStore\(options\): options\.prefix "t\\ud800\/" is not well-formed Unicode/ });
 });
 
 test("etcd_store_keeps_the_store_contract", async (t) => {

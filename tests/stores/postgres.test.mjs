@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
 import { checkStoreContract, runDifferential } from "tenure/testing";
-import { freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
+import { assertLoneSurrogatesRefused, freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
 
 const postgres = useServer(startPostgres);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
@@ -177,6 +177,27 @@ test("postgres_bad_input_and_failures_reject_with_codes", async () => {
   assert.throws(() => new PostgresFencedTable({ client: pool }), { code: "ERR_STORE_OPTIONS" });
   await server.stop();
   await assert.rejects(store.send({ type: "Acquire", ...lease("k", "a"), ttl_ms: 100 }), { code: "ERR_STORE" });
+});
+
+// The story: "k\uD800" and "k\uDBFF" were one row of cluster_leadership (pg sends UTF-8, where
+// both become "k\uFFFD"): the second acquire was Held by the first holder.
+test("postgres_lone_surrogates_in_keys_and_values_are_refused", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "lone_surrogates" });
+  await store.migrate();
+  await assertLoneSurrogatesRefused(store, "PostgresStore");
+  assert.throws(() => new PostgresFencedTable({ client: pool, key: "r\uDBFF" }), (err) => {
+    assert.ok(err instanceof TypeError);
+    assert.equal(err.code, "ERR_STORE_OPTIONS");
+    assert.match(err.message, /^new PostgresFencedTable\(options\): options\.key "r\\udbff" is not well-formed Unicode: it has a lone UTF-16 surrogate, \\uDBFF at index 1/);
+    return true;
+  });
+  const table = new PostgresFencedTable({ client: pool, key: freshKey("lone-value") });
+  await table.migrate();
+  await assert.rejects(table.write(1n, "v\uD800"), { code: "ERR_VALUE_TYPE", message: /^PostgresFencedTable\.write: the value "v\\ud800" is not well-formed Unicode/ });
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined }, "nothing was written");
+  assert.deepEqual(await table.write(1n, "v\u{1F600}"), { accepted: true, token: 1n });
+  assert.equal((await table.read()).value, "v\u{1F600}", "a surrogate pair round-trips");
 });
 
 test("postgres_fenced_table_write_is_one_update_that_answers_required", async () => {
