@@ -10,6 +10,7 @@ import {
   quoteTable,
   releaseSql,
   renewSql,
+  statementName,
 } from "./stores/postgres-sql.js";
 import { notWellFormed } from "./guard.js";
 import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
@@ -42,9 +43,9 @@ export class PostgresStore {
     const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
     this.#sql = {
-      Acquire: { name: `tenure_acquire_${name}`, text: acquireSql(this.#table) },
-      Renew: { name: `tenure_renew_${name}`, text: renewSql(this.#table) },
-      Release: { name: `tenure_release_${name}`, text: releaseSql(this.#table) },
+      Acquire: { name: statementName("acquire", name), text: acquireSql(this.#table) },
+      Renew: { name: statementName("renew", name), text: renewSql(this.#table) },
+      Release: { name: statementName("release", name), text: releaseSql(this.#table) },
     };
   }
 
@@ -132,8 +133,8 @@ export class PostgresFencedTable {
     this.#key = options.key;
     const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
-    this.#write = { name: `tenure_fence_${name}`, text: fenceWriteSql(this.#table) };
-    this.#read = { name: `tenure_fence_read_${name}`, text: fenceReadSql(this.#table) };
+    this.#write = { name: statementName("fence", name), text: fenceWriteSql(this.#table) };
+    this.#read = { name: statementName("fence_read", name), text: fenceReadSql(this.#table) };
   }
 
   /** The table's name as SQL (quoted), e.g. for a trigger or a join in your own statements. */

@@ -200,6 +200,48 @@ test("postgres_lone_surrogates_in_keys_and_values_are_refused", async () => {
   assert.equal((await table.read()).value, "v\u{1F600}", "a surrogate pair round-trips");
 });
 
+// The story: the prepared statements were named `tenure_acquire_<table>`; PostgreSQL keeps the
+// first 63 bytes of a name, so on one connection the tables "aaa...a_one" and "aaa...a_two"
+// (50 a's) shared a statement, and the second store's every request failed with 42P05
+// ("prepared statement ... already exists"); pg printed "Postgres only supports 63 characters
+// for query names". And the fenced tables "x" and "read_x" both named `tenure_fence_read_x`.
+test("postgres_statement_names_stay_unique_within_63_bytes_for_long_and_look_alike_tables", async () => {
+  const pool = pgPool(postgres(), { max: 1 }); // one connection: every statement is prepared on it
+  const stem = "a".repeat(50);
+  const [one, two] = [`${stem}_one`, `${stem}_two`].map((table) => new PostgresStore({ client: pool, table }));
+  const schema = "s".repeat(63);
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const longest = new PostgresStore({ client: pool, table: `${schema}.${"t".repeat(63)}` }); // 127 bytes
+  const stores = [one, two, longest];
+  for (const store of stores) await store.migrate();
+  const key = freshKey("long-table");
+  const granted = [];
+  for (const [i, store] of stores.entries()) {
+    const a = lease(key, `holder-${i}`);
+    const reply = await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 });
+    granted.push(reply.type);
+    assert.equal((await store.send({ type: "Renew", ...a, token: reply.token, ttl_ms: 5_000 })).type, "Renewed");
+    assert.deepEqual(await store.send({ type: "Release", ...a, token: reply.token }), { type: "Released" });
+  }
+  assert.deepEqual(granted, ["Granted", "Granted", "Granted"], "three tables, three leases of one key");
+  const fenced = ["x_fenced", "read_x_fenced"].map((table) => new PostgresFencedTable({ client: pool, key, table }));
+  for (const [i, table] of fenced.entries()) {
+    await table.migrate();
+    assert.deepEqual(await table.write(BigInt(i + 1), `v${i}`), { accepted: true, token: BigInt(i + 1) });
+    assert.deepEqual(await table.read(), { highestToken: BigInt(i + 1), value: `v${i}` });
+  }
+  const { rows } = await pool.query("SELECT name FROM pg_prepared_statements WHERE name LIKE 'tenure%'");
+  const names = rows.map((r) => r.name);
+  assert.equal(names.length, 3 * 3 + 2 * 2, show(names));
+  assert.equal(new Set(names).size, names.length, "no two statements share a name");
+  for (const name of names) assert.ok(Buffer.byteLength(name) <= 63, `${name}: ${Buffer.byteLength(name)} bytes`);
+  for (const name of ["tenure_fence:x_fenced", "tenure_fence_read:x_fenced", "tenure_fence:read_x_fenced"]) {
+    assert.ok(names.includes(name), `a name that fits keeps the whole table name: ${name} in ${show(names)}`);
+  }
+  const cut = names.filter((n) => /^tenure_acquire:(a{31}|s{31})~[0-9a-f]{16}$/.test(n));
+  assert.equal(cut.length, 3, `a longer one keeps the table's start and a hash of it: ${show(names)}`);
+});
+
 test("postgres_fenced_table_write_is_one_update_that_answers_required", async () => {
   const pool = pgPool(postgres());
   const table = new PostgresFencedTable({ client: pool, key: "shard-7" });
