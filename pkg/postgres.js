@@ -12,10 +12,29 @@ import {
   renewSql,
   statementName,
 } from "./stores/postgres-sql.js";
-import { notWellFormed } from "./guard.js";
+import { notWellFormed, readingInput } from "./guard.js";
 import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "a `pg` Pool or a connected `pg` Client";
+
+/**
+ * Refuses, at construction, a `pg` client no statement could run on (docs/stores.md,
+ * "Clients"): a Client never connected (pg queues its queries until connect(), so every request
+ * would time out with no word of why), an ended Client, or an ended Pool. A Pool connects on its
+ * own; the store never connects or ends your client. Other objects with `query` are taken as they are.
+ */
+function checkClient(store, client) {
+  const refuse = (what) => usageError(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.client ${what}`);
+  const isClient = typeof client._connected === "boolean" && typeof client._connecting === "boolean";
+  if (isClient && client._ending === true) throw refuse("is a `pg` Client that was ended (client.end()): pass a connected Client or a Pool");
+  if (isClient && !client._connected && !client._connecting) {
+    throw refuse("is a `pg` Client that is not connected: call `await client.connect()` first, or pass a `pg` Pool, which connects on its own; the store never connects or ends your client");
+  }
+  if (typeof client.totalCount === "number" && (client.ending === true || client.ended === true)) {
+    throw refuse("is a `pg` Pool that was ended (pool.end()): pass a Pool that is open");
+  }
+  return client;
+}
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 const TABLE_TEXT = "a table name (letters, digits, _; optionally schema.table)";
 const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
@@ -39,7 +58,7 @@ export class PostgresStore {
    */
   constructor(options) {
     options = readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => checkClient("PostgresStore", options.client));
     const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
     this.#sql = {
@@ -125,7 +144,7 @@ export class PostgresFencedTable {
    */
   constructor(options) {
     options = readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => checkClient("PostgresFencedTable", options.client));
     if (typeof options.key !== "string" || options.key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
     }

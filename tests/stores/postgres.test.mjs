@@ -3,6 +3,7 @@
 // between connections, and the fenced UPDATE answering { accepted, presented, required }.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import pg from "pg";
 import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
 import { checkStoreContract, runDifferential } from "tenure/testing";
 import { assertLoneSurrogatesRefused, freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
@@ -240,6 +241,35 @@ test("postgres_statement_names_stay_unique_within_63_bytes_for_long_and_look_ali
   }
   const cut = names.filter((n) => /^tenure_acquire:(a{31}|s{31})~[0-9a-f]{16}$/.test(n));
   assert.equal(cut.length, 3, `a longer one keeps the table's start and a hash of it: ${show(names)}`);
+});
+
+// The story: a `new pg.Client()` passed before `await client.connect()` was taken; pg queues a
+// query until the client connects, so every request timed out (ERR_STORE_TIMEOUT in the
+// election) with no word of why. The store does not own the connection, so a Client that is
+// not connected, or was ended, and an ended Pool are refused at construction.
+test("postgres_store_refuses_an_unconnected_or_ended_client_or_pool", async () => {
+  const client = new pg.Client(postgres().config);
+  client.on("error", () => {});
+  const makers = [(c) => new PostgresStore({ client: c }), (c) => new PostgresFencedTable({ client: c, key: "k" })];
+  for (const make of makers) {
+    assert.throws(() => make(client), (err) => {
+      assert.ok(err instanceof TypeError);
+      assert.equal(err.code, "ERR_STORE_OPTIONS");
+      assert.match(err.message, /^new Postgres(Store|FencedTable)\(options\): options\.client is a `pg` Client that is not connected: call `await client\.connect\(\)` first, or pass a `pg` Pool, which connects on its own/);
+      return true;
+    });
+  }
+  const connecting = client.connect(); // connecting: its queries wait for the connection, which comes
+  const store = new PostgresStore({ client, table: "connected_client" });
+  await connecting;
+  await store.migrate();
+  assert.equal((await store.send({ type: "Acquire", ...lease(freshKey("client"), "a"), ttl_ms: 1_000 })).type, "Granted");
+  await client.end();
+  for (const make of makers) assert.throws(() => make(client), { code: "ERR_STORE_OPTIONS", message: /is a `pg` Client that was ended \(client\.end\(\)\)/ });
+  const pool = new pg.Pool(postgres().config);
+  assert.doesNotThrow(() => new PostgresStore({ client: pool }), "a Pool connects on its own");
+  await pool.end();
+  for (const make of makers) assert.throws(() => make(pool), { code: "ERR_STORE_OPTIONS", message: /is a `pg` Pool that was ended \(pool\.end\(\)\)/ });
 });
 
 test("postgres_fenced_table_write_is_one_update_that_answers_required", async () => {
