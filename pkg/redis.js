@@ -28,8 +28,8 @@ const CLIENT = "a connected node-redis client (createClient() from `redis`, afte
 function promiseClient(store, client) {
   const refuse = (what) => usageError(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.client ${what}`);
   if (client.constructor?.name === "RedisLegacyClient") {
-    throw refuse("is node-redis's callback API (client.legacy()), which answers no promise: pass the client itself, new " +
-      `${store}({ client }) with the client you called legacy() on`);
+    throw refuse("is node-redis's callback API (client.legacy()), which answers no promise: pass the client itself, " +
+      "the one you called legacy() on, not what legacy() returned");
   }
   if (client.isOpen === false) {
     throw refuse("is not connected (its isOpen is false): call `await client.connect()` first (node-redis v4 and v5 do " +
