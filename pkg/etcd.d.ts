@@ -12,7 +12,7 @@ export interface EtcdStoreOptions {
   client: Pick<Etcd3, "kv" | "leaseClient">;
   /** Starts every key (default "tenure/"). */
   prefix?: string;
-  /** Bounds each etcd call, as a gRPC deadline (ms, default 5000). */
+  /** Bounds each etcd call, as a gRPC deadline: whole ms from 1 to 2147483647 (default 5000). */
   timeoutMs?: number;
 }
 

@@ -228,3 +228,23 @@ function markInputThrew(thrown) {
     // Frozen, or a trap refused: the exception is rethrown without a code.
   }
 }
+
+// A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why `text` cannot name a lease, or `undefined` when it can: a string with a lone UTF-16
+ * surrogate ("a\uD800") has no UTF-8 form, so the wasm module (Rust strings), Redis, PostgreSQL
+ * and etcd would all keep U+FFFD in its place, and "a\uD800" and "a\uDBFF" would be one lease.
+ * The caller prefixes the name and value: `options.key "a\ud800" ${notWellFormed(...)}`.
+ */
+export function notWellFormed(text) {
+  if (typeof text.isWellFormed === "function" ? text.isWellFormed() : !LONE_SURROGATE.test(text)) return undefined;
+  const { index } = LONE_SURROGATE.exec(text);
+  const unit = text.charCodeAt(index).toString(16).toUpperCase();
+  return (
+    `is not well-formed Unicode: it has a lone UTF-16 surrogate, \\u${unit} at index ${index}, which UTF-8 cannot ` +
+    "encode (it would be stored as U+FFFD, so different strings would name the same thing); " +
+    "pass a well-formed string (String.prototype.isWellFormed())"
+  );
+}

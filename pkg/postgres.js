@@ -10,10 +10,31 @@ import {
   quoteTable,
   releaseSql,
   renewSql,
+  statementName,
 } from "./stores/postgres-sql.js";
-import { describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
+import { notWellFormed, readingInput } from "./guard.js";
+import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "a `pg` Pool or a connected `pg` Client";
+
+/**
+ * Refuses, at construction, a `pg` client no statement could run on (docs/stores.md,
+ * "Clients"): a Client never connected (pg queues its queries until connect(), so every request
+ * would time out with no word of why), an ended Client, or an ended Pool. A Pool connects on its
+ * own; the store never connects or ends your client. Other objects with `query` are taken as they are.
+ */
+function checkClient(store, client) {
+  const refuse = (what) => usageError(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.client ${what}`);
+  const isClient = typeof client._connected === "boolean" && typeof client._connecting === "boolean";
+  if (isClient && client._ending === true) throw refuse("is a `pg` Client that was ended (client.end()): pass a connected Client or a Pool");
+  if (isClient && !client._connected && !client._connecting) {
+    throw refuse("is a `pg` Client that is not connected: call `await client.connect()` first, or pass a `pg` Pool, which connects on its own; the store never connects or ends your client");
+  }
+  if (typeof client.totalCount === "number" && (client.ending === true || client.ended === true)) {
+    throw refuse("is a `pg` Pool that was ended (pool.end()): pass a Pool that is open");
+  }
+  return client;
+}
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 const TABLE_TEXT = "a table name (letters, digits, _; optionally schema.table)";
 const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
@@ -37,13 +58,13 @@ export class PostgresStore {
    */
   constructor(options) {
     options = readOptions("PostgresStore", options, ["query"], CLIENT, ["client", "table"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => checkClient("PostgresStore", options.client));
     const name = readStringOption("PostgresStore", options, "table", "cluster_leadership", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
     this.#sql = {
-      Acquire: { name: `tenure_acquire_${name}`, text: acquireSql(this.#table) },
-      Renew: { name: `tenure_renew_${name}`, text: renewSql(this.#table) },
-      Release: { name: `tenure_release_${name}`, text: releaseSql(this.#table) },
+      Acquire: { name: statementName("acquire", name), text: acquireSql(this.#table) },
+      Renew: { name: statementName("renew", name), text: renewSql(this.#table) },
+      Release: { name: statementName("release", name), text: releaseSql(this.#table) },
     };
   }
 
@@ -123,15 +144,16 @@ export class PostgresFencedTable {
    */
   constructor(options) {
     options = readOptions("PostgresFencedTable", options, ["query"], CLIENT, ["client", "key", "table"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => checkClient("PostgresFencedTable", options.client));
     if (typeof options.key !== "string" || options.key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
     }
+    checkWellFormed("PostgresFencedTable", "key", options.key);
     this.#key = options.key;
     const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
-    this.#write = { name: `tenure_fence_${name}`, text: fenceWriteSql(this.#table) };
-    this.#read = { name: `tenure_fence_read_${name}`, text: fenceReadSql(this.#table) };
+    this.#write = { name: statementName("fence", name), text: fenceWriteSql(this.#table) };
+    this.#read = { name: statementName("fence_read", name), text: fenceReadSql(this.#table) };
   }
 
   /** The table's name as SQL (quoted), e.g. for a trigger or a join in your own statements. */
@@ -156,6 +178,8 @@ export class PostgresFencedTable {
     if (typeof value !== "string" && value !== null) {
       throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value must be a string or null, got ${describe(value)}`);
     }
+    const why = value === null ? undefined : notWellFormed(value);
+    if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${why}`);
     return this.#fence("write", token, value, true);
   }
 

@@ -2,8 +2,10 @@
 // node-redis client (`redis` v4 or v5). Each operation is one Lua script, one round trip.
 // Expiry is Redis's own clock, in whole milliseconds (PX / PTTL).
 import { createHash } from "node:crypto";
+import { notWellFormed, readingInput } from "./guard.js";
 import { ACQUIRE, FENCE, RELEASE, RENEW } from "./stores/redis-scripts.js";
 import {
+  checkWellFormed,
   describe,
   fenceResult,
   readOptions,
@@ -15,6 +17,28 @@ import {
 } from "./stores/common.js";
 
 const CLIENT = "a connected node-redis client (createClient() from `redis`, after connect())";
+
+/**
+ * The client whose promise `sendCommand` the store calls, checked at construction (docs/stores.md,
+ * "Clients"): a node-redis client that was never connected (or was closed) is refused, since
+ * every command would fail with "The client is closed" far from here, and the store does not
+ * own the connection; a v4 client made with `legacyMode: true` is used through `client.v4`, its
+ * promise API; v5's callback wrapper `client.legacy()` has no promise API and is refused.
+ */
+function promiseClient(store, client) {
+  const refuse = (what) => usageError(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.client ${what}`);
+  if (client.constructor?.name === "RedisLegacyClient") {
+    throw refuse("is node-redis's callback API (client.legacy()), which answers no promise: pass the client itself, " +
+      "the one you called legacy() on, not what legacy() returned");
+  }
+  if (client.isOpen === false) {
+    throw refuse("is not connected (its isOpen is false): call `await client.connect()` first (node-redis v4 and v5 do " +
+      "not connect on their own), or pass a client that was not closed; the store never opens or closes your client");
+  }
+  // node-redis v4 with legacyMode: sendCommand takes a callback; v4 keeps the promise API in `client.v4`.
+  if (client.options?.legacyMode === true && typeof client.v4?.sendCommand === "function") return client.v4;
+  return client;
+}
 
 /** A script with its SHA1: EVALSHA first, EVAL once when the server does not know it yet. */
 class Script {
@@ -64,7 +88,7 @@ export class RedisStore {
    */
   constructor(options) {
     options = readOptions("RedisStore", options, ["sendCommand"], CLIENT, ["client", "prefix"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => promiseClient("RedisStore", options.client));
     this.#prefix = readStringOption("RedisStore", options, "prefix", "tenure:");
   }
 
@@ -135,11 +159,12 @@ export class RedisFencedResource {
    */
   constructor(options) {
     options = readOptions("RedisFencedResource", options, ["sendCommand"], CLIENT, ["client", "key", "prefix"]);
-    this.#client = options.client;
+    this.#client = readingInput(() => promiseClient("RedisFencedResource", options.client));
     const key = options.key;
     if (typeof key !== "string" || key === "") {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new RedisFencedResource(options): options.key must be a non-empty string, got ${describe(key)}`);
     }
+    checkWellFormed("RedisFencedResource", "key", key);
     const prefix = readStringOption("RedisFencedResource", options, "prefix", "tenure:");
     this.#key = `${prefix}{${key}}:fenced`;
   }
@@ -159,6 +184,8 @@ export class RedisFencedResource {
     if (typeof value !== "string") {
       throw usageError(TypeError, "ERR_VALUE_TYPE", `RedisFencedResource.write: the value must be a string, got ${describe(value)}`);
     }
+    const why = notWellFormed(value);
+    if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `RedisFencedResource.write: the value ${describe(value)} ${why}`);
     return this.#fence(token, "write", value);
   }
 

@@ -91,7 +91,7 @@ export declare class StoreError extends Error {
 
 /** The machine's knobs, camelCased; each ms default scales with ttlMs (ttl/10; jitter ttl/20). */
 export interface ElectionTuning {
-  /** Lease length asked of the store, ms [10000]. */
+  /** Lease length asked of the store, ms, at most 2147483647 (the longest timer) [10000]. */
   ttlMs?: number;
   /** Subtracted from the ttl for the local deadline (design rule 4) [ttl/10]. */
   safetyMarginMs?: number;
@@ -203,7 +203,7 @@ export declare class LeaderElection {
 // ----- MemoryStore -----
 
 export interface MemoryStoreOptions {
-  /** One-way delay of each leg, ms, fixed or drawn from [min, max] [0]. */
+  /** One-way delay of each leg, whole ms from 0 to 2147483647, fixed or drawn from [min, max] [0]. */
   latencyMs?: number | [number, number];
   /** Chance in [0, 1] that a request or its reply is lost (answer: undefined) [0]. */
   lossRate?: number;

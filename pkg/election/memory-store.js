@@ -7,7 +7,7 @@
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
-import { guardThis, readingInput } from "../guard.js";
+import { guardThis, notWellFormed, readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
@@ -167,6 +167,8 @@ export class MemoryStore {
     }
     for (const k of ["key", "holder", "session"]) {
       if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${typeof request[k]}`);
+      const why = notWellFormed(request[k]);
+      if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `MemoryStore.send: request.${k} ${shown(request[k])} ${why}`);
     }
     return { ...request };
   }
@@ -279,8 +281,10 @@ function readStoreOptions(options) {
   // A two-element list is copied by index (a huge or sparse array is refused, not spread).
   const pair = !Array.isArray(latencyMs) || latencyMs.length === 2;
   const range = Array.isArray(latencyMs) ? [latencyMs[0], latencyMs[1]] : [latencyMs, latencyMs];
-  if (!pair || !range.every((v) => typeof v === "number" && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
-    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a number of ms from 0 to ${MAX_TIMER_MS} (the longest timer JavaScript runs) or [min, max], got ${shown(latencyMs)}`);
+  // Whole ms: a timer's resolution is 1 ms, so a fraction would be rounded (convention: times
+  // finer than their resolution are refused, never rounded).
+  if (!pair || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
+    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs) or [min, max] of them, min <= max, got ${shown(latencyMs)}`);
   }
   if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
     throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);

@@ -1,7 +1,7 @@
 // LeaderElection's options: the machine's knobs under their camelCased names, with defaults
 // that scale with `ttlMs` (each ttl/10, jitter ttl/20: exactly the machine's defaults at its
 // default ttl of 10 s), so `{ ttlMs: 2000 }` alone is a valid config (design rule 5).
-import { readingInput } from "../guard.js";
+import { notWellFormed, readingInput } from "../guard.js";
 import { misuse } from "./errors.js";
 import { randomId } from "./random.js";
 
@@ -31,6 +31,11 @@ const DEFAULT_TTL_MS = 10_000;
 
 const micros = (ms) => Math.round(ms * 1000) / 1000;
 
+/** The longest delay a JavaScript timer keeps (2^31 - 1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The allowed range of a duration option, in the caller's unit. */
+export const MS_RANGE = `from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+
 /**
  * Checks `options` and returns `{ store, key, nodeId, registry, closeTimeoutMs, machine }`
  * where `machine` is the LeaseCandidate config (holder and key filled in by the caller).
@@ -59,12 +64,16 @@ function readOptionsOf(options, allowed) {
   if (typeof key !== "string" || key.length === 0) {
     throw misuse(TypeError, "ERR_STRING_TYPE", `options.key must be a non-empty string (the lease's name), got ${typeof key === "string" ? '""' : typeof key}`);
   }
+  const keyWhy = notWellFormed(key);
+  if (keyWhy) throw misuse(TypeError, "ERR_STRING_TYPE", `options.key ${quoted(key)} ${keyWhy}`);
   let nodeId = options.nodeId;
   if (nodeId === undefined) nodeId = randomId();
   else if (typeof nodeId === "bigint") {
     if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is not from 0n to 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {
     throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId}`);
+  } else if (notWellFormed(nodeId)) {
+    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId ${quoted(nodeId)} ${notWellFormed(nodeId)}`);
   }
   const machine = {};
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
@@ -82,9 +91,17 @@ function readOptionsOf(options, allowed) {
   return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine };
 }
 
+// Every duration is bounded by what a timer can wait: past 2^31 - 1 ms Node's setTimeout fires
+// at once, so a ttl of 1e15 ms would renew in a busy loop and a close() bound would abort the
+// work at once. Refused here, in the option's own name, before a store sees the ttl.
+/** A string as the caller would write it, lone surrogates escaped ("a\ud800"), cut at 60 characters. */
+export function quoted(text) {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
+}
+
 function checkMillis(name, v) {
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
-  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a finite number of ms >= 0, got ${v}`);
+  if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a number of ms ${MS_RANGE}, got ${v}`);
 }
 
 /**
@@ -123,7 +140,7 @@ function readCloseTimeoutOf(where, options, fallback) {
   const v = options.timeoutMs;
   if (v === undefined) return fallback;
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
-  if (!Number.isFinite(v) || v < 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a finite number of ms >= 0, got ${v}`);
+  if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a number of ms ${MS_RANGE}, got ${v}`);
   return v;
 }
 

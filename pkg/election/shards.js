@@ -17,11 +17,11 @@
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
-import { guardThis, readingInput } from "../guard.js";
+import { guardThis, notWellFormed, readingInput } from "../guard.js";
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { misuse } from "./errors.js";
-import { ELECTION_KEYS, readCloseTimeout } from "./options.js";
+import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
@@ -58,11 +58,16 @@ export class ShardedElection {
     if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
       throw misuse(TypeError, "ERR_ARRAY_TYPE", "options.keys must be a non-empty array of key strings");
     }
+    keys.forEach((k, i) => {
+      const why = notWellFormed(k);
+      if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `options.keys[${i}] ${quoted(k)} ${why}`);
+    });
     if (new Set(keys).size !== keys.length) throw misuse(RangeError, "ERR_DUPLICATE_KEY", "options.keys has a key twice");
     if (!(maxLeading === Infinity || (Number.isInteger(maxLeading) && maxLeading >= 1))) {
       throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
     }
     if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
+    if (notWellFormed(group)) throw misuse(TypeError, "ERR_STRING_TYPE", `options.group ${quoted(group)} ${notWellFormed(group)}`);
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     for (const key of keys) {
@@ -78,7 +83,7 @@ export class ShardedElection {
     this.#nodeId = first.nodeId;
     this.#maxLeading = maxLeading;
     this.#probeMs = probeIntervalMs ?? first.config.ttl_ms;
-    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms > 0, got ${String(probeIntervalMs)}`);
+    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0 && this.#probeMs <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs), got ${String(probeIntervalMs)}`);
   }
 
   /** This process's node id (the same for every key). */

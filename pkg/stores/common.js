@@ -1,7 +1,7 @@
 // What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
 // request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
 // the adapters load without the machines.
-import { readingInput } from "../guard.js";
+import { notWellFormed, readingInput } from "../guard.js";
 
 const U64_MAX = 2n ** 64n - 1n;
 const REQUEST_KEYS = {
@@ -39,11 +39,15 @@ export function readRequest(store, request) {
     if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
   }
   if (request.key === "") throw bad(RangeError, "request.key must not be empty");
+  for (const field of ["key", "holder", "session"]) {
+    const why = notWellFormed(request[field]);
+    if (why) throw bad(RangeError, `request.${field} ${describe(request[field])} ${why}`);
+  }
   if (keys.includes("ttl_ms")) {
     const ttl = request.ttl_ms;
     if (typeof ttl !== "number") throw bad(TypeError, `request.ttl_ms must be a number, got ${describe(ttl)}`);
-    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > 2 ** 31) {
-      throw bad(RangeError, `request.ttl_ms must be a finite number of ms in (0, 2^31], got ${ttl}`);
+    if (!Number.isFinite(ttl) || ttl <= 0 || ttl > MAX_TIMER_MS) {
+      throw bad(RangeError, `request.ttl_ms must be a number of ms above 0 and at most ${MAX_TIMER_MS} (about 24.8 days), got ${ttl}`);
     }
   }
   if (keys.includes("token")) {
@@ -120,20 +124,41 @@ function readOptionsOf(store, options, clientMethods, clientDescription, known) 
   return copy;
 }
 
+/**
+ * Refuses a string option with a lone UTF-16 surrogate (a key, a prefix): stored as UTF-8 it
+ * would become U+FFFD, so two different options would name the same keys.
+ */
+export function checkWellFormed(store, name, value) {
+  const why = notWellFormed(value);
+  if (why) throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} ${describe(value)} ${why}`);
+}
+
 /** Checks an optional string option (a key prefix, a table name). */
 export function readStringOption(store, options, name, fallback, pattern, patternText) {
   const value = options[name] ?? fallback;
   if (typeof value !== "string" || (pattern && !pattern.test(value))) {
     throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${patternText ?? "a string"}, got ${describe(value)}`);
   }
+  checkWellFormed(store, name, value);
   return value;
 }
 
-/** Checks an optional positive number-of-ms option. */
+/** The longest delay a JavaScript timer keeps (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Checks an optional number-of-ms option: a whole number of ms from 1 to MAX_TIMER_MS. Past
+ * that, Node's setTimeout fires at once and gRPC refuses the deadline ("Deadline is too far in
+ * the future", thrown later, far from the option); a fraction is finer than a timer's 1 ms.
+ */
 export function readMsOption(store, options, name, fallback) {
   const value = options[name] ?? fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw fail(RangeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be a positive number of ms, got ${describe(value)}`);
+  const range = `a whole number of ms from 1 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+  if (typeof value !== "number") {
+    throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${range}, got ${describe(value)}`);
+  }
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS) {
+    throw fail(RangeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.${name} must be ${range}, got ${value}`);
   }
   return value;
 }

@@ -11,6 +11,27 @@
 // Tokens are compared as numeric, so a request token above bigint's range (2^63 - 1) is simply
 // not the stored one; the stored counter is a bigint and runs out there (TokensExhausted).
 
+import { createHash } from "node:crypto";
+
+/** PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN - 1), prepared statements' too. */
+export const MAX_NAME_BYTES = 63;
+
+/**
+ * The prepared statement's name for one statement (`kind`: acquire, renew, release, fence,
+ * fence_read) on one table, unique per (kind, table) and at most 63 bytes. PostgreSQL cuts a
+ * longer name to 63 bytes, so two tables sharing a 63-byte prefix got one statement ("prepared
+ * statement ... already exists", 42P05, on a shared connection). `:` cannot appear in a table
+ * name (letters, digits, _ and one .), so `tenure_fence:read_x` and `tenure_fence_read:x` differ;
+ * past 63 bytes the name keeps the table's start, then `~` and 16 hex digits of its SHA-256.
+ */
+export function statementName(kind, table) {
+  const whole = `tenure_${kind}:${table}`;
+  if (Buffer.byteLength(whole) <= MAX_NAME_BYTES) return whole;
+  const hash = createHash("sha256").update(table).digest("hex").slice(0, 16);
+  const head = `tenure_${kind}:`;
+  return `${head}${table.slice(0, MAX_NAME_BYTES - head.length - 1 - hash.length)}~${hash}`;
+}
+
 /** `"name"` or `"schema"."name"` from a validated identifier. */
 export function quoteTable(name) {
   return name

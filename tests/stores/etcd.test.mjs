@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { EtcdStore } from "tenure/etcd";
 import { checkStoreContract, runDifferential } from "tenure/testing";
-import { etcdClient, freshKey, show, sleep, startEtcd, useServer } from "./helpers.mjs";
+import { assertLoneSurrogatesRefused, etcdClient, freshKey, show, sleep, startEtcd, useServer } from "./helpers.mjs";
 
 const etcd = useServer(startEtcd);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
@@ -131,6 +131,44 @@ test("etcd_failures_reject_with_err_store", async () => {
   assert.throws(() => new EtcdStore({ client: {} }), { code: "ERR_STORE_OPTIONS" });
   assert.throws(() => new EtcdStore({ client, timeoutMs: 0 }), { code: "ERR_STORE_OPTIONS" });
   await assert.rejects(store.send({ type: "Renew", ...lease("k", "a"), token: 1, ttl_ms: 100 }), { code: "ERR_STORE_REQUEST" });
+});
+
+// The story: `new EtcdStore({ client, timeoutMs: 1e15 })` was accepted; the first request then
+// threw from gRPC ("Deadline is too far in the future"), and the keepalive's setTimeout of
+// 1e15 ms fired at once. A timeout is a whole number of ms up to the longest timer (2^31 - 1).
+test("etcd_timeout_ms_is_refused_past_the_longest_timer_and_works_at_it", async () => {
+  const client = etcdClient(etcd().hosts);
+  const range = /^new EtcdStore\(options\): options\.timeoutMs must be a whole number of ms from 1 to 2147483647 \(about 24\.8 days, the longest timer JavaScript runs\), got /;
+  for (const [timeoutMs, Kind, shown] of [
+    [1e15, RangeError, "1000000000000000"],
+    [2 ** 31, RangeError, "2147483648"],
+    [1.5, RangeError, "1.5"],
+    [Infinity, RangeError, "Infinity"],
+    [NaN, RangeError, "NaN"],
+    [0, RangeError, "0"],
+    ["5000", TypeError, '"5000"'],
+  ]) {
+    assert.throws(() => new EtcdStore({ client, timeoutMs }), (err) => {
+      assert.ok(err instanceof Kind, `${timeoutMs}: ${err}`);
+      assert.equal(err.code, "ERR_STORE_OPTIONS");
+      assert.match(err.message, range);
+      assert.ok(err.message.endsWith(`got ${shown}`), err.message);
+      return true;
+    });
+  }
+  // The longest timer itself: every call (the keepalive's timer included) works.
+  const store = new EtcdStore({ client, timeoutMs: 2 ** 31 - 1 });
+  const a = lease(freshKey(), "a");
+  const granted = await store.send({ type: "Acquire", ...a, ttl_ms: 2_000 });
+  assert.equal(granted.type, "Granted", show(granted));
+  assert.equal((await store.send({ type: "Renew", ...a, token: granted.token, ttl_ms: 2_000 })).type, "Renewed");
+  assert.deepEqual(await store.send({ type: "Release", ...a, token: granted.token }), { type: "Released" });
+});
+
+test("etcd_lone_surrogates_in_keys_and_prefixes_are_refused", async () => {
+  const client = etcdClient(etcd().hosts);
+  await assertLoneSurrogatesRefused(new EtcdStore({ client }), "EtcdStore");
+  assert.throws(() => new EtcdStore({ client, prefix: "t\uD800/" }), { code: "ERR_STORE_OPTIONS", message: /^new EtcdStore\(options\): options\.prefix "t\\ud800\/" is not well-formed Unicode/ });
 });
 
 test("etcd_store_keeps_the_store_contract", async (t) => {

@@ -1,5 +1,6 @@
 // Shared by the real-server store tests: servers tied to node:test's lifecycle, connected
 // clients that are closed again, and small waiting helpers.
+import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import { inspect } from "node:util";
 import { Etcd3 } from "etcd3";
@@ -78,3 +79,25 @@ export function freshKey(prefix = "k") {
 
 /** A message-friendly rendering of anything (bigints included). */
 export const show = (value) => inspect(value, { depth: 6, breakLength: 120 });
+
+/**
+ * A store's requests with a lone UTF-16 surrogate in key, holder or session are refused
+ * (ERR_STORE_REQUEST) before the server sees them: stored as UTF-8 they would become U+FFFD,
+ * and "k\uD800" and "k\uDBFF" would be one lease. Two keys that differ in a surrogate pair
+ * (a well-formed character outside the BMP) are two leases on the real server.
+ */
+export async function assertLoneSurrogatesRefused(store, name) {
+  const key = freshKey("lone");
+  for (const field of ["key", "holder", "session"]) {
+    const request = { type: "Acquire", key, holder: "a", session: "s", ttl_ms: 2_000, [field]: `${field}\uD800` };
+    await assert.rejects(store.send(request), (err) => {
+      assert.ok(err instanceof RangeError, String(err));
+      assert.equal(err.code, "ERR_STORE_REQUEST");
+      assert.match(err.message, new RegExp(`^${name}\\.send: request\\.${field} "${field}\\\\ud800" is not well-formed Unicode: it has a lone UTF-16 surrogate, \\\\uD800 at index ${field.length}, which UTF-8 cannot encode`));
+      return true;
+    });
+  }
+  const first = await store.send({ type: "Acquire", key: `${key}\u{1F600}`, holder: "a", session: "s", ttl_ms: 2_000 });
+  const second = await store.send({ type: "Acquire", key: `${key}\u{1F601}`, holder: "b", session: "s", ttl_ms: 2_000 });
+  assert.deepEqual([first.type, second.type], ["Granted", "Granted"], `two keys, two leases: ${show([first, second])}`);
+}

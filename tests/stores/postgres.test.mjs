@@ -3,9 +3,10 @@
 // between connections, and the fenced UPDATE answering { accepted, presented, required }.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import pg from "pg";
 import { PostgresFencedTable, PostgresStore } from "tenure/postgres";
 import { checkStoreContract, runDifferential } from "tenure/testing";
-import { freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
+import { assertLoneSurrogatesRefused, freshKey, pgPool, show, sleep, startPostgres, useServer } from "./helpers.mjs";
 
 const postgres = useServer(startPostgres);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
@@ -177,6 +178,98 @@ test("postgres_bad_input_and_failures_reject_with_codes", async () => {
   assert.throws(() => new PostgresFencedTable({ client: pool }), { code: "ERR_STORE_OPTIONS" });
   await server.stop();
   await assert.rejects(store.send({ type: "Acquire", ...lease("k", "a"), ttl_ms: 100 }), { code: "ERR_STORE" });
+});
+
+// The story: "k\uD800" and "k\uDBFF" were one row of cluster_leadership (pg sends UTF-8, where
+// both become "k\uFFFD"): the second acquire was Held by the first holder.
+test("postgres_lone_surrogates_in_keys_and_values_are_refused", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "lone_surrogates" });
+  await store.migrate();
+  await assertLoneSurrogatesRefused(store, "PostgresStore");
+  assert.throws(() => new PostgresFencedTable({ client: pool, key: "r\uDBFF" }), (err) => {
+    assert.ok(err instanceof TypeError);
+    assert.equal(err.code, "ERR_STORE_OPTIONS");
+    assert.match(err.message, /^new PostgresFencedTable\(options\): options\.key "r\\udbff" is not well-formed Unicode: it has a lone UTF-16 surrogate, \\uDBFF at index 1/);
+    return true;
+  });
+  const table = new PostgresFencedTable({ client: pool, key: freshKey("lone-value") });
+  await table.migrate();
+  await assert.rejects(table.write(1n, "v\uD800"), { code: "ERR_VALUE_TYPE", message: /^PostgresFencedTable\.write: the value "v\\ud800" is not well-formed Unicode/ });
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined }, "nothing was written");
+  assert.deepEqual(await table.write(1n, "v\u{1F600}"), { accepted: true, token: 1n });
+  assert.equal((await table.read()).value, "v\u{1F600}", "a surrogate pair round-trips");
+});
+
+// The story: the prepared statements were named `tenure_acquire_<table>`; PostgreSQL keeps the
+// first 63 bytes of a name, so on one connection the tables "aaa...a_one" and "aaa...a_two"
+// (50 a's) shared a statement, and the second store's every request failed with 42P05
+// ("prepared statement ... already exists"); pg printed "Postgres only supports 63 characters
+// for query names". And the fenced tables "x" and "read_x" both named `tenure_fence_read_x`.
+test("postgres_statement_names_stay_unique_within_63_bytes_for_long_and_look_alike_tables", async () => {
+  const pool = pgPool(postgres(), { max: 1 }); // one connection: every statement is prepared on it
+  const stem = "a".repeat(50);
+  const [one, two] = [`${stem}_one`, `${stem}_two`].map((table) => new PostgresStore({ client: pool, table }));
+  const schema = "s".repeat(63);
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const longest = new PostgresStore({ client: pool, table: `${schema}.${"t".repeat(63)}` }); // 127 bytes
+  const stores = [one, two, longest];
+  for (const store of stores) await store.migrate();
+  const key = freshKey("long-table");
+  const granted = [];
+  for (const [i, store] of stores.entries()) {
+    const a = lease(key, `holder-${i}`);
+    const reply = await store.send({ type: "Acquire", ...a, ttl_ms: 5_000 });
+    granted.push(reply.type);
+    assert.equal((await store.send({ type: "Renew", ...a, token: reply.token, ttl_ms: 5_000 })).type, "Renewed");
+    assert.deepEqual(await store.send({ type: "Release", ...a, token: reply.token }), { type: "Released" });
+  }
+  assert.deepEqual(granted, ["Granted", "Granted", "Granted"], "three tables, three leases of one key");
+  const fenced = ["x_fenced", "read_x_fenced"].map((table) => new PostgresFencedTable({ client: pool, key, table }));
+  for (const [i, table] of fenced.entries()) {
+    await table.migrate();
+    assert.deepEqual(await table.write(BigInt(i + 1), `v${i}`), { accepted: true, token: BigInt(i + 1) });
+    assert.deepEqual(await table.read(), { highestToken: BigInt(i + 1), value: `v${i}` });
+  }
+  const { rows } = await pool.query("SELECT name FROM pg_prepared_statements WHERE name LIKE 'tenure%'");
+  const names = rows.map((r) => r.name);
+  assert.equal(names.length, 3 * 3 + 2 * 2, show(names));
+  assert.equal(new Set(names).size, names.length, "no two statements share a name");
+  for (const name of names) assert.ok(Buffer.byteLength(name) <= 63, `${name}: ${Buffer.byteLength(name)} bytes`);
+  for (const name of ["tenure_fence:x_fenced", "tenure_fence_read:x_fenced", "tenure_fence:read_x_fenced"]) {
+    assert.ok(names.includes(name), `a name that fits keeps the whole table name: ${name} in ${show(names)}`);
+  }
+  const cut = names.filter((n) => /^tenure_acquire:(a{31}|s{31})~[0-9a-f]{16}$/.test(n));
+  assert.equal(cut.length, 3, `a longer one keeps the table's start and a hash of it: ${show(names)}`);
+});
+
+// The story: a `new pg.Client()` passed before `await client.connect()` was taken; pg queues a
+// query until the client connects, so every request timed out (ERR_STORE_TIMEOUT in the
+// election) with no word of why. The store does not own the connection, so a Client that is
+// not connected, or was ended, and an ended Pool are refused at construction.
+test("postgres_store_refuses_an_unconnected_or_ended_client_or_pool", async () => {
+  const client = new pg.Client(postgres().config);
+  client.on("error", () => {});
+  const makers = [(c) => new PostgresStore({ client: c }), (c) => new PostgresFencedTable({ client: c, key: "k" })];
+  for (const make of makers) {
+    assert.throws(() => make(client), (err) => {
+      assert.ok(err instanceof TypeError);
+      assert.equal(err.code, "ERR_STORE_OPTIONS");
+      assert.match(err.message, /^new Postgres(Store|FencedTable)\(options\): options\.client is a `pg` Client that is not connected: call `await client\.connect\(\)` first, or pass a `pg` Pool, which connects on its own/);
+      return true;
+    });
+  }
+  const connecting = client.connect(); // connecting: its queries wait for the connection, which comes
+  const store = new PostgresStore({ client, table: "connected_client" });
+  await connecting;
+  await store.migrate();
+  assert.equal((await store.send({ type: "Acquire", ...lease(freshKey("client"), "a"), ttl_ms: 1_000 })).type, "Granted");
+  await client.end();
+  for (const make of makers) assert.throws(() => make(client), { code: "ERR_STORE_OPTIONS", message: /is a `pg` Client that was ended \(client\.end\(\)\)/ });
+  const pool = new pg.Pool(postgres().config);
+  assert.doesNotThrow(() => new PostgresStore({ client: pool }), "a Pool connects on its own");
+  await pool.end();
+  for (const make of makers) assert.throws(() => make(pool), { code: "ERR_STORE_OPTIONS", message: /is a `pg` Pool that was ended \(pool\.end\(\)\)/ });
 });
 
 test("postgres_fenced_table_write_is_one_update_that_answers_required", async () => {

@@ -31,8 +31,8 @@ test("readme_service_examples_are_whole_and_short", () => {
   }
 });
 
-/** Runs an example until its fenced write lands, then SIGTERMs it: it must exit 0 by itself. */
-async function runExample(code, env, written) {
+/** Starts an example and waits until its fenced write lands: `{ child, output(), exited }`. */
+async function startExample(code, env, written) {
   const child = spawn(process.execPath, ["--input-type=module", "--unhandled-rejections=strict", "-e", code], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -49,11 +49,22 @@ async function runExample(code, env, written) {
       assert.ok(performance.now() < deadline, `no fenced write within 15 s:\n${output}`);
       await sleep(50);
     }
+  } catch (err) {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    throw err;
+  }
+  return { child, output: () => output, exited };
+}
+
+/** Runs an example until its fenced write lands, then SIGTERMs it: it must exit 0 by itself. */
+async function runExample(code, env, written) {
+  const { child, output, exited } = await startExample(code, env, written);
+  try {
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     const status = await exited;
     clearTimeout(timer);
-    assert.deepEqual(status, { code: 0, signal: null }, `after SIGTERM the example should exit by itself:\n${output}`);
+    assert.deepEqual(status, { code: 0, signal: null }, `after SIGTERM the example should exit by itself:\n${output()}`);
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
   }
@@ -81,11 +92,50 @@ test("readme_postgres_example_runs_and_hands_over_on_sigterm", async () => {
 
 test("readme_etcd_example_runs_and_hands_over_on_sigterm", async () => {
   const pool = pgPool(postgres());
-  const orders = new PostgresFencedTable({ client: pool, key: "orders", table: "fenced_resource" });
-  await pool.query("DELETE FROM fenced_resource WHERE key = 'orders'").catch(() => {});
-  const written = async () => (await orders.read().catch(() => ({}))).value === "ship order 7";
+  const invoices = new PostgresFencedTable({ client: pool, key: "invoices", table: "invoice_writes" });
+  const written = async () => (await invoices.read().catch(() => ({}))).value === "send invoice 7";
   await runExample(example("etcd"), { ETCD_HOSTS: etcd().hosts.join(","), DATABASE_URL: postgres().connectionString }, written);
-  const granted = await new EtcdStore({ client: etcdClient(etcd().hosts) }).send(next("orders"));
+  const granted = await new EtcdStore({ client: etcdClient(etcd().hosts) }).send(next("invoices"));
   assert.equal(granted.type, "Granted", "released on SIGTERM: the next node is granted at once");
-  assert.ok(granted.token > (await orders.read()).highestToken);
+  assert.ok(granted.token > (await invoices.read()).highestToken);
 });
+
+test("readme_etcd_and_postgres_examples_share_no_lease_key_and_no_fenced_row", () => {
+  const keys = (code) => [...code.matchAll(/key: "([^"]+)"/g)].map((m) => m[1]);
+  const tables = (code) => [...code.matchAll(/table: "([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(keys(example("etcd")).filter((k) => keys(example("postgres")).includes(k)), [], "lease and fenced keys differ");
+  assert.deepEqual(tables(example("postgres")), [], "the PostgreSQL example uses the default tables");
+  assert.deepEqual(tables(example("etcd")), ["invoice_writes"], "the etcd example fences at a table of its own");
+});
+
+// The story: the examples had no `error` listener on the node-redis client or the pg Pool, so
+// when the server went away (a restart, a failover) the client emitted `error`, Node threw it,
+// and every node of the service exited at once. Each example now survives its server going
+// away: it logs, the election reports `error` events and steps down at its deadline.
+for (const [store, start, env, written] of [
+  ["redis", startRedis, (server) => ({ REDIS_URL: server.url }), async (server) => {
+    const client = await redisClient(server);
+    return async () => (await new RedisFencedResource({ client, key: "orders" }).read()).value === "ship order 7";
+  }],
+  ["postgres", startPostgres, (server) => ({ DATABASE_URL: server.connectionString }), async (server) => {
+    const orders = new PostgresFencedTable({ client: pgPool(server), key: "orders" });
+    return async () => (await orders.read().catch(() => ({}))).value === "ship order 7";
+  }],
+]) {
+  test(`readme_${store}_example_survives_its_server_going_away`, async () => {
+    const server = await start();
+    try {
+      const { child, output } = await startExample(example(store), env(server), await written(server));
+      try {
+        await server.stop();
+        await sleep(2_000);
+        assert.equal(child.exitCode, null, `the example exited when its server went away:\n${output()}`);
+        assert.match(output(), store === "redis" ? /redis: / : /postgres: /, "its error listener heard it");
+      } finally {
+        child.kill("SIGKILL");
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+}

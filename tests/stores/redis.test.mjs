@@ -3,9 +3,10 @@
 // expiry at whole milliseconds, and failures surfacing as rejected promises (design rule 9).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { createClient } from "redis";
 import { RedisFencedResource, RedisStore } from "tenure/redis";
 import { checkStoreContract, runDifferential } from "tenure/testing";
-import { freshKey, redisClient, show, sleep, startRedis, useServer } from "./helpers.mjs";
+import { assertLoneSurrogatesRefused, freshKey, redisClient, show, sleep, startRedis, useServer } from "./helpers.mjs";
 
 const redis = useServer(startRedis);
 const lease = (key, holder, session = `${holder}-session`) => ({ key, holder, session });
@@ -120,6 +121,58 @@ test("redis_bad_requests_reject_with_a_code_and_reach_no_server", async () => {
   assert.equal((await store.send({ type: "Acquire", key, holder: "a", session: "s", ttl_ms: 100 })).token, 1n, "nothing reached Redis");
   assert.throws(() => new RedisStore({}), { code: "ERR_STORE_OPTIONS" });
   assert.throws(() => new RedisStore({ client: {} }), { code: "ERR_STORE_OPTIONS" });
+});
+
+// The story: "k\uD800" and "k\uDBFF" were one lease on Redis (node-redis writes UTF-8, where
+// both become "k\uFFFD"): the second acquire was Held by the first holder.
+test("redis_lone_surrogates_in_keys_prefixes_and_values_are_refused", async () => {
+  const client = await redisClient(redis());
+  await assertLoneSurrogatesRefused(new RedisStore({ client }), "RedisStore");
+  assert.throws(() => new RedisStore({ client, prefix: "t\uDC00:" }), (err) => {
+    assert.equal(err.code, "ERR_STORE_OPTIONS");
+    assert.match(err.message, /^new RedisStore\(options\): options\.prefix "t\\udc00:" is not well-formed Unicode: it has a lone UTF-16 surrogate, \\uDC00 at index 1/);
+    return true;
+  });
+  assert.throws(() => new RedisFencedResource({ client, key: "r\uD800" }), { code: "ERR_STORE_OPTIONS", message: /options\.key "r\\ud800" is not well-formed Unicode/ });
+  const resource = new RedisFencedResource({ client, key: freshKey("lone-value") });
+  await assert.rejects(resource.write(1n, "v\uD800"), (err) => {
+    assert.ok(err instanceof TypeError);
+    assert.equal(err.code, "ERR_VALUE_TYPE");
+    assert.match(err.message, /^RedisFencedResource\.write: the value "v\\ud800" is not well-formed Unicode/);
+    return true;
+  });
+  assert.deepEqual(await resource.read(), { highestToken: 0n, value: undefined }, "nothing was written");
+  assert.deepEqual(await resource.write(1n, "v\u{1F600}"), { accepted: true, token: 1n });
+  assert.equal((await resource.read()).value, "v\u{1F600}", "a surrogate pair round-trips");
+});
+
+// The story: a client passed before `await client.connect()` was taken, and every request then
+// failed with node-redis's "The client is closed", far from the constructor; v5's callback
+// wrapper client.legacy() was taken too, and its sendCommand answered undefined, never a reply.
+// The store does not own the connection (README: "pass your own connected client"), so both
+// are refused at construction, in words that say what to do.
+test("redis_store_refuses_an_unconnected_or_closed_client_and_the_callback_wrapper", async () => {
+  const fresh = createClient({ url: redis().url, disableOfflineQueue: true });
+  fresh.on("error", () => {});
+  for (const make of [(client) => new RedisStore({ client }), (client) => new RedisFencedResource({ client, key: "k" })]) {
+    assert.throws(() => make(fresh), (err) => {
+      assert.ok(err instanceof TypeError);
+      assert.equal(err.code, "ERR_STORE_OPTIONS");
+      assert.match(err.message, /^new Redis(Store|FencedResource)\(options\): options\.client is not connected \(its isOpen is false\): call `await client\.connect\(\)` first/);
+      return true;
+    });
+    assert.throws(() => make(fresh.legacy()), (err) => {
+      assert.equal(err.code, "ERR_STORE_OPTIONS");
+      assert.match(err.message, /options\.client is node-redis's callback API \(client\.legacy\(\)\), which answers no promise: pass the client itself/);
+      return true;
+    });
+  }
+  await fresh.connect();
+  const store = new RedisStore({ client: fresh });
+  const key = freshKey("connected");
+  assert.equal((await store.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 1_000 })).type, "Granted", "connected: it works");
+  await fresh.quit();
+  assert.throws(() => new RedisStore({ client: fresh }), { code: "ERR_STORE_OPTIONS", message: /is not connected \(its isOpen is false\)/ }, "closed again");
 });
 
 test("redis_failures_reject_with_err_store_and_the_cause", async () => {
