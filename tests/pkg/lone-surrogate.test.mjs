@@ -6,7 +6,7 @@
 // The adapters' checks on real servers: tests/stores/{redis,postgres,etcd}.test.mjs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LeaderElection, MemoryStore, ShardedElection } from "tenure";
+import { LeaderElection, LeaseCandidate, LeaseStore, MemoryStore, ShardedElection } from "tenure";
 
 const words = (name, shown, unit, index) =>
   new RegExp(
@@ -62,4 +62,34 @@ test("MemoryStore.send refuses a key, holder or session with a lone surrogate: t
   const b = await store.send({ type: "Acquire", key: "a\u{1F601}", holder: "b", session: "s", ttl_ms: 1000 });
   assert.deepEqual([a.type, b.type], ["Granted", "Granted"], "two well-formed keys are two leases");
   await store.close();
+});
+
+test("LeaseCandidate and LeaseStore, used directly, refuse a lone surrogate in a key: the wasm module never reads it as U+FFFD", () => {
+  const rust = (name, index) =>
+    new RegExp(
+      `^${name.replace(/[.[\]]/g, "\\$&")} is not well-formed Unicode: a lone UTF-16 surrogate at index ${index} has no UTF-8 form; ` +
+        "pass a well-formed string \\(String\\.prototype\\.isWellFormed\\(\\)\\)$",
+    );
+  assert.throws(() => new LeaseCandidate({ holder: 1n, key: "a\uD800", seed: 1n }), (err) => {
+    assert.ok(err instanceof TypeError);
+    assert.equal(err.code, "ERR_STRING_TYPE");
+    assert.match(err.message, rust("config.key", 1));
+    return true;
+  });
+  const store = new LeaseStore();
+  const acquire = (key, holder) => ({ type: "Acquire", id: 1n, key, holder, session: 1n, ttl_ms: 1000 });
+  assert.throws(() => store.handle(0, acquire("\u{1F600}x\uDBFF", 1n)), (err) => {
+    assert.ok(err instanceof TypeError);
+    assert.equal(err.code, "ERR_STRING_TYPE");
+    assert.match(err.message, rust("request.key", 3));
+    return true;
+  });
+  assert.equal(store.holder("x\uFFFD", 0), undefined, "nothing was granted under U+FFFD");
+  // Twice through the same store, so the fast path (a cached key) is crossed too.
+  assert.equal(store.handle(0, acquire("a\u{1F600}", 1n)).type, "Granted");
+  assert.throws(() => store.handle(0, acquire("a\uD83D", 2n)), { code: "ERR_STRING_TYPE" });
+  assert.equal(store.handle(0, acquire("a\u{1F601}", 2n)).type, "Granted", "two well-formed keys are two leases");
+  // A key that really holds U+FFFD is well-formed and is taken.
+  assert.equal(store.handle(0, acquire("a\uFFFD", 3n)).type, "Granted");
+  store.free();
 });

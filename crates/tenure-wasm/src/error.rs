@@ -283,6 +283,18 @@ pub(crate) enum BindingError {
         /// `typeof` of the value and a short preview.
         got: String,
     },
+    /// A string field held a lone UTF-16 surrogate, which has no UTF-8 form: read as
+    /// U+FFFD, two different keys would name the same lease.
+    #[error(
+        "{arg} is not well-formed Unicode: a lone UTF-16 surrogate at index {at} has no UTF-8 \
+         form; pass a well-formed string (String.prototype.isWellFormed())"
+    )]
+    LoneSurrogate {
+        /// The field path.
+        arg: Name,
+        /// Its index in UTF-16 code units.
+        at: u32,
+    },
     /// A field that must be an integer `number` (a count, ppm) was not a `number`.
     #[error("{arg} must be a number, got {got}")]
     NotInteger {
@@ -366,7 +378,9 @@ impl BindingError {
             BindingError::UnknownKey { .. } => "ERR_UNKNOWN_KEY",
             BindingError::BadVariant { .. } => "ERR_VARIANT",
             BindingError::NotBoolean { .. } => "ERR_BOOLEAN_TYPE",
-            BindingError::NotString { .. } => "ERR_STRING_TYPE",
+            BindingError::NotString { .. } | BindingError::LoneSurrogate { .. } => {
+                "ERR_STRING_TYPE"
+            }
             BindingError::NotInteger { .. } => "ERR_INTEGER_TYPE",
             BindingError::IntegerOutOfRange { .. } => "ERR_INTEGER_RANGE",
             BindingError::Config { .. } => "ERR_CONFIG",
@@ -390,6 +404,7 @@ impl BindingError {
             | BindingError::BadVariant { .. }
             | BindingError::NotBoolean { .. }
             | BindingError::NotString { .. }
+            | BindingError::LoneSurrogate { .. }
             | BindingError::NotInteger { .. }
             | BindingError::RevokedProxy { .. } => JsErrorClass::Type,
             BindingError::BigintOutOfRange { .. }
@@ -420,6 +435,7 @@ impl BindingError {
             | BindingError::BadVariant { arg, .. }
             | BindingError::NotBoolean { arg, .. }
             | BindingError::NotString { arg, .. }
+            | BindingError::LoneSurrogate { arg, .. }
             | BindingError::NotInteger { arg, .. }
             | BindingError::IntegerOutOfRange { arg, .. }
             | BindingError::TooLarge { arg, .. }

@@ -190,6 +190,25 @@ pub(crate) fn elements(array: &JsValue, count: u32) -> Result<Vec<JsValue>, Thro
     Ok(out)
 }
 
+/// The index of the first lone UTF-16 surrogate of the JS string `value`, which `as_string`
+/// turned into U+FFFD in `read`: looked for (in JS, `lease_fast`'s snippet) only when `read`
+/// holds a U+FFFD, so well-formed text costs one scan of the Rust string. Only the machines
+/// module looks: its strings are lease keys, where two keys read as one would be one lease;
+/// the sim and search modules (one `inline_js` snippet folder is shared by the three modules'
+/// glue, so they carry none) read scenario text, where U+FFFD changes only what is shown.
+pub(crate) fn lone_surrogate(value: &JsValue, read: &str) -> Option<u32> {
+    #[cfg(feature = "machines")]
+    if read
+        .as_bytes()
+        .windows(3)
+        .any(|w| w == "\u{FFFD}".as_bytes())
+    {
+        return u32::try_from(crate::lease_fast::lone_surrogate_js(value)).ok();
+    }
+    let _ = (value, read);
+    None
+}
+
 /// `value` as a Rust string if it is a JS string of at most `max` UTF-16 code units;
 /// `Ok(None)` if it is not a string, `Err(len)` if it is longer (nothing is copied).
 pub(crate) fn bounded_string(value: &JsValue, max: usize) -> Result<Option<String>, u32> {

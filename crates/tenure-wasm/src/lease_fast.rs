@@ -62,10 +62,13 @@ const RENEW = ["type", "id", "key", "holder", "session", "token", "ttl_ms"];
 const RELEASE = ["type", "id", "key", "holder", "session", "token"];
 const GRANT = ["type", "id", "key", "token", "ttl_ms"];
 
-// The tag index plus 8 when `key === expected`, or -1: "not mine".
+// The tag index plus 8 when `key === expected`, or -1: "not mine". A new key with a lone
+// surrogate is the strict reader's, which refuses it in the caller's words (`as_string`
+// would read it as U+FFFD); without `isWellFormed`, any surrogate sends it there.
 function found(tag, k, expected) {
   key = k;
-  return k === expected ? tag + 8 : tag;
+  if (k === expected) return tag + 8;
+  return (k.isWellFormed ? k.isWellFormed() : !/[\uD800-\uDFFF]/.test(k)) ? tag : -1;
 }
 
 export function fastMillis(v) {
@@ -114,6 +117,12 @@ export function fastReadResponse(v, expected) {
   }
 }
 
+// The index of the first lone UTF-16 surrogate of `s`, or -1 (crate::js::lone_surrogate).
+export function loneSurrogate(s) {
+  const m = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(s);
+  return m ? m.index : -1;
+}
+
 export function fastU64(i) { return u64[i]; }
 export function fastMs() { return ms; }
 export function fastKey() { const k = key; key = undefined; return k; }
@@ -137,6 +146,9 @@ export function fastRenewed(id, key, token, ttl_ms) {
 extern "C" {
     #[wasm_bindgen(js_name = fastMillis)]
     fn fast_millis(value: &JsValue) -> f64;
+    /// The index of the first lone UTF-16 surrogate of the string `s`, or -1.
+    #[wasm_bindgen(js_name = loneSurrogate)]
+    pub(crate) fn lone_surrogate_js(s: &JsValue) -> i32;
     #[wasm_bindgen(js_name = fastReadRequest)]
     fn fast_read_request(value: &JsValue, expected: &JsValue) -> i32;
     #[wasm_bindgen(js_name = fastReadResponse)]

@@ -303,7 +303,10 @@ pub(crate) fn as_array(value: &JsValue, name: Name) -> Result<Array, JsValue> {
 /// `value` as a string of at most [`MAX_STRING`] code units, named `name` in errors.
 pub(crate) fn bounded(value: &JsValue, name: Name) -> Result<String, BindingError> {
     match js::bounded_string(value, MAX_STRING) {
-        Ok(Some(s)) => Ok(s),
+        Ok(Some(s)) => match js::lone_surrogate(value, &s) {
+            Some(at) => Err(BindingError::LoneSurrogate { arg: name, at }),
+            None => Ok(s),
+        },
         Ok(None) => Err(BindingError::NotString {
             arg: name,
             got: describe(value),

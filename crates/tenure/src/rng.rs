@@ -43,7 +43,8 @@ impl Rng {
             // `x <= MAX - bound` is below the zone, so only a draw in the top `bound`
             // values (about `bound / 2^64` of them) pays the division for the zone; the
             // values drawn and accepted are the same (`below_matches_the_zone_rule`).
-            if x <= u64::MAX - bound || x < Self::zone(bound) {
+            // (`!bound` is `MAX - bound`, written without an arithmetic operator.)
+            if x <= !bound || x < Self::zone(bound) {
                 return x.checked_rem(bound).unwrap_or(0);
             }
         }
