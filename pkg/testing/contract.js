@@ -3,9 +3,20 @@
 import { Breach, CASES } from "./cases.js";
 import { Unreadable, exchange, sleep } from "./exchange.js";
 import { randomId } from "../election/random.js";
-import { readingInput } from "../guard.js";
+import { misuse } from "../election/errors.js";
+import { MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
 
-const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
+/** Every option, with its check (pkg/testing/options.js); the defaults are below. */
+const SPEC = {
+  ttlMs: millis(0, MAX_TTL_MS, { above: true, micros: true, why: " (an hour: each case waits out the ttl)" }),
+  numbering,
+  clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
+  requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  keyPrefix,
+  t: subtestHost,
+  only: caseNames,
+  closeStores: boolean,
+};
 
 /**
  * @param {() => object | Promise<object>} makeStore a fresh store, or the same one each time
@@ -13,15 +24,9 @@ const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "k
  * @param {object} [options]
  */
 export async function checkStoreContract(makeStore, options = {}) {
-  if (typeof makeStore !== "function") throw codeError(TypeError, "ERR_FUNCTION_TYPE", "checkStoreContract(makeStore): makeStore must be a function returning a store");
-  // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
-  if (typeof options !== "object" || options === null) throw codeError(TypeError, "ERR_OBJECT_TYPE", `checkStoreContract options must be an object, got ${options === null ? "null" : typeof options}`);
-  options = readingInput(() => {
-    for (const k of Object.keys(options)) {
-      if (!KNOWN.includes(k)) throw codeError(TypeError, "ERR_UNKNOWN_KEY", `checkStoreContract options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-    }
-    return { ...options };
-  });
+  if (typeof makeStore !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `checkStoreContract(makeStore): makeStore must be a function returning a store, got ${describe(makeStore)}`);
+  // Read once, as a plain copy (a getter or Proxy trap that throws is coded ERR_INPUT_THREW),
+  // and every value checked before a store is made.
   const {
     ttlMs = 300,
     numbering = "consecutive",
@@ -31,10 +36,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     t,
     only,
     closeStores = true,
-  } = options;
-  if (numbering !== "consecutive" && numbering !== "increasing") {
-    throw codeError(TypeError, "ERR_VARIANT", `options.numbering must be "consecutive" or "increasing", got ${String(numbering)}`);
-  }
+  } = readKitOptions("checkStoreContract", options, SPEC);
   const cases = only === undefined ? CASES : CASES.filter((c) => only.includes(c.name));
   const made = new Set();
   const results = await Promise.all(
@@ -102,8 +104,21 @@ async function runCase(kase, makeStore, made, o) {
   return { name: kase.name, rule: kase.rule, ok: error === undefined, error, saw, ms: Math.round(performance.now() - started) };
 }
 
-function codeError(Class, code, message) {
-  const err = new Class(message);
-  err.code = code;
-  return err;
+/** `options.t`: a node:test context, or anything with a `test(name, fn)` method. */
+function subtestHost(where, v) {
+  if (typeof v !== "object" || v === null || typeof v.test !== "function") {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where} must be a node:test context (the test's \`t\`, with a test(name, fn) method), got ${describe(v)}`);
+  }
+  return v;
+}
+
+/** `options.only`: a non-empty list of the case names in `contractCases` (a misspelt one would run nothing and pass). */
+function caseNames(where, v) {
+  const names = CASES.map((c) => c.name);
+  if (!Array.isArray(v) || v.length === 0) throw misuse(TypeError, "ERR_ARRAY_TYPE", `${where} must be a non-empty array of case names (contractCases lists them), got ${Array.isArray(v) ? "an empty array" : describe(v)}`);
+  const list = [...v];
+  list.forEach((name, i) => {
+    if (!names.includes(name)) throw misuse(TypeError, "ERR_VARIANT", `${where}[${i}] ${describe(name)} is not a case of checkStoreContract; the cases are ${names.join(", ")}`);
+  });
+  return list;
 }

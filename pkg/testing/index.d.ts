@@ -10,19 +10,19 @@ export interface SubtestHost {
 }
 
 export interface ContractOptions {
-  /** The ttl asked in every case, ms [300]; waits use the ttl the store reports. */
+  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports. */
   ttlMs?: number;
   /** "consecutive": each new grant is exactly +1 (MemoryStore, Redis, PostgreSQL); "increasing": only strictly greater ["consecutive"]. */
   numbering?: "consecutive" | "increasing";
-  /** The store clock's resolution, ms: widens waits past expiry [1]. */
+  /** The store clock's resolution, ms, from 0 to 60000: widens waits past expiry [1]. */
   clockResolutionMs?: number;
-  /** How long one request may take before the case fails, ms [2000]. */
+  /** How long one request may take before the case fails, ms, above 0 and at most 2147483647 [2000]. */
   requestTimeoutMs?: number;
   /** Prefix of the keys used [a random one per run]. */
   keyPrefix?: string;
   /** node:test context: each case is also reported as a subtest. */
   t?: SubtestHost;
-  /** Run only these cases. */
+  /** Run only these cases: a non-empty list of names from `contractCases` (another name is refused, ERR_VARIANT). */
   only?: string[];
   /** Close each store makeStore returned (once, at the end) [true]; false when you close it yourself. */
   closeStores?: boolean;
@@ -60,11 +60,11 @@ export interface ContractCase {
 export declare const contractCases: readonly ContractCase[];
 
 export interface DifferentialOptions {
-  /** Requests sent [100]. */
+  /** Requests sent, a whole number from 1 to 1000000 [100]. */
   steps?: number;
-  /** The ttl asked, ms (a fifth of the requests ask twice it) [200]. */
+  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]. */
   ttlMs?: number;
-  /** Seed of the random sequence [fresh; reported]. */
+  /** Seed of the random sequence, from 0n to 2n ** 64n - 1n (a number is refused: ERR_SEED_TYPE) [fresh; reported]. */
   seed?: bigint;
   clockResolutionMs?: number;
   numbering?: "consecutive" | "increasing";
