@@ -1,10 +1,10 @@
 // checkStoreContract: runs every case of cases.js against fresh stores from `makeStore`, all
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
-import { Unreadable, exchange, sleep } from "./exchange.js";
+import { Unreadable, closeWithin, exchange, sleep, storeName } from "./exchange.js";
 import { randomId } from "../election/random.js";
 import { misuse } from "../election/errors.js";
-import { MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
@@ -12,6 +12,7 @@ const SPEC = {
   numbering,
   clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
   requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   keyPrefix,
   t: subtestHost,
   only: caseNames,
@@ -32,31 +33,38 @@ export async function checkStoreContract(makeStore, options = {}) {
     numbering = "consecutive",
     clockResolutionMs = 1,
     requestTimeoutMs = 2000,
+    closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
     keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
     t,
     only,
     closeStores = true,
   } = readKitOptions("checkStoreContract", options, SPEC);
   const cases = only === undefined ? CASES : CASES.filter((c) => only.includes(c.name));
-  const made = new Set();
+  const made = new Map(); // store -> the first case that made it
   const results = await Promise.all(
     cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
   );
-  // Each store once, after every case: makeStore may hand out one shared store.
-  for (const store of closeStores ? made : []) {
-    try {
-      await store?.close?.();
-    } catch {
-      // A store that fails to close has still answered every case.
-    }
-  }
+  // Each store once, after every case (makeStore may hand out one shared store), each close
+  // bounded by closeTimeoutMs: a close() that never settles is a failure, not a hang. A close
+  // that rejects has still answered every case.
+  const stores = closeStores ? [...made].filter(([store]) => store !== null && (typeof store === "object" || typeof store === "function")) : [];
+  const label = (store, kase) => (made.size === 1 ? storeName(store) : `${storeName(store)} (made for ${kase})`);
+  const closeFailures = (await Promise.all(stores.map(([store, kase]) => closeWithin(store, closeTimeoutMs, label(store, kase))))).filter((f) => f !== undefined);
   const failed = results.filter((r) => !r.ok).map((r) => r.name);
-  const text = results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`).join("\n");
-  const report = { ok: failed.length === 0, cases: results, failed, text };
+  const text = [
+    ...results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`),
+    ...closeFailures.map((f) => `FAIL close [${f.code}]: ${f.error}`),
+  ].join("\n");
+  const report = { ok: failed.length === 0 && closeFailures.length === 0, cases: results, failed, closeFailures, text };
   if (t !== undefined) {
     for (const r of results) {
       await t.test(r.name, () => {
         if (!r.ok) throw new Error(`${r.rule}\n${r.error}\nsaw:\n  ${r.saw.join("\n  ")}`);
+      });
+    }
+    if (stores.length > 0) {
+      await t.test("stores_close_within_closeTimeoutMs", () => {
+        if (closeFailures.length > 0) throw Object.assign(new Error(closeFailures.map((f) => f.error).join("\n")), { code: closeFailures[0].code });
       });
     }
   }
@@ -70,7 +78,7 @@ async function runCase(kase, makeStore, made, o) {
   let error;
   try {
     store = await makeStore();
-    made.add(store);
+    if (!made.has(store)) made.set(store, kase.name);
     if (typeof store?.send !== "function") throw new Unreadable("makeStore() did not return an object with a send(request) method");
     const sessions = new Map();
     const c = {

@@ -13,9 +13,9 @@ import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
-import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
+import { Unreadable, closeWithin, describeExchange, exchange, sleep } from "./exchange.js";
 import { misuse } from "../election/errors.js";
-import { MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
@@ -25,6 +25,7 @@ const SPEC = {
   clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
   numbering,
   requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   keyPrefix,
   closeStores: boolean,
 };
@@ -41,6 +42,7 @@ export async function runDifferential(makeStore, options = {}) {
     clockResolutionMs = 1,
     numbering = "consecutive",
     requestTimeoutMs = 2000,
+    closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
     keyPrefix = `tenure-differential-${randomId().slice(0, 8)}`,
     closeStores = true,
   } = readKitOptions("runDifferential", options, SPEC);
@@ -59,6 +61,7 @@ export async function runDifferential(makeStore, options = {}) {
   let rttMs = 0;
   let leaseSlack = 0;
   const differences = [];
+  const closeFailures = [];
   const counts = { numbering: 0, clock: 0, reason: 0, breach: 0 };
   const note = (step, kind, text, request, storeReply, refReply) => {
     counts[kind]++;
@@ -162,11 +165,12 @@ export async function runDifferential(makeStore, options = {}) {
     }
   } finally {
     ref.free();
-    try {
-      if (closeStores) await store?.close?.();
-    } catch {
-      // Nothing more to learn from it.
+    // Bounded by closeTimeoutMs: a close() that never settles is a failure, not a hang (one
+    // that rejects has nothing more to teach).
+    if (closeStores && store !== null && (typeof store === "object" || typeof store === "function")) {
+      const failure = await closeWithin(store, closeTimeoutMs);
+      if (failure !== undefined) closeFailures.push(failure);
     }
   }
-  return { ok: counts.breach === 0, seed, steps, counts, differences };
+  return { ok: counts.breach === 0 && closeFailures.length === 0, seed, steps, counts, differences, closeFailures };
 }

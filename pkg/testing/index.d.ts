@@ -26,6 +26,16 @@ export interface ContractOptions {
   only?: string[];
   /** Close each store makeStore returned (once, at the end) [true]; false when you close it yourself. */
   closeStores?: boolean;
+  /** How long each store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
+  closeTimeoutMs?: number;
+}
+
+/** A store whose close() did not settle within closeTimeoutMs: the run reports it rather than hang. */
+export interface CloseFailure {
+  /** The store, by its class ("RedisStore", "the store" for a plain object; "RedisStore (made for <case>)" when makeStore made several). */
+  store: string;
+  code: "ERR_STORE_CLOSE_TIMEOUT";
+  error: string;
 }
 
 export interface ContractCaseResult {
@@ -45,6 +55,8 @@ export interface ContractReport {
   cases: ContractCaseResult[];
   /** Names of the failed cases. */
   failed: string[];
+  /** Stores whose close() did not settle within closeTimeoutMs (each fails the report). */
+  closeFailures: CloseFailure[];
   /** A readable report of every case. */
   text: string;
 }
@@ -72,6 +84,8 @@ export interface DifferentialOptions {
   keyPrefix?: string;
   /** Close the store at the end if it has close() [true]. */
   closeStores?: boolean;
+  /** How long the store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
+  closeTimeoutMs?: number;
 }
 
 export type DifferenceKind = "numbering" | "clock" | "reason" | "breach";
@@ -86,13 +100,15 @@ export interface Difference {
 }
 
 export interface DifferentialReport {
-  /** No breach (numbering, clock and reason differences are tolerated). */
+  /** No breach (numbering, clock and reason differences are tolerated), and the store closed in time. */
   ok: boolean;
   seed: bigint;
   steps: number;
   counts: Record<DifferenceKind, number>;
   /** The first 200 differences. */
   differences: Difference[];
+  /** The store, if its close() did not settle within closeTimeoutMs (this fails the run). */
+  closeFailures: CloseFailure[];
 }
 
 export declare function runDifferential(makeStore: () => Store | Promise<Store>, options?: DifferentialOptions): Promise<DifferentialReport>;

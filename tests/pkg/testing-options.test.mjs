@@ -83,3 +83,56 @@ test("good options still run: a bigint seed replays, one named case runs", async
   assert.deepEqual(report.cases.map((c) => c.name), ["first_grant_issues_a_token"]);
   assert.ok(report.ok, report.text);
 });
+
+// A store whose close() never settles hung checkStoreContract and runDifferential forever
+// (the trial's adapter awaited a client's quit() that waited for a reply that never came).
+// Each close is now bounded by options.closeTimeoutMs (5000 ms by default) and a close that
+// does not settle in time is a coded failure naming the store. Without the bound these tests
+// would hang: the timeout makes that a failure.
+class HangingStore {
+  #inner = new MemoryStore();
+  send(request) {
+    return this.#inner.send(request);
+  }
+  close() {
+    return new Promise(() => {});
+  }
+}
+
+test("a store whose close() never settles fails the contract check, named, instead of hanging", { timeout: 20_000 }, async () => {
+  const started = performance.now();
+  const report = await checkStoreContract(() => new HangingStore(), { ttlMs: 100, only: ["first_grant_issues_a_token", "held_while_another_holds"], closeTimeoutMs: 50 });
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(report.ok, false);
+  assert.deepEqual(report.failed, [], "every case passed: only the close failed");
+  assert.equal(report.closeFailures.length, 2, "two cases, two fresh stores");
+  const [first] = report.closeFailures;
+  assert.equal(first.code, "ERR_STORE_CLOSE_TIMEOUT");
+  assert.equal(first.store, "HangingStore (made for first_grant_issues_a_token)");
+  assert.match(first.error, /HangingStore \(made for first_grant_issues_a_token\): close\(\) did not settle within 50 ms \(options\.closeTimeoutMs\)/);
+  assert.match(report.text, /FAIL close \[ERR_STORE_CLOSE_TIMEOUT\]: HangingStore/);
+  const shared = new HangingStore();
+  const one = await checkStoreContract(() => shared, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeTimeoutMs: 50 });
+  assert.deepEqual(one.closeFailures.map((f) => f.store), ["HangingStore"]);
+  const left = await checkStoreContract(() => shared, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeStores: false });
+  assert.ok(left.ok, "closeStores: false never calls close()");
+  assert.deepEqual(left.closeFailures, []);
+});
+
+test("a store whose close() never settles fails the differential run instead of hanging", { timeout: 20_000 }, async () => {
+  const plain = { inner: new MemoryStore(), send(r) { return this.inner.send(r); }, close: () => new Promise(() => {}) };
+  const diff = await runDifferential(() => plain, { steps: 3, ttlMs: 100, closeTimeoutMs: 50 });
+  assert.equal(diff.counts.breach, 0);
+  assert.equal(diff.ok, false);
+  assert.deepEqual(diff.closeFailures.map((f) => [f.store, f.code]), [["the store", "ERR_STORE_CLOSE_TIMEOUT"]]);
+  await refused(runDifferential, { closeTimeoutMs: 0 }, "ERR_MILLIS_RANGE", ["options.closeTimeoutMs", "above 0"]);
+  await refused(checkStoreContract, { closeTimeoutMs: "5s" }, "ERR_MILLIS_TYPE", ["options.closeTimeoutMs", 'the string "5s"']);
+});
+
+test("a store that closes in time reports no close failure", async () => {
+  const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 100, only: ["first_grant_issues_a_token"] });
+  assert.deepEqual(report.closeFailures, []);
+  const diff = await runDifferential(() => new MemoryStore(), { steps: 2, ttlMs: 100 });
+  assert.deepEqual(diff.closeFailures, []);
+  assert.ok(diff.ok);
+});
