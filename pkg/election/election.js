@@ -7,7 +7,7 @@ import { LeaseCandidate } from "../dist/tenure.js";
 import { guardThis } from "../guard.js";
 import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter } from "./emitter.js";
-import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
+import { LeadershipExpiredError, StoreError, closedError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
 import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
@@ -475,11 +475,6 @@ function notLeader(key, state) {
   // The easy mistake: an election nobody started never leads, and should say so.
   const hint = state === "Follower" ? ": campaign() was never called" : state === "Stopped" ? ": released or closed; campaign() again to contend" : "";
   return new LeadershipExpiredError(`not the leader of "${key}" (state ${state})${hint}: refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
-}
-
-function closedError(call, why = "the election was closed") {
-  const err = new LeadershipExpiredError(`${call}: ${why}`, { code: "ERR_CLOSED", reason: "Closed" });
-  return err;
 }
 
 function message(err) {

@@ -62,6 +62,7 @@ export type DriverErrorCode =
   | "ERR_FUNCTION_TYPE"
   | "ERR_RATE_RANGE"
   | "ERR_UNKNOWN_SHARD"
+  | "ERR_RESERVED_KEY"
   | "ERR_PROM_CLIENT"
   | "ERR_CLOSED";
 
@@ -229,7 +230,7 @@ export declare class MemoryStore implements Store {
 
 export interface ShardedElectionOptions extends ElectionTuning {
   store: Store;
-  /** The shards: one lease key each. */
+  /** The shards: one lease key each, none twice (ERR_DUPLICATE_KEY), none under "<group>/member/" (ERR_RESERVED_KEY). */
   keys: string[];
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
@@ -262,6 +263,7 @@ export declare class ShardedElection {
   on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   off<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
+  /** Joins and contends; a second call does nothing. Throws LeadershipExpiredError `ERR_CLOSED` after close(). */
   start(): void;
   close(options?: { timeoutMs?: number }): Promise<void>;
   metrics(): ElectionMetricsSnapshot[];

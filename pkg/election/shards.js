@@ -20,7 +20,7 @@
 import { guardThis, readingInput } from "../guard.js";
 import { Emitter } from "./emitter.js";
 import { LeaderElection } from "./election.js";
-import { misuse } from "./errors.js";
+import { closedError, misuse } from "./errors.js";
 import { ELECTION_KEYS, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
@@ -63,6 +63,7 @@ export class ShardedElection {
       throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
     }
     if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
+    checkNotSlots(keys, group);
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     for (const key of keys) {
@@ -124,9 +125,14 @@ export class ShardedElection {
     return this;
   }
 
-  /** Joins (takes a member slot) and starts contending for the keys; idempotent. */
+  /**
+   * Joins (takes a member slot) and starts contending for the keys; a second call does
+   * nothing. After close() it throws ERR_CLOSED, as LeaderElection's campaign() rejects: a
+   * closed ShardedElection never contends again (make a new one).
+   */
   start() {
-    if (this.#started || this.#closing !== undefined) return;
+    if (this.#closing !== undefined) throw closedError("ShardedElection.start", "this ShardedElection was closed; make a new one to contend again");
+    if (this.#started) return;
     this.#started = true;
     this.#tick();
   }
@@ -263,6 +269,22 @@ export class ShardedElection {
   static {
     guardThis(ShardedElection, (o) => #elections in o, ["close"]);
   }
+}
+
+/**
+ * Refuses a key under "<group>/member/": that is where the member slots live (the leases
+ * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
+ * once, and the member count would be wrong.
+ */
+function checkNotSlots(keys, group) {
+  const prefix = `${group}/member/`;
+  const i = keys.findIndex((k) => k.startsWith(prefix));
+  if (i < 0) return;
+  throw misuse(
+    RangeError,
+    "ERR_RESERVED_KEY",
+    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where this ShardedElection keeps its member slots (the leases "${group}/member/<i>"); rename the key, or pass another options.group`,
+  );
 }
 
 /** ShardedElection's own options, beside every LeaderElection option but `key`. */
