@@ -51,7 +51,12 @@ export class LeaderElection {
     }
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
-    this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+    try {
+      this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+    } catch (err) {
+      this.#m.free(); // refused: nothing of this election is left behind
+      throw err;
+    }
   }
 
   // ----- identity and state -----

@@ -64,6 +64,7 @@ export type DriverErrorCode =
   | "ERR_UNKNOWN_SHARD"
   | "ERR_RESERVED_KEY"
   | "ERR_PROM_CLIENT"
+  | "ERR_METRIC_EXISTS"
   | "ERR_CLOSED";
 
 /** Codes of the `error` event. */
@@ -126,7 +127,7 @@ export interface LeaderElectionOptions extends ElectionTuning {
   key: string;
   /** This node's id [a random UUID]; a bigint is sent as its decimal string. */
   nodeId?: string | bigint;
-  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). */
+  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). One that already has a `leader_election_*` metric tenure did not register is refused (ERR_METRIC_EXISTS): use a Registry of its own. */
   registry?: PromRegistry;
   /** Default bound of close()'s wait for work in flight [ttlMs]. */
   closeTimeoutMs?: number;
