@@ -6,7 +6,7 @@
 import { LeaseCandidate } from "../dist/tenure.js";
 import { guardThis } from "../guard.js";
 import { MonotonicClock, OneTimer } from "./clock.js";
-import { Emitter } from "./emitter.js";
+import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, closedError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
 import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
@@ -34,6 +34,7 @@ export class LeaderElection {
   #caps = machineCaps();
   #pumping = false;
   #releasing = 0;
+  #listenerErrors;
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -452,7 +453,8 @@ export class LeaderElection {
 
   #onListenerError(err, event) {
     if (event === "error") {
-      console.error(`tenure LeaderElection "${this.#key}": an "error" listener threw:`, err);
+      this.#listenerErrors ??= new ListenerErrors(`LeaderElection "${this.#key}"`);
+      this.#listenerErrors.threw(err); // printed once, never thrown (emitter.js)
       return;
     }
     this.#emit("error", new StoreError(`a "${event}" listener threw: ${message(err)}`, { code: "ERR_LISTENER", key: this.#key, cause: err }));

@@ -152,6 +152,11 @@ export interface HeldEvent {
   holder: string | undefined;
 }
 
+/**
+ * The events and their payloads. A listener that throws never breaks the election: an
+ * `elected`, `lost` or `held` listener's throw becomes an `error` event (ERR_LISTENER); an
+ * `error` listener's is printed once per election (console.error) and not again.
+ */
 export interface LeaderElectionEvents {
   elected: ElectedEvent;
   lost: LostEvent;

@@ -18,9 +18,9 @@
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
 import { guardThis, readingInput } from "../guard.js";
-import { Emitter } from "./emitter.js";
+import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
-import { closedError, misuse } from "./errors.js";
+import { StoreError, closedError, misuse } from "./errors.js";
 import { ELECTION_KEYS, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
@@ -31,7 +31,8 @@ export class ShardedElection {
   #elections = new Map();
   #order = new Map(); // key -> the time it was won
   #resting = new Map(); // key -> until when it is left alone
-  #events = new Emitter("ShardedElection", ["elected", "lost", "error"], (err, event) => console.error(`tenure ShardedElection: a "${event}" listener threw:`, err));
+  #events = new Emitter("ShardedElection", ["elected", "lost", "error"], (err, event, payload) => this.#onListenerError(err, event, payload));
+  #listenerErrors = new ListenerErrors("ShardedElection");
   #warned = new Set();
   #store;
   #group;
@@ -255,6 +256,16 @@ export class ShardedElection {
 
   #onLost(p) {
     this.#events.emit("lost", p);
+  }
+
+  /** As LeaderElection: an `elected`/`lost` listener's throw is an `error` event (ERR_LISTENER); an `error` listener's is printed once. */
+  #onListenerError(err, event, payload) {
+    if (event === "error") {
+      this.#listenerErrors.threw(err);
+      return;
+    }
+    const text = err instanceof Error ? err.message : String(err);
+    this.#emitError(new StoreError(`a "${event}" listener threw: ${text}`, { code: "ERR_LISTENER", key: payload?.key, cause: err }));
   }
 
   #emitError(err) {
