@@ -60,7 +60,7 @@ export function readKitOptions(fn, options, spec) {
 /** ` (did you mean "ttlMs"?)` for a snake_cased or near-miss key, else "". */
 function hint(k, known) {
   const camel = k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-  const near = known.find((n) => n === camel || n.toLowerCase() === k.toLowerCase() || distance(n.toLowerCase(), k.toLowerCase()) <= 2);
+  const near = known.find((n) => n === camel || n.toLowerCase() === k.toLowerCase() || (n.length > 3 && distance(n.toLowerCase(), k.toLowerCase()) <= 2));
   return near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
 }
 

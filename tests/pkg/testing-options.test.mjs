@@ -53,6 +53,8 @@ test("checkStoreContract refuses each bad option naming it, the value and the ra
   await refused(c, [], "ERR_OBJECT_TYPE", ["options must be an object", "an array"]);
   await refused(c, { ttl_ms: 300 }, "ERR_UNKNOWN_KEY", ['"ttl_ms"', 'did you mean "ttlMs"', "known: ttlMs, numbering"]);
   await refused(c, { requestTimoutMs: 300 }, "ERR_UNKNOWN_KEY", ['did you mean "requestTimeoutMs"']);
+  const far = await refused(c, { x: 1 }, "ERR_UNKNOWN_KEY", ['"x"', "known:"]);
+  assert.doesNotMatch(far.message, /did you mean/, "no guess for a key like no option (not even the one-letter t)");
 });
 
 test("runDifferential refuses each bad option naming it, the value and the range", async () => {
