@@ -15,3 +15,25 @@ export default init;
 
 // The driver layer: LeaderElection, the store protocol, MemoryStore, ShardedElection.
 export * from "./election/index.js";
+
+import type { TenureErrorCode as BindingErrorCode } from "./dist/tenure.js";
+import type { AdapterErrorCode, DriverErrorCode, LeadershipErrorCode, StoreErrorCode, TestingFailureCode } from "./election/index.js";
+import type { SearchErrorCode } from "./search/index.js";
+
+/**
+ * Every `code` an error from this package carries, whichever entry threw it: the wasm
+ * bindings' (`MachineErrorCode`, `SimulationErrorCode` and the token and time codes),
+ * `tenure/search`'s (`SearchErrorCode`), the JavaScript layer's misuse codes
+ * (`DriverErrorCode`), `LeadershipExpiredError`'s (`LeadershipErrorCode`), the `error`
+ * event's (`StoreErrorCode`), the store adapters' (`AdapterErrorCode`) and the testing kit's
+ * report (`TestingFailureCode`). (This replaces the bindings' own `TenureErrorCode`, which
+ * covers only the wasm modules.)
+ */
+export type TenureErrorCode =
+  | BindingErrorCode
+  | SearchErrorCode
+  | DriverErrorCode
+  | LeadershipErrorCode
+  | StoreErrorCode
+  | AdapterErrorCode
+  | TestingFailureCode;

@@ -6,8 +6,8 @@
 import { LeaseCandidate } from "../dist/tenure.js";
 import { guardThis } from "../guard.js";
 import { MonotonicClock, OneTimer } from "./clock.js";
-import { Emitter } from "./emitter.js";
-import { LeadershipExpiredError, StoreError, misuse } from "./errors.js";
+import { Emitter, ListenerErrors } from "./emitter.js";
+import { LeadershipExpiredError, StoreError, closedError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
 import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
@@ -34,6 +34,7 @@ export class LeaderElection {
   #caps = machineCaps();
   #pumping = false;
   #releasing = 0;
+  #listenerErrors;
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -51,7 +52,12 @@ export class LeaderElection {
     }
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
-    this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+    try {
+      this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+    } catch (err) {
+      this.#m.free(); // refused: nothing of this election is left behind
+      throw err;
+    }
   }
 
   // ----- identity and state -----
@@ -447,7 +453,8 @@ export class LeaderElection {
 
   #onListenerError(err, event) {
     if (event === "error") {
-      console.error(`tenure LeaderElection "${this.#key}": an "error" listener threw:`, err);
+      this.#listenerErrors ??= new ListenerErrors(`LeaderElection "${this.#key}"`);
+      this.#listenerErrors.threw(err); // printed once, never thrown (emitter.js)
       return;
     }
     this.#emit("error", new StoreError(`a "${event}" listener threw: ${message(err)}`, { code: "ERR_LISTENER", key: this.#key, cause: err }));
@@ -475,11 +482,6 @@ function notLeader(key, state) {
   // The easy mistake: an election nobody started never leads, and should say so.
   const hint = state === "Follower" ? ": campaign() was never called" : state === "Stopped" ? ": released or closed; campaign() again to contend" : "";
   return new LeadershipExpiredError(`not the leader of "${key}" (state ${state})${hint}: refusing to act`, { code: "ERR_NOT_LEADER", key, state, reason: "NotLeading" });
-}
-
-function closedError(call, why = "the election was closed") {
-  const err = new LeadershipExpiredError(`${call}: ${why}`, { code: "ERR_CLOSED", reason: "Closed" });
-  return err;
 }
 
 function message(err) {

@@ -41,3 +41,11 @@ export function misuse(Class, code, message) {
   err.code = code;
   return err;
 }
+
+/**
+ * The error for a command given after `close()`: a LeadershipExpiredError with code
+ * `ERR_CLOSED` (LeaderElection's campaign() and withLeadership(), ShardedElection's start()).
+ */
+export function closedError(call, why = "the election was closed") {
+  return new LeadershipExpiredError(`${call}: ${why}`, { code: "ERR_CLOSED", reason: "Closed" });
+}

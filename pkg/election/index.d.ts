@@ -31,7 +31,7 @@ export interface Store {
 
 // ----- errors -----
 
-/** Codes of LeadershipExpiredError. */
+/** Codes of LeadershipExpiredError. A part of `TenureErrorCode`. */
 export type LeadershipErrorCode = "ERR_LEADERSHIP_EXPIRED" | "ERR_NOT_LEADER" | "ERR_CLOSED";
 
 /**
@@ -51,21 +51,68 @@ export declare class LeadershipExpiredError extends Error {
 }
 
 /**
- * Codes of the errors the JavaScript layer (LeaderElection, ShardedElection, MemoryStore, the
- * store adapters and the testing kit) throws for misuse, beside the machines' own
- * (`TenureErrorCode`): each is a TypeError or RangeError as pkg/README.md's table says.
+ * Codes of the errors the JavaScript layer (LeaderElection, ShardedElection, MemoryStore,
+ * their metrics, the testing kit, and the guards on every class) throws or rejects with for
+ * misuse: each is a TypeError, RangeError or Error as pkg/README.md's table says. Several are
+ * shared with the machines' bindings (`MachineErrorCode`). A part of `TenureErrorCode`.
  */
 export type DriverErrorCode =
+  | "ERR_OBJECT_TYPE"
+  | "ERR_UNKNOWN_KEY"
+  | "ERR_INPUT_THREW"
   | "ERR_STORE_TYPE"
+  | "ERR_STRING_TYPE"
+  | "ERR_BOOLEAN_TYPE"
+  | "ERR_ARRAY_TYPE"
+  | "ERR_VARIANT"
+  | "ERR_NODE_ID_TYPE"
+  | "ERR_NODE_ID_RANGE"
+  | "ERR_SEED_TYPE"
+  | "ERR_SEED_RANGE"
+  | "ERR_MILLIS_TYPE"
+  | "ERR_MILLIS_RANGE"
+  | "ERR_MILLIS_PRECISION"
+  | "ERR_INTEGER_TYPE"
+  | "ERR_INTEGER_RANGE"
+  | "ERR_TOO_LARGE"
+  | "ERR_CONFIG"
   | "ERR_EVENT_NAME"
   | "ERR_LISTENER_TYPE"
   | "ERR_FUNCTION_TYPE"
   | "ERR_RATE_RANGE"
+  | "ERR_DUPLICATE_KEY"
   | "ERR_UNKNOWN_SHARD"
+  | "ERR_RESERVED_KEY"
   | "ERR_PROM_CLIENT"
-  | "ERR_CLOSED";
+  | "ERR_METRIC_EXISTS"
+  | "ERR_CLOSED"
+  | "ERR_FREED"
+  | "ERR_REENTRANT"
+  | "ERR_THIS_TYPE"
+  | "ERR_NOT_INITIALIZED";
 
-/** Codes of the `error` event. */
+/**
+ * Codes the store adapters (`tenure/redis`, `tenure/postgres`, `tenure/etcd`) throw or reject
+ * with: `ERR_STORE_OPTIONS` and `ERR_UNKNOWN_KEY` from a constructor, `ERR_STORE_REQUEST` for a
+ * malformed request, `ERR_STORE` when the client or server failed, the token codes and
+ * `ERR_VALUE_TYPE` from a fenced resource, `ERR_FENCED_ROW_MISSING` before `migrate()`. A part
+ * of `TenureErrorCode`.
+ */
+export type AdapterErrorCode =
+  | "ERR_STORE_OPTIONS"
+  | "ERR_UNKNOWN_KEY"
+  | "ERR_INPUT_THREW"
+  | "ERR_STORE_REQUEST"
+  | "ERR_STORE"
+  | "ERR_TOKEN_TYPE"
+  | "ERR_TOKEN_RANGE"
+  | "ERR_VALUE_TYPE"
+  | "ERR_FENCED_ROW_MISSING";
+
+/** The code of a `closeFailures` entry of a `tenure/testing` report (a store's close() that did not settle). A part of `TenureErrorCode`. */
+export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT";
+
+/** Codes of the `error` event (StoreError). A part of `TenureErrorCode`. */
 export type StoreErrorCode =
   | "ERR_STORE_THREW"
   | "ERR_STORE_REJECTED"
@@ -125,7 +172,7 @@ export interface LeaderElectionOptions extends ElectionTuning {
   key: string;
   /** This node's id [a random UUID]; a bigint is sent as its decimal string. */
   nodeId?: string | bigint;
-  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). */
+  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). One that already has a `leader_election_*` metric tenure did not register is refused (ERR_METRIC_EXISTS): use a Registry of its own. */
   registry?: PromRegistry;
   /** Default bound of close()'s wait for work in flight [ttlMs]. */
   closeTimeoutMs?: number;
@@ -150,6 +197,11 @@ export interface HeldEvent {
   holder: string | undefined;
 }
 
+/**
+ * The events and their payloads. A listener that throws never breaks the election: an
+ * `elected`, `lost` or `held` listener's throw becomes an `error` event (ERR_LISTENER); an
+ * `error` listener's is printed once per election (console.error) and not again.
+ */
 export interface LeaderElectionEvents {
   elected: ElectedEvent;
   lost: LostEvent;
@@ -229,7 +281,7 @@ export declare class MemoryStore implements Store {
 
 export interface ShardedElectionOptions extends ElectionTuning {
   store: Store;
-  /** The shards: one lease key each. */
+  /** The shards: one lease key each, none twice (ERR_DUPLICATE_KEY), none under "<group>/member/" (ERR_RESERVED_KEY). */
   keys: string[];
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
@@ -262,6 +314,7 @@ export declare class ShardedElection {
   on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   off<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
+  /** Joins and contends; a second call does nothing. Throws LeadershipExpiredError `ERR_CLOSED` after close(). */
   start(): void;
   close(options?: { timeoutMs?: number }): Promise<void>;
   metrics(): ElectionMetricsSnapshot[];

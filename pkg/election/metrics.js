@@ -83,6 +83,12 @@ function promSet(registry) {
   if (client === undefined || typeof registry?.registerMetric !== "function") {
     throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry must be a prom-client Registry (npm install prom-client; under Node only)");
   }
+  // A metric of one of our names already there (the caller's own, or one a second copy of
+  // this module registered: this module's cache cannot see it) would make prom-client throw
+  // its plain Error half-way through: refuse before registering any, naming the metric.
+  for (const name of Object.keys(HELP)) {
+    if (typeof registry.getSingleMetric === "function" && registry.getSingleMetric(name) !== undefined) throw metricExists(name);
+  }
   const members = new Set();
   const now = () => Math.round(performance.now() * 1000) / 1000;
   const each = (fn) => {
@@ -107,15 +113,39 @@ function promSet(registry) {
         each((s) => value(s, (labels, v) => this.inc({ ...s.labels, ...labels }, v)));
       },
     });
-  gauge("leader_election_is_leader", (s) => s.leader_election_is_leader);
-  gauge("leader_election_fencing_token", (s) => Number(s.leader_election_fencing_token));
-  counter("leader_election_elections_total", (s, inc) => inc({}, s.leader_election_elections_total));
-  counter("leader_election_leadership_lost_total", (s, inc) => {
-    for (const [reason, n] of Object.entries(s.leader_election_leadership_lost_by_reason)) inc({ reason }, n);
-  }, ["reason"]);
-  counter("leader_election_renewal_failures_total", (s, inc) => inc({}, s.leader_election_renewal_failures_total));
-  counter("leader_election_leader_seconds_total", (s, inc) => inc({}, s.leader_election_leader_seconds_total));
+  const registered = [];
+  const register = (name, make) => {
+    try {
+      make();
+    } catch (err) {
+      // Registered meanwhile (or a registry that cannot be asked first): leave none of ours behind.
+      for (const done of registered) registry.removeSingleMetric?.(done);
+      throw /already been registered/.test(err?.message) ? metricExists(name, err) : err;
+    }
+    registered.push(name);
+  };
+  register("leader_election_is_leader", () => gauge("leader_election_is_leader", (s) => s.leader_election_is_leader));
+  register("leader_election_fencing_token", () => gauge("leader_election_fencing_token", (s) => Number(s.leader_election_fencing_token)));
+  register("leader_election_elections_total", () => counter("leader_election_elections_total", (s, inc) => inc({}, s.leader_election_elections_total)));
+  register("leader_election_leadership_lost_total", () =>
+    counter("leader_election_leadership_lost_total", (s, inc) => {
+      for (const [reason, n] of Object.entries(s.leader_election_leadership_lost_by_reason)) inc({ reason }, n);
+    }, ["reason"]));
+  register("leader_election_renewal_failures_total", () => counter("leader_election_renewal_failures_total", (s, inc) => inc({}, s.leader_election_renewal_failures_total)));
+  register("leader_election_leader_seconds_total", () => counter("leader_election_leader_seconds_total", (s, inc) => inc({}, s.leader_election_leader_seconds_total)));
   set = { members };
   sets.set(registry, set);
   return set;
+}
+
+/** options.registry already has a metric named `name` that this module did not register. */
+function metricExists(name, cause) {
+  const err = misuse(
+    Error,
+    "ERR_METRIC_EXISTS",
+    `options.registry already has a metric named "${name}" that this election did not register (your own metric of that name, or one a second copy of the tenure package registered): ` +
+      `give the elections a prom-client Registry of their own (new Registry(); expose both with Registry.merge([yours, theirs])), or remove the other with registry.removeSingleMetric("${name}")`,
+  );
+  if (cause !== undefined) err.cause = cause;
+  return err;
 }

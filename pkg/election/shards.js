@@ -18,9 +18,9 @@
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
 import { guardThis, notWellFormed, readingInput } from "../guard.js";
-import { Emitter } from "./emitter.js";
+import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
-import { misuse } from "./errors.js";
+import { StoreError, closedError, misuse } from "./errors.js";
 import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout } from "./options.js";
 import { randomId } from "./random.js";
 
@@ -31,7 +31,8 @@ export class ShardedElection {
   #elections = new Map();
   #order = new Map(); // key -> the time it was won
   #resting = new Map(); // key -> until when it is left alone
-  #events = new Emitter("ShardedElection", ["elected", "lost", "error"], (err, event) => console.error(`tenure ShardedElection: a "${event}" listener threw:`, err));
+  #events = new Emitter("ShardedElection", ["elected", "lost", "error"], (err, event, payload) => this.#onListenerError(err, event, payload));
+  #listenerErrors = new ListenerErrors("ShardedElection");
   #warned = new Set();
   #store;
   #group;
@@ -68,6 +69,7 @@ export class ShardedElection {
     }
     if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
     if (notWellFormed(group)) throw misuse(TypeError, "ERR_STRING_TYPE", `options.group ${quoted(group)} ${notWellFormed(group)}`);
+    checkNotSlots(keys, group);
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     for (const key of keys) {
@@ -129,9 +131,14 @@ export class ShardedElection {
     return this;
   }
 
-  /** Joins (takes a member slot) and starts contending for the keys; idempotent. */
+  /**
+   * Joins (takes a member slot) and starts contending for the keys; a second call does
+   * nothing. After close() it throws ERR_CLOSED, as LeaderElection's campaign() rejects: a
+   * closed ShardedElection never contends again (make a new one).
+   */
   start() {
-    if (this.#started || this.#closing !== undefined) return;
+    if (this.#closing !== undefined) throw closedError("ShardedElection.start", "this ShardedElection was closed; make a new one to contend again");
+    if (this.#started) return;
     this.#started = true;
     this.#tick();
   }
@@ -256,6 +263,16 @@ export class ShardedElection {
     this.#events.emit("lost", p);
   }
 
+  /** As LeaderElection: an `elected`/`lost` listener's throw is an `error` event (ERR_LISTENER); an `error` listener's is printed once. */
+  #onListenerError(err, event, payload) {
+    if (event === "error") {
+      this.#listenerErrors.threw(err);
+      return;
+    }
+    const text = err instanceof Error ? err.message : String(err);
+    this.#emitError(new StoreError(`a "${event}" listener threw: ${text}`, { code: "ERR_LISTENER", key: payload?.key, cause: err }));
+  }
+
   #emitError(err) {
     if (this.#events.emit("error", err)) return;
     // Each key's election has this as its listener, so the warning is given here.
@@ -268,6 +285,22 @@ export class ShardedElection {
   static {
     guardThis(ShardedElection, (o) => #elections in o, ["close"]);
   }
+}
+
+/**
+ * Refuses a key under "<group>/member/": that is where the member slots live (the leases
+ * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
+ * once, and the member count would be wrong.
+ */
+function checkNotSlots(keys, group) {
+  const prefix = `${group}/member/`;
+  const i = keys.findIndex((k) => k.startsWith(prefix));
+  if (i < 0) return;
+  throw misuse(
+    RangeError,
+    "ERR_RESERVED_KEY",
+    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where this ShardedElection keeps its member slots (the leases "${group}/member/<i>"); rename the key, or pass another options.group`,
+  );
 }
 
 /** ShardedElection's own options, beside every LeaderElection option but `key`. */

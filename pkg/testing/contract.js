@@ -1,11 +1,23 @@
 // checkStoreContract: runs every case of cases.js against fresh stores from `makeStore`, all
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
-import { Unreadable, exchange, sleep } from "./exchange.js";
+import { Unreadable, closeWithin, exchange, sleep, storeName } from "./exchange.js";
 import { randomId } from "../election/random.js";
-import { readingInput } from "../guard.js";
+import { misuse } from "../election/errors.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
 
-const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "keyPrefix", "t", "only", "closeStores"];
+/** Every option, with its check (pkg/testing/options.js); the defaults are below. */
+const SPEC = {
+  ttlMs: millis(0, MAX_TTL_MS, { above: true, micros: true, why: " (an hour: each case waits out the ttl)" }),
+  numbering,
+  clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
+  requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  keyPrefix,
+  t: subtestHost,
+  only: caseNames,
+  closeStores: boolean,
+};
 
 /**
  * @param {() => object | Promise<object>} makeStore a fresh store, or the same one each time
@@ -13,48 +25,46 @@ const KNOWN = ["ttlMs", "numbering", "clockResolutionMs", "requestTimeoutMs", "k
  * @param {object} [options]
  */
 export async function checkStoreContract(makeStore, options = {}) {
-  if (typeof makeStore !== "function") throw codeError(TypeError, "ERR_FUNCTION_TYPE", "checkStoreContract(makeStore): makeStore must be a function returning a store");
-  // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
-  if (typeof options !== "object" || options === null) throw codeError(TypeError, "ERR_OBJECT_TYPE", `checkStoreContract options must be an object, got ${options === null ? "null" : typeof options}`);
-  options = readingInput(() => {
-    for (const k of Object.keys(options)) {
-      if (!KNOWN.includes(k)) throw codeError(TypeError, "ERR_UNKNOWN_KEY", `checkStoreContract options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-    }
-    return { ...options };
-  });
+  if (typeof makeStore !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `checkStoreContract(makeStore): makeStore must be a function returning a store, got ${describe(makeStore)}`);
+  // Read once, as a plain copy (a getter or Proxy trap that throws is coded ERR_INPUT_THREW),
+  // and every value checked before a store is made.
   const {
     ttlMs = 300,
     numbering = "consecutive",
     clockResolutionMs = 1,
     requestTimeoutMs = 2000,
+    closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
     keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
     t,
     only,
     closeStores = true,
-  } = options;
-  if (numbering !== "consecutive" && numbering !== "increasing") {
-    throw codeError(TypeError, "ERR_VARIANT", `options.numbering must be "consecutive" or "increasing", got ${String(numbering)}`);
-  }
+  } = readKitOptions("checkStoreContract", options, SPEC);
   const cases = only === undefined ? CASES : CASES.filter((c) => only.includes(c.name));
-  const made = new Set();
+  const made = new Map(); // store -> the first case that made it
   const results = await Promise.all(
     cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
   );
-  // Each store once, after every case: makeStore may hand out one shared store.
-  for (const store of closeStores ? made : []) {
-    try {
-      await store?.close?.();
-    } catch {
-      // A store that fails to close has still answered every case.
-    }
-  }
+  // Each store once, after every case (makeStore may hand out one shared store), each close
+  // bounded by closeTimeoutMs: a close() that never settles is a failure, not a hang. A close
+  // that rejects has still answered every case.
+  const stores = closeStores ? [...made].filter(([store]) => store !== null && (typeof store === "object" || typeof store === "function")) : [];
+  const label = (store, kase) => (made.size === 1 ? storeName(store) : `${storeName(store)} (made for ${kase})`);
+  const closeFailures = (await Promise.all(stores.map(([store, kase]) => closeWithin(store, closeTimeoutMs, label(store, kase))))).filter((f) => f !== undefined);
   const failed = results.filter((r) => !r.ok).map((r) => r.name);
-  const text = results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`).join("\n");
-  const report = { ok: failed.length === 0, cases: results, failed, text };
+  const text = [
+    ...results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`),
+    ...closeFailures.map((f) => `FAIL close [${f.code}]: ${f.error}`),
+  ].join("\n");
+  const report = { ok: failed.length === 0 && closeFailures.length === 0, cases: results, failed, closeFailures, text };
   if (t !== undefined) {
     for (const r of results) {
       await t.test(r.name, () => {
         if (!r.ok) throw new Error(`${r.rule}\n${r.error}\nsaw:\n  ${r.saw.join("\n  ")}`);
+      });
+    }
+    if (stores.length > 0) {
+      await t.test("stores_close_within_closeTimeoutMs", () => {
+        if (closeFailures.length > 0) throw Object.assign(new Error(closeFailures.map((f) => f.error).join("\n")), { code: closeFailures[0].code });
       });
     }
   }
@@ -68,7 +78,7 @@ async function runCase(kase, makeStore, made, o) {
   let error;
   try {
     store = await makeStore();
-    made.add(store);
+    if (!made.has(store)) made.set(store, kase.name);
     if (typeof store?.send !== "function") throw new Unreadable("makeStore() did not return an object with a send(request) method");
     const sessions = new Map();
     const c = {
@@ -102,8 +112,21 @@ async function runCase(kase, makeStore, made, o) {
   return { name: kase.name, rule: kase.rule, ok: error === undefined, error, saw, ms: Math.round(performance.now() - started) };
 }
 
-function codeError(Class, code, message) {
-  const err = new Class(message);
-  err.code = code;
-  return err;
+/** `options.t`: a node:test context, or anything with a `test(name, fn)` method. */
+function subtestHost(where, v) {
+  if (typeof v !== "object" || v === null || typeof v.test !== "function") {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where} must be a node:test context (the test's \`t\`, with a test(name, fn) method), got ${describe(v)}`);
+  }
+  return v;
+}
+
+/** `options.only`: a non-empty list of the case names in `contractCases` (a misspelt one would run nothing and pass). */
+function caseNames(where, v) {
+  const names = CASES.map((c) => c.name);
+  if (!Array.isArray(v) || v.length === 0) throw misuse(TypeError, "ERR_ARRAY_TYPE", `${where} must be a non-empty array of case names (contractCases lists them), got ${Array.isArray(v) ? "an empty array" : describe(v)}`);
+  const list = [...v];
+  list.forEach((name, i) => {
+    if (!names.includes(name)) throw misuse(TypeError, "ERR_VARIANT", `${where}[${i}] ${describe(name)} is not a case of checkStoreContract; the cases are ${names.join(", ")}`);
+  });
+  return list;
 }

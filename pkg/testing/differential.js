@@ -13,29 +13,28 @@ import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
-import { Unreadable, describeExchange, exchange, sleep } from "./exchange.js";
-import { readingInput } from "../guard.js";
+import { Unreadable, closeWithin, describeExchange, exchange, sleep } from "./exchange.js";
+import { misuse } from "../election/errors.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
 
-const KNOWN = ["steps", "ttlMs", "seed", "clockResolutionMs", "numbering", "requestTimeoutMs", "keyPrefix", "closeStores"];
+/** Every option, with its check (pkg/testing/options.js); the defaults are below. */
+const SPEC = {
+  steps: integer(1, MAX_STEPS, "requests"),
+  ttlMs: millis(0, MAX_TTL_MS / 2, { above: true, micros: true, why: " (half an hour: a fifth of the requests ask twice it)" }),
+  seed,
+  clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
+  numbering,
+  requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  keyPrefix,
+  closeStores: boolean,
+};
 const NAMES = ["A", "B", "C"];
 
 export async function runDifferential(makeStore, options = {}) {
-  // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
-  if (typeof options !== "object" || options === null) {
-    const err = new TypeError(`runDifferential options must be an object, got ${options === null ? "null" : typeof options}`);
-    err.code = "ERR_OBJECT_TYPE";
-    throw err;
-  }
-  options = readingInput(() => {
-    for (const k of Object.keys(options)) {
-      if (!KNOWN.includes(k)) {
-        const err = new TypeError(`runDifferential options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);
-        err.code = "ERR_UNKNOWN_KEY";
-        throw err;
-      }
-    }
-    return { ...options };
-  });
+  if (typeof makeStore !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `runDifferential(makeStore): makeStore must be a function returning a store, got ${describe(makeStore)}`);
+  // Read once, as a plain copy (a getter or Proxy trap that throws is coded ERR_INPUT_THREW),
+  // and every value checked before the store is made.
   const {
     steps = 100,
     ttlMs = 200,
@@ -43,9 +42,10 @@ export async function runDifferential(makeStore, options = {}) {
     clockResolutionMs = 1,
     numbering = "consecutive",
     requestTimeoutMs = 2000,
+    closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
     keyPrefix = `tenure-differential-${randomId().slice(0, 8)}`,
     closeStores = true,
-  } = options;
+  } = readKitOptions("runDifferential", options, SPEC);
   const key = `${keyPrefix}:key`;
   const store = await makeStore();
   const ref = new LeaseStore();
@@ -61,6 +61,7 @@ export async function runDifferential(makeStore, options = {}) {
   let rttMs = 0;
   let leaseSlack = 0;
   const differences = [];
+  const closeFailures = [];
   const counts = { numbering: 0, clock: 0, reason: 0, breach: 0 };
   const note = (step, kind, text, request, storeReply, refReply) => {
     counts[kind]++;
@@ -164,11 +165,12 @@ export async function runDifferential(makeStore, options = {}) {
     }
   } finally {
     ref.free();
-    try {
-      if (closeStores) await store?.close?.();
-    } catch {
-      // Nothing more to learn from it.
+    // Bounded by closeTimeoutMs: a close() that never settles is a failure, not a hang (one
+    // that rejects has nothing more to teach).
+    if (closeStores && store !== null && (typeof store === "object" || typeof store === "function")) {
+      const failure = await closeWithin(store, closeTimeoutMs);
+      if (failure !== undefined) closeFailures.push(failure);
     }
   }
-  return { ok: counts.breach === 0, seed, steps, counts, differences };
+  return { ok: counts.breach === 0 && closeFailures.length === 0, seed, steps, counts, differences, closeFailures };
 }

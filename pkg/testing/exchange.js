@@ -56,3 +56,44 @@ export async function exchange(store, req, { who, saw, timeoutMs }) {
   if (!read.ok && read.code !== "ERR_STORE_CONTRACT") throw new Unreadable(read.message);
   return read.ok ? read.reply : reply;
 }
+
+/** A store's name for reports: its class (`RedisStore`), or "the store" for a plain object. */
+export function storeName(store) {
+  const name = store?.constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? name : "the store";
+}
+
+/**
+ * Calls `store.close()` (if it has one) and waits at most `timeoutMs` for it to settle. Returns
+ * `undefined` when it settled (a rejection included: the store has answered every request
+ * already), or the failure `{ store, code: "ERR_STORE_CLOSE_TIMEOUT", error }` when it did not,
+ * so a close that never settles is reported instead of hanging the run.
+ */
+export async function closeWithin(store, timeoutMs, label = storeName(store)) {
+  if (typeof store?.close !== "function") return undefined;
+  let timer;
+  const late = Symbol("late");
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(late), timeoutMs);
+  });
+  let closing;
+  try {
+    closing = Promise.resolve(store.close()).then(
+      () => undefined,
+      () => undefined,
+    );
+  } catch {
+    closing = Promise.resolve(); // close() threw: it settled, badly
+  }
+  try {
+    const outcome = await Promise.race([closing, timeout]);
+    if (outcome !== late) return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    store: label,
+    code: "ERR_STORE_CLOSE_TIMEOUT",
+    error: `${label}: close() did not settle within ${timeoutMs} ms (options.closeTimeoutMs): a store whose close() never ends hangs the process that shuts it down`,
+  };
+}

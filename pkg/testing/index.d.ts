@@ -10,22 +10,32 @@ export interface SubtestHost {
 }
 
 export interface ContractOptions {
-  /** The ttl asked in every case, ms [300]; waits use the ttl the store reports. */
+  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports. */
   ttlMs?: number;
   /** "consecutive": each new grant is exactly +1 (MemoryStore, Redis, PostgreSQL); "increasing": only strictly greater ["consecutive"]. */
   numbering?: "consecutive" | "increasing";
-  /** The store clock's resolution, ms: widens waits past expiry [1]. */
+  /** The store clock's resolution, ms, from 0 to 60000: widens waits past expiry [1]. */
   clockResolutionMs?: number;
-  /** How long one request may take before the case fails, ms [2000]. */
+  /** How long one request may take before the case fails, ms, above 0 and at most 2147483647 [2000]. */
   requestTimeoutMs?: number;
   /** Prefix of the keys used [a random one per run]. */
   keyPrefix?: string;
   /** node:test context: each case is also reported as a subtest. */
   t?: SubtestHost;
-  /** Run only these cases. */
+  /** Run only these cases: a non-empty list of names from `contractCases` (another name is refused, ERR_VARIANT). */
   only?: string[];
   /** Close each store makeStore returned (once, at the end) [true]; false when you close it yourself. */
   closeStores?: boolean;
+  /** How long each store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
+  closeTimeoutMs?: number;
+}
+
+/** A store whose close() did not settle within closeTimeoutMs: the run reports it rather than hang. */
+export interface CloseFailure {
+  /** The store, by its class ("RedisStore", "the store" for a plain object; "RedisStore (made for <case>)" when makeStore made several). */
+  store: string;
+  code: "ERR_STORE_CLOSE_TIMEOUT";
+  error: string;
 }
 
 export interface ContractCaseResult {
@@ -45,6 +55,8 @@ export interface ContractReport {
   cases: ContractCaseResult[];
   /** Names of the failed cases. */
   failed: string[];
+  /** Stores whose close() did not settle within closeTimeoutMs (each fails the report). */
+  closeFailures: CloseFailure[];
   /** A readable report of every case. */
   text: string;
 }
@@ -60,11 +72,11 @@ export interface ContractCase {
 export declare const contractCases: readonly ContractCase[];
 
 export interface DifferentialOptions {
-  /** Requests sent [100]. */
+  /** Requests sent, a whole number from 1 to 1000000 [100]. */
   steps?: number;
-  /** The ttl asked, ms (a fifth of the requests ask twice it) [200]. */
+  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]. */
   ttlMs?: number;
-  /** Seed of the random sequence [fresh; reported]. */
+  /** Seed of the random sequence, from 0n to 2n ** 64n - 1n (a number is refused: ERR_SEED_TYPE) [fresh; reported]. */
   seed?: bigint;
   clockResolutionMs?: number;
   numbering?: "consecutive" | "increasing";
@@ -72,6 +84,8 @@ export interface DifferentialOptions {
   keyPrefix?: string;
   /** Close the store at the end if it has close() [true]. */
   closeStores?: boolean;
+  /** How long the store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
+  closeTimeoutMs?: number;
 }
 
 export type DifferenceKind = "numbering" | "clock" | "reason" | "breach";
@@ -86,13 +100,15 @@ export interface Difference {
 }
 
 export interface DifferentialReport {
-  /** No breach (numbering, clock and reason differences are tolerated). */
+  /** No breach (numbering, clock and reason differences are tolerated), and the store closed in time. */
   ok: boolean;
   seed: bigint;
   steps: number;
   counts: Record<DifferenceKind, number>;
   /** The first 200 differences. */
   differences: Difference[];
+  /** The store, if its close() did not settle within closeTimeoutMs (this fails the run). */
+  closeFailures: CloseFailure[];
 }
 
 export declare function runDifferential(makeStore: () => Store | Promise<Store>, options?: DifferentialOptions): Promise<DifferentialReport>;

@@ -3,7 +3,7 @@
 // snapshot's values, then the same through a prom-client registry as Prometheus text.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import { LeaderElection, MemoryStore } from "tenure";
 import { FAST, Link, until, wait } from "./helpers/election.mjs";
 
@@ -81,4 +81,41 @@ test("prom_client_registry_exposes_the_metrics_as_prometheus_text", async () => 
 
 test("a_registry_that_is_not_prom_clients_is_refused_with_a_code", () => {
   assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry: {} }), { code: "ERR_PROM_CLIENT" });
+});
+
+// A registry that already had a metric of one of our names (the service's own, or one a second
+// copy of tenure registered) made the constructor throw prom-client's plain, uncoded Error
+// ("A metric with the name ... has already been registered"), after registering the metrics
+// before it. Now the clash is ERR_METRIC_EXISTS, naming the metric and the two ways out, and
+// the registry is left as it was.
+test("a_registry_with_a_metric_of_our_name_is_refused_naming_it_and_the_fix", () => {
+  const registry = new Registry();
+  new Gauge({ name: "leader_election_fencing_token", help: "the service's own", registers: [registry] });
+  assert.throws(
+    () => new LeaderElection({ store: new MemoryStore(), key: "k", registry }),
+    (err) =>
+      err.code === "ERR_METRIC_EXISTS" &&
+      err.message.includes('"leader_election_fencing_token"') &&
+      err.message.includes("new Registry()") &&
+      err.message.includes('registry.removeSingleMetric("leader_election_fencing_token")'),
+  );
+  assert.deepEqual(registry.getMetricsAsArray().map((m) => m.name), ["leader_election_fencing_token"], "nothing of ours was left behind");
+  registry.removeSingleMetric("leader_election_fencing_token");
+  const e = new LeaderElection({ store: new MemoryStore(), key: "k", registry });
+  assert.equal(registry.getMetricsAsArray().length, 6, "once the name is free, the same registry works");
+  return e.close();
+});
+
+test("a_clash_found_only_when_registering_rolls_back_what_was_registered", () => {
+  // A registry that cannot be asked first (getSingleMetric says nothing): prom-client's own
+  // throw is caught, coded, and the metrics registered before it are removed.
+  class Blind extends Registry {
+    getSingleMetric() {
+      return undefined;
+    }
+  }
+  const registry = new Blind();
+  new Counter({ name: "leader_election_elections_total", help: "the service's own", registers: [registry] });
+  assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry }), (err) => err.code === "ERR_METRIC_EXISTS" && /"leader_election_elections_total"/.test(err.message) && err.cause instanceof Error);
+  assert.deepEqual(registry.getMetricsAsArray().map((m) => m.name), ["leader_election_elections_total"]);
 });

@@ -86,6 +86,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "testing/index.d.ts",
     "testing/index.js",
     "testing/node.js",
+    "testing/options.js",
   ]);
 });
 

@@ -1,0 +1,140 @@
+// The options of tenure/testing's checkStoreContract and runDifferential are checked as
+// LeaderElection's are (docs/conventions.md, "errors in the caller's words"). A new user's
+// trial found them barely read: `only: ["frist_grant"]` ran no case and passed, `steps: -1` and
+// `steps: NaN` ran no step and passed, `ttlMs: -1` failed every case as "the store failed",
+// `seed: 1.5` threw the engine's uncoded "Cannot convert 1.5 to a BigInt", and `seed: -1n`
+// ran and reported a seed no run can replay. Each is now refused before a store is made, with a
+// code, the option as written, the value and what is allowed.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { MemoryStore } from "tenure";
+import { checkStoreContract, contractCases, runDifferential } from "tenure/testing";
+
+const RUST_ISMS = readFileSync(new URL("../words/rust-isms.txt", import.meta.url), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+  .map((line) => JSON.parse(line));
+
+/** makeStore that must not be called: every refusal comes before a store is made. */
+const never = () => assert.fail("makeStore was called for options that should be refused");
+
+async function refused(run, options, code, words) {
+  let err;
+  try {
+    await run(never, options);
+  } catch (e) {
+    err = e;
+  }
+  const label = `${run.name}(${JSON.stringify(options, (k, v) => (typeof v === "bigint" ? `${v}n` : Number.isNaN(v) ? "NaN" : v))})`;
+  assert.ok(err instanceof Error, `${label}: nothing thrown`);
+  assert.equal(err.code, code, `${label}: ${err.message}`);
+  for (const w of words) assert.ok(err.message.includes(w), `${label}: "${err.message}" does not say "${w}"`);
+  for (const bad of RUST_ISMS) assert.ok(!err.message.includes(bad), `${label}: "${err.message}" contains "${bad}"`);
+  return err;
+}
+
+test("checkStoreContract refuses each bad option naming it, the value and the range", async () => {
+  const c = checkStoreContract;
+  await refused(c, { only: ["frist_grant_issues_a_token"] }, "ERR_VARIANT", ["options.only[0]", '"frist_grant_issues_a_token"', contractCases[0].name]);
+  await refused(c, { only: [] }, "ERR_ARRAY_TYPE", ["options.only", "non-empty", "an empty array"]);
+  await refused(c, { only: "first_grant_issues_a_token" }, "ERR_ARRAY_TYPE", ["options.only", 'the string "first_grant_issues_a_token"']);
+  await refused(c, { ttlMs: -1 }, "ERR_MILLIS_RANGE", ["options.ttlMs", "above 0 and at most 3600000 ms", "got -1"]);
+  await refused(c, { ttlMs: Number.NaN }, "ERR_MILLIS_RANGE", ["options.ttlMs", "got NaN"]);
+  await refused(c, { ttlMs: "300" }, "ERR_MILLIS_TYPE", ["options.ttlMs", 'the string "300"']);
+  await refused(c, { ttlMs: 300.0004 }, "ERR_MILLIS_PRECISION", ["options.ttlMs", "300.0004 ms", "1 microsecond"]);
+  await refused(c, { requestTimeoutMs: 0 }, "ERR_MILLIS_RANGE", ["options.requestTimeoutMs", "above 0", "2147483647 ms"]);
+  await refused(c, { requestTimeoutMs: 2 ** 31 }, "ERR_MILLIS_RANGE", ["options.requestTimeoutMs", "setTimeout"]);
+  await refused(c, { clockResolutionMs: -1 }, "ERR_MILLIS_RANGE", ["options.clockResolutionMs", "from 0 to 60000 ms"]);
+  await refused(c, { numbering: "strict" }, "ERR_VARIANT", ["options.numbering", '"consecutive" or "increasing"', '"strict"']);
+  await refused(c, { keyPrefix: "" }, "ERR_STRING_TYPE", ["options.keyPrefix", "non-empty"]);
+  await refused(c, { closeStores: "no" }, "ERR_BOOLEAN_TYPE", ["options.closeStores", "true or false"]);
+  await refused(c, { t: {} }, "ERR_OBJECT_TYPE", ["options.t", "node:test context"]);
+  await refused(c, [], "ERR_OBJECT_TYPE", ["options must be an object", "an array"]);
+  await refused(c, { ttl_ms: 300 }, "ERR_UNKNOWN_KEY", ['"ttl_ms"', 'did you mean "ttlMs"', "known: ttlMs, numbering"]);
+  await refused(c, { requestTimoutMs: 300 }, "ERR_UNKNOWN_KEY", ['did you mean "requestTimeoutMs"']);
+  const far = await refused(c, { x: 1 }, "ERR_UNKNOWN_KEY", ['"x"', "known:"]);
+  assert.doesNotMatch(far.message, /did you mean/, "no guess for a key like no option (not even the one-letter t)");
+});
+
+test("runDifferential refuses each bad option naming it, the value and the range", async () => {
+  const d = runDifferential;
+  await refused(d, { steps: -1 }, "ERR_INTEGER_RANGE", ["options.steps", "from 1 to 1000000", "got -1"]);
+  await refused(d, { steps: Number.NaN }, "ERR_INTEGER_RANGE", ["options.steps", "got NaN"]);
+  await refused(d, { steps: 0 }, "ERR_INTEGER_RANGE", ["options.steps"]);
+  await refused(d, { steps: 2.5 }, "ERR_INTEGER_RANGE", ["options.steps", "whole number"]);
+  await refused(d, { steps: "40" }, "ERR_INTEGER_TYPE", ["options.steps", 'the string "40"']);
+  await refused(d, { seed: 1.5 }, "ERR_SEED_TYPE", ["options.seed", "from 0n to 2n ** 64n - 1n", "1.5, not a whole number"]);
+  await refused(d, { seed: 2 ** 60 }, "ERR_SEED_TYPE", ["options.seed", "1152921504606846976", "2 ** 53"]);
+  await refused(d, { seed: 7 }, "ERR_SEED_TYPE", ["write 7n"]);
+  await refused(d, { seed: -1n }, "ERR_SEED_RANGE", ["options.seed", "got -1n"]);
+  await refused(d, { seed: 2n ** 64n }, "ERR_SEED_RANGE", ["options.seed"]);
+  await refused(d, { ttlMs: -5 }, "ERR_MILLIS_RANGE", ["options.ttlMs", "got -5"]);
+  await refused(d, { ttlMs: 1_800_001 }, "ERR_MILLIS_RANGE", ["options.ttlMs", "1800000 ms", "twice"]);
+  await refused(d, { numbering: "x" }, "ERR_VARIANT", ["options.numbering"]);
+  await refused(d, { stpes: 5 }, "ERR_UNKNOWN_KEY", ['"stpes"', 'did you mean "steps"', "known: steps, ttlMs, seed"]);
+  await refused(d, { only: ["first_grant_issues_a_token"] }, "ERR_UNKNOWN_KEY", ['"only"']);
+  await assert.rejects(runDifferential(5, {}), { code: "ERR_FUNCTION_TYPE", message: /runDifferential\(makeStore\): makeStore must be a function/ });
+});
+
+test("good options still run: a bigint seed replays, one named case runs", async () => {
+  const a = await runDifferential(() => new MemoryStore(), { steps: 5, ttlMs: 100, seed: 42n });
+  assert.equal(a.seed, 42n);
+  assert.equal(a.steps, 5);
+  const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 100, only: ["first_grant_issues_a_token"], closeStores: true });
+  assert.deepEqual(report.cases.map((c) => c.name), ["first_grant_issues_a_token"]);
+  assert.ok(report.ok, report.text);
+});
+
+// A store whose close() never settles hung checkStoreContract and runDifferential forever
+// (the trial's adapter awaited a client's quit() that waited for a reply that never came).
+// Each close is now bounded by options.closeTimeoutMs (5000 ms by default) and a close that
+// does not settle in time is a coded failure naming the store. Without the bound these tests
+// would hang: the timeout makes that a failure.
+class HangingStore {
+  #inner = new MemoryStore();
+  send(request) {
+    return this.#inner.send(request);
+  }
+  close() {
+    return new Promise(() => {});
+  }
+}
+
+test("a store whose close() never settles fails the contract check, named, instead of hanging", { timeout: 20_000 }, async () => {
+  const started = performance.now();
+  const report = await checkStoreContract(() => new HangingStore(), { ttlMs: 100, only: ["first_grant_issues_a_token", "held_while_another_holds"], closeTimeoutMs: 50 });
+  assert.ok(performance.now() - started < 10_000);
+  assert.equal(report.ok, false);
+  assert.deepEqual(report.failed, [], "every case passed: only the close failed");
+  assert.equal(report.closeFailures.length, 2, "two cases, two fresh stores");
+  const [first] = report.closeFailures;
+  assert.equal(first.code, "ERR_STORE_CLOSE_TIMEOUT");
+  assert.equal(first.store, "HangingStore (made for first_grant_issues_a_token)");
+  assert.match(first.error, /HangingStore \(made for first_grant_issues_a_token\): close\(\) did not settle within 50 ms \(options\.closeTimeoutMs\)/);
+  assert.match(report.text, /FAIL close \[ERR_STORE_CLOSE_TIMEOUT\]: HangingStore/);
+  const shared = new HangingStore();
+  const one = await checkStoreContract(() => shared, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeTimeoutMs: 50 });
+  assert.deepEqual(one.closeFailures.map((f) => f.store), ["HangingStore"]);
+  const left = await checkStoreContract(() => shared, { ttlMs: 100, only: ["first_grant_issues_a_token"], closeStores: false });
+  assert.ok(left.ok, "closeStores: false never calls close()");
+  assert.deepEqual(left.closeFailures, []);
+});
+
+test("a store whose close() never settles fails the differential run instead of hanging", { timeout: 20_000 }, async () => {
+  const plain = { inner: new MemoryStore(), send(r) { return this.inner.send(r); }, close: () => new Promise(() => {}) };
+  const diff = await runDifferential(() => plain, { steps: 3, ttlMs: 100, closeTimeoutMs: 50 });
+  assert.equal(diff.counts.breach, 0);
+  assert.equal(diff.ok, false);
+  assert.deepEqual(diff.closeFailures.map((f) => [f.store, f.code]), [["the store", "ERR_STORE_CLOSE_TIMEOUT"]]);
+  await refused(runDifferential, { closeTimeoutMs: 0 }, "ERR_MILLIS_RANGE", ["options.closeTimeoutMs", "above 0"]);
+  await refused(checkStoreContract, { closeTimeoutMs: "5s" }, "ERR_MILLIS_TYPE", ["options.closeTimeoutMs", 'the string "5s"']);
+});
+
+test("a store that closes in time reports no close failure", async () => {
+  const report = await checkStoreContract(() => new MemoryStore(), { ttlMs: 100, only: ["first_grant_issues_a_token"] });
+  assert.deepEqual(report.closeFailures, []);
+  const diff = await runDifferential(() => new MemoryStore(), { steps: 2, ttlMs: 100 });
+  assert.deepEqual(diff.closeFailures, []);
+  assert.ok(diff.ok);
+});
