@@ -73,6 +73,17 @@ fn bad_search_and_check_arguments_are_one_line() {
         one_line_error(&[&s[..], &["--property", "split-brain", "--nodes", "0"]].concat())
             .contains("nodes")
     );
+    // New-user review: a huge duration was told it "needs a duration above 0 with a unit".
+    for huge in [
+        "no-leader-for=2000000000s",
+        "no-leader-for=99999999999999999999ms",
+    ] {
+        let e = one_line_error(&[&s[..], &["--property", huge]].concat());
+        assert!(
+            e.contains(&format!("--property {huge}")) && e.contains("from 1ms to 1000000000ms"),
+            "{e}"
+        );
+    }
     let c = ["check", "--algorithm", "bully", "--property", "split-brain"];
     assert!(one_line_error(&[&c[..], &["--step", "15ms"]].concat()).contains("multiple of 10"));
     assert!(one_line_error(&[&c[..], &["--steps", "0"]].concat()).contains("steps"));
