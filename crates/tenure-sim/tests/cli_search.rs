@@ -87,6 +87,11 @@ fn bad_search_and_check_arguments_are_one_line() {
     let c = ["check", "--algorithm", "bully", "--property", "split-brain"];
     assert!(one_line_error(&[&c[..], &["--step", "15ms"]].concat()).contains("multiple of 10"));
     assert!(one_line_error(&[&c[..], &["--steps", "0"]].concat()).contains("steps"));
+    // New-user review: `--max-states 0` was taken, and explored nothing.
+    assert!(
+        one_line_error(&[&c[..], &["--max-states", "0"]].concat())
+            .contains("--max-states 0 would explore nothing: give at least 1")
+    );
 }
 
 #[test]

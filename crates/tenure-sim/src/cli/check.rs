@@ -37,7 +37,7 @@ pub(crate) struct CheckArgs {
     /// Most faults on one path.
     #[arg(long, default_value_t = 2, value_parser = super::args::parse_small_count)]
     faults: u32,
-    /// Stop after this many states.
+    /// Stop after this many states (1 or more); the report says when it cut the check short.
     #[arg(long, default_value_t = 200_000, value_parser = super::args::parse_count)]
     max_states: u64,
     /// The seed of the network's and the machines' random draws.
@@ -63,6 +63,11 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     if a.steps == 0 {
         return Err(CliError::usage(
             "--steps 0 would explore nothing: give at least 1",
+        ));
+    }
+    if a.max_states == 0 {
+        return Err(CliError::usage(
+            "--max-states 0 would explore nothing: give at least 1 (the default is 200000)",
         ));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
