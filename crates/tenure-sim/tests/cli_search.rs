@@ -92,6 +92,40 @@ fn bad_search_and_check_arguments_are_one_line() {
         one_line_error(&[&c[..], &["--max-states", "0"]].concat())
             .contains("--max-states 0 would explore nothing: give at least 1")
     );
+    for bad in ["2048", "1MiB", "lots"] {
+        let e = one_line_error(&[&c[..], &["--max-memory", bad]].concat());
+        assert!(
+            e.contains(&format!("--max-memory {bad}")) && e.contains("from 16MiB to 1TiB"),
+            "{e}"
+        );
+    }
+}
+
+/// New-user review: `tenure check --nodes 64` grew to 11 GB. Every state kept holds a whole
+/// world, so `--max-states` did not bound the bytes; `--max-memory` (2GiB by default) does,
+/// and the report says it cut the check short.
+#[test]
+fn check_memory_is_bounded_and_the_report_says_so() {
+    let args = [
+        "check",
+        "--algorithm",
+        "raft",
+        "--property",
+        "any-promised",
+        "--nodes",
+        "64",
+        "--max-memory",
+        "64MiB",
+    ];
+    let out = tenure_in(&std::env::temp_dir(), &args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("(cut short by --max-memory 64MiB"), "{text}");
+    assert!(text.contains("not a proof for these bounds"), "{text}");
+    let out = tenure_in(&std::env::temp_dir(), &[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["cut_short_by"], "max-memory", "{v}");
+    assert_eq!(v["truncated"], true, "{v}");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use super::permalink;
 use super::search::{default_out, parse_property};
 use crate::scenario::{Algorithm, Scenario};
 use crate::search::Property;
-use crate::search::explore::{CheckOptions, check_with};
+use crate::search::explore::{CheckOptions, CutShortBy, check_with};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -40,6 +40,12 @@ pub(crate) struct CheckArgs {
     /// Stop after this many states (1 or more); the report says when it cut the check short.
     #[arg(long, default_value_t = 200_000, value_parser = super::args::parse_count)]
     max_states: u64,
+    /// Stop when the check's memory (its resident set) reaches this much: 512MiB, 4GiB
+    /// (16MiB to 1TiB). Every state kept holds a whole world, larger with more nodes, so
+    /// --max-states alone does not bound the bytes; like --max-states, the report says when
+    /// it cut the check short.
+    #[arg(long, default_value = "2GiB", value_parser = super::memory_size::parse_memory)]
+    max_memory: u64,
     /// The seed of the network's and the machines' random draws.
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
@@ -84,6 +90,7 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     opts.steps = a.steps;
     opts.max_faults = a.faults;
     opts.max_states = a.max_states;
+    opts.max_memory_bytes = a.max_memory;
     let start = Instant::now();
     let bar = super::progress::spinner(format!(
         "exploring {} steps of {} ms, up to {} faults",
@@ -134,16 +141,29 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             report.unique_states,
             rate,
             report.depth_reached,
-            if report.truncated {
-                " (cut short by --max-states)"
-            } else {
-                ""
+            match report.cut_short_by {
+                Some(CutShortBy::MaxStates) =>
+                    format!(" (cut short by --max-states {})", a.max_states),
+                Some(CutShortBy::MaxMemory) => format!(
+                    " (cut short by --max-memory {}: the states kept filled it; raise it, or \
+                     lower --nodes, --steps or --faults)",
+                    super::memory_size::memory_words(a.max_memory)
+                ),
+                None => String::new(),
             }
         );
     }
     let Some(cx) = &report.counterexample else {
         if !a.json {
-            outln!("no violation of {} within these bounds", a.property);
+            if report.truncated {
+                outln!(
+                    "no violation of {} in the states explored before the check was cut short \
+                     (not a proof for these bounds)",
+                    a.property
+                );
+            } else {
+                outln!("no violation of {} within these bounds", a.property);
+            }
         }
         return Ok(false);
     };
