@@ -84,6 +84,15 @@ fn bad_search_and_check_arguments_are_one_line() {
             "{e}"
         );
     }
+    // `-` is stdout for `run --trace` and `failover --svg`; a scenario file must be a file
+    // (the replay command names it), so `--out -` is refused rather than written as "-".
+    for cmd in [&s[..], &["check", "--algorithm", "bully"][..]] {
+        let e = one_line_error(&[cmd, &["--property", "split-brain", "--out", "-"]].concat());
+        assert!(
+            e.contains("--out -") && e.contains("give a file name"),
+            "{e}"
+        );
+    }
     let c = ["check", "--algorithm", "bully", "--property", "split-brain"];
     assert!(one_line_error(&[&c[..], &["--step", "15ms"]].concat()).contains("multiple of 10"));
     assert!(one_line_error(&[&c[..], &["--steps", "0"]].concat()).contains("steps"));
