@@ -359,3 +359,74 @@ fn the_readmes_search_and_check_table_is_what_the_commands_print() {
     assert!(readme.contains(&row), "README.md lacks the row\n{row}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// New-user review: `search --out notes.txt` replaced the notes without a word, and `run
+/// s.json --trace s.json` replaced the scenario with its trace. An output replaces a scenario
+/// (the last run's counterexample) and says so; a file that is not a scenario, and the input
+/// of `run`, are refused before anything runs and left as they were.
+#[test]
+fn an_output_replaces_only_a_scenario_and_says_so() {
+    let dir = scratch("replace");
+    let search = [
+        "search",
+        "--algorithm",
+        "bully",
+        "--property",
+        "split-brain",
+        "--budget",
+        "100",
+    ];
+    let stderr = |o: &Output| String::from_utf8(o.stderr.clone()).unwrap();
+    std::fs::write(dir.join("notes.txt"), "my notes\n").unwrap();
+    let out = tenure_in(&dir, &[&search[..], &["--out", "notes.txt"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--out notes.txt: the file exists and is not a Tenure scenario"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "my notes\n"
+    );
+
+    let default = dir.join("tenure-bully-split-brain.json");
+    std::fs::write(&default, "my notes\n").unwrap();
+    let out = tenure_in(&dir, &search);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--out tenure-bully-split-brain.json (the default): the file exists"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&default).unwrap();
+
+    for replaced in [false, true] {
+        let out = tenure_in(&dir, &search);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.contains("tenure-bully-split-brain.json (replaced the scenario that was there)"),
+            replaced,
+            "{text}"
+        );
+    }
+
+    let before = std::fs::read_to_string(&default).unwrap();
+    let out = tenure_in(
+        &dir,
+        &[
+            "run",
+            "tenure-bully-split-brain.json",
+            "--trace",
+            "./tenure-bully-split-brain.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("that is the scenario file being run"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&default).unwrap(), before);
+}

@@ -61,11 +61,26 @@ pub(crate) struct CheckArgs {
     json: bool,
 }
 
+/// Where the counterexample goes without `--out`: `tenure-<algorithm>-<property>-check.json`.
+fn default_check_out(a: &CheckArgs) -> PathBuf {
+    let mut p = default_out(a.algorithm, a.property);
+    p.set_file_name(format!(
+        "{}-check.json",
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    p
+}
+
 pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     if let Some(out) = &a.out {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
+    // Before the check, not after it: a refusal at the end would lose what it found.
+    let out = a.out.clone().unwrap_or_else(|| default_check_out(&a));
+    permalink::check_replaceable(&out, a.out.is_some()).map_err(CliError::usage)?;
     if a.steps == 0 {
         return Err(CliError::usage(
             "--steps 0 would explore nothing: give at least 1",
@@ -177,16 +192,6 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             super::args::ms(cx.witness.time_us),
             cx.witness.detail
         );
-        let out = a.out.clone().unwrap_or_else(|| {
-            let mut p = default_out(a.algorithm, a.property);
-            p.set_file_name(format!(
-                "{}-check.json",
-                p.file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            ));
-            p
-        });
         permalink::emit(&cx.scenario, &out, cx.witness.time_us / 1_000)?;
     }
     Ok(true)
