@@ -25,7 +25,8 @@ pub(crate) struct CheckArgs {
     /// any-promised, split-brain, stale-write, no-leader-for=DURATION, or an invariant name.
     #[arg(long, value_parser = parse_property)]
     property: Property,
-    /// Number of nodes.
+    /// Number of nodes (1 to 64); every state holds a world of them, so more nodes fill
+    /// --max-memory sooner.
     #[arg(long, default_value_t = 3, value_parser = super::args::parse_nodes)]
     nodes: u64,
     /// Length of one step (a multiple of 10ms: 500ms, 1s).
