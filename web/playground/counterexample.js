@@ -29,7 +29,7 @@ const ALGO_WORDS = {
 /**
  * The length of a `no-leader-for=DURATION` property, ms, read as the CLI and `Search` read it
  * (`tenure_sim::search::Property`): whole milliseconds (`250ms`) or seconds (`2s`, `1.5s`)
- * that come to a whole number of milliseconds above 0. A bare number (`no-leader-for=2000`)
+ * that come to a whole number of milliseconds from 1 to 10^9 (the longest run). A bare number (`no-leader-for=2000`)
  * has no unit and is refused, as the CLI refuses it: `null` for anything that is not such a
  * property.
  */
@@ -38,7 +38,7 @@ export function leaderlessMs(property) {
   const millis = /^no-leader-for=(\d+)ms$/.exec(text);
   if (millis) {
     const ms = BigInt(millis[1]);
-    return ms > 0n && ms <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(ms) : null;
+    return ms > 0n && ms <= 1_000_000_000n ? Number(ms) : null;
   }
   const secs = /^no-leader-for=(\d+(?:\.\d+)?|\.\d+)s$/.exec(text);
   if (!secs) return null;
@@ -48,7 +48,7 @@ export function leaderlessMs(property) {
   const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * 1000n;
   if (numer % den !== 0n) return null;
   const ms = numer / den;
-  return ms > 0n && ms <= 1_000_000_000_000n ? Number(ms) : null;
+  return ms > 0n && ms <= 1_000_000_000n ? Number(ms) : null;
 }
 
 /** The property in words, for titles and captions. */

@@ -218,3 +218,35 @@ fn pause_flags_without_a_cost_run_are_refused_naming_it() {
         );
     }
 }
+
+/// New-user review: `--svg -` wrote a file named "-". `-` is stdout, as in `run --trace -`:
+/// the plot alone on stdout, the report on stderr, and no file.
+#[test]
+fn svg_dash_writes_the_plot_to_stdout_and_the_report_to_stderr() {
+    let dir = std::env::temp_dir().join(format!("tenure-failover-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args([
+            "failover",
+            "--algorithm",
+            "raft",
+            "--runs",
+            "5",
+            "--svg",
+            "-",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with("</svg>"), "{stdout}");
+    assert!(stderr.contains("time to a new leader"), "{stderr}");
+    assert!(stderr.contains("plot written to stdout"), "{stderr}");
+    assert!(!dir.join("-").exists(), "a file named - was written");
+}

@@ -73,9 +73,68 @@ fn bad_search_and_check_arguments_are_one_line() {
         one_line_error(&[&s[..], &["--property", "split-brain", "--nodes", "0"]].concat())
             .contains("nodes")
     );
+    // New-user review: a huge duration was told it "needs a duration above 0 with a unit".
+    for huge in [
+        "no-leader-for=2000000000s",
+        "no-leader-for=99999999999999999999ms",
+    ] {
+        let e = one_line_error(&[&s[..], &["--property", huge]].concat());
+        assert!(
+            e.contains(&format!("--property {huge}")) && e.contains("from 1ms to 1000000000ms"),
+            "{e}"
+        );
+    }
+    // `-` is stdout for `run --trace` and `failover --svg`; a scenario file must be a file
+    // (the replay command names it), so `--out -` is refused rather than written as "-".
+    for cmd in [&s[..], &["check", "--algorithm", "bully"][..]] {
+        let e = one_line_error(&[cmd, &["--property", "split-brain", "--out", "-"]].concat());
+        assert!(
+            e.contains("--out -") && e.contains("give a file name"),
+            "{e}"
+        );
+    }
     let c = ["check", "--algorithm", "bully", "--property", "split-brain"];
     assert!(one_line_error(&[&c[..], &["--step", "15ms"]].concat()).contains("multiple of 10"));
     assert!(one_line_error(&[&c[..], &["--steps", "0"]].concat()).contains("steps"));
+    // New-user review: `--max-states 0` was taken, and explored nothing.
+    assert!(
+        one_line_error(&[&c[..], &["--max-states", "0"]].concat())
+            .contains("--max-states 0 would explore nothing: give at least 1")
+    );
+    for bad in ["2048", "1MiB", "lots"] {
+        let e = one_line_error(&[&c[..], &["--max-memory", bad]].concat());
+        assert!(
+            e.contains(&format!("--max-memory {bad}")) && e.contains("from 16MiB to 1TiB"),
+            "{e}"
+        );
+    }
+}
+
+/// New-user review: `tenure check --nodes 64` grew to 11 GB. Every state kept holds a whole
+/// world, so `--max-states` did not bound the bytes; `--max-memory` (2GiB by default) does,
+/// and the report says it cut the check short.
+#[test]
+fn check_memory_is_bounded_and_the_report_says_so() {
+    let args = [
+        "check",
+        "--algorithm",
+        "raft",
+        "--property",
+        "any-promised",
+        "--nodes",
+        "64",
+        "--max-memory",
+        "64MiB",
+    ];
+    let out = tenure_in(&std::env::temp_dir(), &args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("(cut short by --max-memory 64MiB"), "{text}");
+    assert!(text.contains("not a proof for these bounds"), "{text}");
+    let out = tenure_in(&std::env::temp_dir(), &[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["cut_short_by"], "max-memory", "{v}");
+    assert_eq!(v["truncated"], true, "{v}");
 }
 
 #[test]
@@ -299,4 +358,75 @@ fn the_readmes_search_and_check_table_is_what_the_commands_print() {
     );
     assert!(readme.contains(&row), "README.md lacks the row\n{row}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// New-user review: `search --out notes.txt` replaced the notes without a word, and `run
+/// s.json --trace s.json` replaced the scenario with its trace. An output replaces a scenario
+/// (the last run's counterexample) and says so; a file that is not a scenario, and the input
+/// of `run`, are refused before anything runs and left as they were.
+#[test]
+fn an_output_replaces_only_a_scenario_and_says_so() {
+    let dir = scratch("replace");
+    let search = [
+        "search",
+        "--algorithm",
+        "bully",
+        "--property",
+        "split-brain",
+        "--budget",
+        "100",
+    ];
+    let stderr = |o: &Output| String::from_utf8(o.stderr.clone()).unwrap();
+    std::fs::write(dir.join("notes.txt"), "my notes\n").unwrap();
+    let out = tenure_in(&dir, &[&search[..], &["--out", "notes.txt"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--out notes.txt: the file exists and is not a Tenure scenario"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "my notes\n"
+    );
+
+    let default = dir.join("tenure-bully-split-brain.json");
+    std::fs::write(&default, "my notes\n").unwrap();
+    let out = tenure_in(&dir, &search);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--out tenure-bully-split-brain.json (the default): the file exists"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(&default).unwrap();
+
+    for replaced in [false, true] {
+        let out = tenure_in(&dir, &search);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            text.contains("tenure-bully-split-brain.json (replaced the scenario that was there)"),
+            replaced,
+            "{text}"
+        );
+    }
+
+    let before = std::fs::read_to_string(&default).unwrap();
+    let out = tenure_in(
+        &dir,
+        &[
+            "run",
+            "tenure-bully-split-brain.json",
+            "--trace",
+            "./tenure-bully-split-brain.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("that is the scenario file being run"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&default).unwrap(), before);
 }

@@ -348,6 +348,14 @@ pub(crate) fn io_words(e: &std::io::Error) -> String {
 /// Refuses an output path whose folder does not exist (or is not a folder) before a long
 /// command runs, so that its result is not lost at the end: `what` names the flag.
 pub(crate) fn check_out_path(path: &std::path::Path, what: &str) -> Result<(), String> {
+    if path == std::path::Path::new("-") {
+        // `-` is stdout for `run --trace` and `failover --svg`; a scenario file must be a
+        // file, since the replay command names it (a file named "-" would be a trap).
+        return Err(format!(
+            "{what} -: the scenario goes to a file that the replay command names, not to stdout; \
+             give a file name, as in {what} found.json"
+        ));
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),

@@ -12,7 +12,7 @@ use super::permalink;
 use super::search::{default_out, parse_property};
 use crate::scenario::{Algorithm, Scenario};
 use crate::search::Property;
-use crate::search::explore::{CheckOptions, check_with};
+use crate::search::explore::{CheckOptions, CutShortBy, check_with};
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -25,7 +25,8 @@ pub(crate) struct CheckArgs {
     /// any-promised, split-brain, stale-write, no-leader-for=DURATION, or an invariant name.
     #[arg(long, value_parser = parse_property)]
     property: Property,
-    /// Number of nodes.
+    /// Number of nodes (1 to 64); every state holds a world of them, so more nodes fill
+    /// --max-memory sooner.
     #[arg(long, default_value_t = 3, value_parser = super::args::parse_nodes)]
     nodes: u64,
     /// Length of one step (a multiple of 10ms: 500ms, 1s).
@@ -37,9 +38,15 @@ pub(crate) struct CheckArgs {
     /// Most faults on one path.
     #[arg(long, default_value_t = 2, value_parser = super::args::parse_small_count)]
     faults: u32,
-    /// Stop after this many states.
+    /// Stop after this many states (1 or more); the report says when it cut the check short.
     #[arg(long, default_value_t = 200_000, value_parser = super::args::parse_count)]
     max_states: u64,
+    /// Stop when the check's memory (its resident set) reaches this much: 512MiB, 4GiB
+    /// (16MiB to 1TiB). Every state kept holds a whole world, larger with more nodes, so
+    /// --max-states alone does not bound the bytes; like --max-states, the report says when
+    /// it cut the check short.
+    #[arg(long, default_value = "2GiB", value_parser = super::memory_size::parse_memory)]
+    max_memory: u64,
     /// The seed of the network's and the machines' random draws.
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
@@ -55,14 +62,34 @@ pub(crate) struct CheckArgs {
     json: bool,
 }
 
+/// Where the counterexample goes without `--out`: `tenure-<algorithm>-<property>-check.json`.
+fn default_check_out(a: &CheckArgs) -> PathBuf {
+    let mut p = default_out(a.algorithm, a.property);
+    p.set_file_name(format!(
+        "{}-check.json",
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    p
+}
+
 pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     if let Some(out) = &a.out {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
+    // Before the check, not after it: a refusal at the end would lose what it found.
+    let out = a.out.clone().unwrap_or_else(|| default_check_out(&a));
+    permalink::check_replaceable(&out, a.out.is_some()).map_err(CliError::usage)?;
     if a.steps == 0 {
         return Err(CliError::usage(
             "--steps 0 would explore nothing: give at least 1",
+        ));
+    }
+    if a.max_states == 0 {
+        return Err(CliError::usage(
+            "--max-states 0 would explore nothing: give at least 1 (the default is 200000)",
         ));
     }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
@@ -79,6 +106,7 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
     opts.steps = a.steps;
     opts.max_faults = a.faults;
     opts.max_states = a.max_states;
+    opts.max_memory_bytes = a.max_memory;
     let start = Instant::now();
     let bar = super::progress::spinner(format!(
         "exploring {} steps of {} ms, up to {} faults",
@@ -129,16 +157,29 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             report.unique_states,
             rate,
             report.depth_reached,
-            if report.truncated {
-                " (cut short by --max-states)"
-            } else {
-                ""
+            match report.cut_short_by {
+                Some(CutShortBy::MaxStates) =>
+                    format!(" (cut short by --max-states {})", a.max_states),
+                Some(CutShortBy::MaxMemory) => format!(
+                    " (cut short by --max-memory {}: the states kept filled it; raise it, or \
+                     lower --nodes, --steps or --faults)",
+                    super::memory_size::memory_words(a.max_memory)
+                ),
+                None => String::new(),
             }
         );
     }
     let Some(cx) = &report.counterexample else {
         if !a.json {
-            outln!("no violation of {} within these bounds", a.property);
+            if report.truncated {
+                outln!(
+                    "no violation of {} in the states explored before the check was cut short \
+                     (not a proof for these bounds)",
+                    a.property
+                );
+            } else {
+                outln!("no violation of {} within these bounds", a.property);
+            }
         }
         return Ok(false);
     };
@@ -152,16 +193,6 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             super::args::ms(cx.witness.time_us),
             cx.witness.detail
         );
-        let out = a.out.clone().unwrap_or_else(|| {
-            let mut p = default_out(a.algorithm, a.property);
-            p.set_file_name(format!(
-                "{}-check.json",
-                p.file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            ));
-            p
-        });
         permalink::emit(&cx.scenario, &out, cx.witness.time_us / 1_000)?;
     }
     Ok(true)

@@ -68,7 +68,8 @@ pub(crate) struct FailoverArgs {
     /// Seed of the first run; run i uses seed + i.
     #[arg(long, default_value_t = 0, value_parser = super::args::parse_seed)]
     seed: u64,
-    /// Write the CDF of every setting, overlaid, to this SVG file.
+    /// Write the CDF of every setting, overlaid, to this SVG file; `-` writes it to stdout
+    /// (the report then goes to stderr, as with `run --trace -`).
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
     /// Also count false elections (no crash, only latency and pauses) over this much
@@ -234,7 +235,10 @@ const DEFAULT_PAUSE_MS: u64 = 500;
 pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
     a.raft.check(a.algorithm).map_err(CliError::usage)?;
     let settings = a.settings()?;
-    if let Some(path) = &a.svg {
+    let svg_to_stdout = a.svg.as_deref() == Some(std::path::Path::new("-"));
+    if let Some(path) = &a.svg
+        && !svg_to_stdout
+    {
         super::args::check_out_path(path, "--svg").map_err(CliError::usage)?;
     }
     if a.cost_run.is_none() {
@@ -298,13 +302,21 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             "Time to a new leader, {} nodes, {} crashes per setting",
             a.nodes, a.runs
         );
-        std::fs::write(path, cdf_svg(&title, &series)).map_err(|e| {
-            CliError::usage(format!(
-                "cannot write {}: {}",
-                path.display(),
-                super::args::io_words(&e)
-            ))
-        })?;
+        let svg = cdf_svg(&title, &series);
+        if svg_to_stdout {
+            // New-user review: `--svg -` wrote a file named "-". Now `-` is stdout, as for
+            // `run --trace -`; the plot goes out whole before the report, which moves to stderr.
+            outln!("{}", svg.trim_end());
+            super::out::report_to_stderr();
+        } else {
+            std::fs::write(path, svg).map_err(|e| {
+                CliError::usage(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    super::args::io_words(&e)
+                ))
+            })?;
+        }
     }
     if a.json {
         let mut out = serde_json::json!({ "runs": a.runs, "seed": a.seed, "settings": reports });
@@ -361,7 +373,11 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             }
         }
         if let Some(path) = &a.svg {
-            outln!("  plot written to {}", path.display());
+            if svg_to_stdout {
+                outln!("  plot written to stdout");
+            } else {
+                outln!("  plot written to {}", path.display());
+            }
         }
     }
     Ok(reports.iter().any(|r| r.failover.failures > 0))

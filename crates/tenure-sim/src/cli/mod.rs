@@ -12,6 +12,7 @@ mod config_flags;
 mod failover;
 mod fault_text;
 mod json_ms;
+mod memory_size;
 mod out;
 mod permalink;
 mod progress;

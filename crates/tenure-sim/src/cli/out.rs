@@ -9,11 +9,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set once stdout refused a write: later lines are dropped.
 static CLOSED: AtomicBool = AtomicBool::new(false);
+/// Set when stdout carries the command's data (`failover --svg -`): the report goes to stderr,
+/// as `run --trace -` moves its summary.
+static TO_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// Sends the rest of the report to stderr: stdout carries the command's data.
+pub(crate) fn report_to_stderr() {
+    TO_STDERR.store(true, Ordering::Relaxed);
+}
 /// The first write error that was not a closed pipe, in words.
 static FAILED: Mutex<Option<String>> = Mutex::new(None);
 
 /// Writes one line of the report (what `outln!` expands to).
 pub(crate) fn line(args: std::fmt::Arguments<'_>) {
+    if TO_STDERR.load(Ordering::Relaxed) {
+        // Best effort, as `eprintln!` without its panic: stderr has nowhere to report to.
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+        return;
+    }
     if CLOSED.load(Ordering::Relaxed) {
         return;
     }

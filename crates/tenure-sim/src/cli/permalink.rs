@@ -28,8 +28,47 @@ pub(crate) fn permalink(scenario: &Scenario, time_ms: u64) -> String {
     format!("{base}{}", permalink_hash(scenario, time_ms))
 }
 
-/// Writes `scenario` to `path` and prints its file, replay command and permalink.
+/// The most a file may hold for [`check_replaceable`] to read it (scenario files are small;
+/// the scenario reader's own limit is 8 MiB).
+const MAX_REPLACED_BYTES: u64 = 8 << 20;
+
+/// Whether `path` holds a Tenure scenario (a file that reads as one).
+fn is_scenario(path: &Path) -> bool {
+    let small = std::fs::metadata(path).is_ok_and(|m| m.len() <= MAX_REPLACED_BYTES);
+    small
+        && std::fs::read_to_string(path)
+            .ok()
+            .is_some_and(|text| Scenario::from_json(&text).is_ok())
+}
+
+/// Refuses to replace a file at `path` that is not a scenario (new-user review: `search --out
+/// notes.txt` replaced the notes without a word). A scenario there, such as the last run's
+/// counterexample under the default name, is replaced, and [`emit`] says so. `given`: the
+/// user gave `--out` (else the path is followed by "(the default)").
+pub(crate) fn check_replaceable(path: &Path, given: bool) -> Result<(), String> {
+    if path.is_file() && !is_scenario(path) {
+        return Err(format!(
+            "--out {}{}: the file exists and is not a Tenure scenario, so it is not replaced: \
+             move it, or give --out another file",
+            path.display(),
+            if given { "" } else { " (the default)" }
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `scenario` to `path` and prints its file, replay command and permalink; a file
+/// already there is replaced only if it is a scenario ([`check_replaceable`]), and the line
+/// says it was.
 pub(crate) fn emit(scenario: &Scenario, path: &Path, time_ms: u64) -> Result<(), CliError> {
+    let replaced = path.is_file();
+    if replaced && !is_scenario(path) {
+        // `search` and `check` refused this before they ran; `chaos` names its own files.
+        return Err(CliError::usage(format!(
+            "{}: the file exists and is not a Tenure scenario, so it is not replaced: move it",
+            path.display()
+        )));
+    }
     std::fs::write(path, scenario.to_json() + "\n").map_err(|e| CliError {
         message: format!(
             "cannot write the scenario to {}: {}",
@@ -44,7 +83,11 @@ pub(crate) fn emit(scenario: &Scenario, path: &Path, time_ms: u64) -> Result<(),
     } else {
         shown.clone()
     };
-    outln!("  scenario:   {shown}");
+    if replaced {
+        outln!("  scenario:   {shown} (replaced the scenario that was there)");
+    } else {
+        outln!("  scenario:   {shown}");
+    }
     outln!("  replay:     tenure run {quoted}");
     outln!("  playground: {}", permalink(scenario, time_ms));
     Ok(())

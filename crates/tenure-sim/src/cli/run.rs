@@ -175,11 +175,29 @@ fn run_world(world: &mut World) {
     }
 }
 
+/// Whether `a` and `b` name one existing file (through links and `..` too).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
     let s = scenario(&a)?;
     let mut world = World::new(&s).map_err(|e| CliError::usage(e.to_string()))?;
     let mut sink: Option<Sink> = None;
     let to_stdout = a.trace.as_deref() == Some(std::path::Path::new("-"));
+    if let (Some(trace), Some(input)) = (&a.trace, &a.scenario)
+        && same_file(trace, input)
+    {
+        // New-user review: `run s.json --trace s.json` replaced the scenario with its trace.
+        return Err(CliError::usage(format!(
+            "--trace {}: that is the scenario file being run, and the trace would replace it; \
+             give another file, or --trace - for stdout",
+            trace.display()
+        )));
+    }
     if let Some(path) = &a.trace {
         let out: Box<dyn Write> = if to_stdout {
             Box::new(std::io::BufWriter::new(std::io::stdout()))

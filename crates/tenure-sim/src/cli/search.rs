@@ -116,6 +116,12 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
     if let Some(out) = &a.out {
         super::args::check_out_path(out, "--out").map_err(CliError::usage)?;
     }
+    // Before the search, not after it: a refusal at the end would lose what it found.
+    match &a.out {
+        Some(out) => permalink::check_replaceable(out, true),
+        None => permalink::check_replaceable(&default_out(chaos.algorithm, a.property), false),
+    }
+    .map_err(CliError::usage)?;
     let (algorithm, nodes, seed) = (chaos.algorithm, chaos.nodes, chaos.seed);
     outln!(
         "tenure search: {algorithm} for {}, {nodes} nodes, {} ms of faults + {} ms heal, seed {seed}",

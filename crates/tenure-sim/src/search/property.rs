@@ -77,6 +77,24 @@ fn parse_ms(s: &str) -> Option<u64> {
     None
 }
 
+/// Whether `s` is a number with a unit (`ms` or `s`) above `max` milliseconds, however
+/// large: `99999999999999999999s` too, which no whole-millisecond reading holds.
+fn over_ms(s: &str, max: u64) -> bool {
+    let s = s.trim();
+    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
+        (v, 1.0)
+    } else if let Some(v) = s.strip_suffix('s') {
+        (v, 1_000.0)
+    } else {
+        return false;
+    };
+    let num = num.trim();
+    let plain = !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    #[allow(clippy::cast_precision_loss)]
+    let max = max as f64;
+    plain && num.parse::<f64>().is_ok_and(|v| v * scale > max)
+}
+
 impl FromStr for Property {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -87,8 +105,16 @@ impl FromStr for Property {
             _ => {}
         }
         if let Some(d) = s.strip_prefix("no-leader-for=") {
+            let longest = crate::scenario::MAX_DURATION_MS;
             return match parse_ms(d) {
-                Some(ms) if ms > 0 => Ok(Property::NoLeaderFor { ms }),
+                Some(ms) if ms > 0 && ms <= longest => Ok(Property::NoLeaderFor { ms }),
+                // No run lasts longer, so the property could never be broken: refused with
+                // the allowed range, not as "needs a duration" (new-user review: a huge
+                // value was told it lacked a unit).
+                _ if over_ms(d, longest) => Err(format!(
+                    "`{s}` is longer than any run: give no-leader-for= a duration from 1ms to \
+                     {longest}ms (10^9 ms, about 11.6 days, the longest run)"
+                )),
                 _ if d.trim().parse::<f64>().is_ok() => Err(format!(
                     "`{s}` has a duration without a unit: give one, as in no-leader-for={d}ms \
                      or no-leader-for={d}s"
@@ -302,6 +328,18 @@ mod tests {
             Ok(Property::NoLeaderFor { ms: 250 })
         );
         assert!("no-leader-for=0s".parse::<Property>().is_err());
+        assert_eq!(
+            "no-leader-for=1000000000ms".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 1_000_000_000 })
+        );
+        for huge in [
+            "no-leader-for=1000000001ms",
+            "no-leader-for=2000000000s",
+            "no-leader-for=99999999999999999999s",
+        ] {
+            let e = huge.parse::<Property>().unwrap_err();
+            assert!(e.contains("from 1ms to 1000000000ms"), "{e}");
+        }
         assert!("no-leader-for=soon".parse::<Property>().is_err());
         let bare = "no-leader-for=2000".parse::<Property>().unwrap_err();
         assert!(bare.contains("no-leader-for=2000ms"), "{bare}");
