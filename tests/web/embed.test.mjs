@@ -140,3 +140,15 @@ test("unknown_attributes_and_values_are_reported_and_a_bad_preset_says_so_in_pla
   assert.deepEqual([...page.errors, ...el.errors], []);
   await Promise.all([page.close(), el.close()]);
 });
+
+test("the_readme_lists_every_section_controls_takes", async () => {
+  // The README's attribute list had lost the event log, the logs and the space-time diagram;
+  // the element's own list is the one its console warning gives.
+  const page = await browser.open("embed.html?controls=bar,sparkles");
+  const said = /or a comma list of ([a-z, ]+)\./.exec(page.warnings.join("\n"))?.[1].split(", ");
+  assert.ok(said?.length > 5, `the warning lists the sections: ${page.warnings}`);
+  const attrs = /Attributes: [\s\S]*?`controls` \(`all`, `minimal`, `none`, or a comma list of\s+([\s\S]*?)\), `autoplay`/.exec(README)?.[1];
+  assert.ok(attrs, "README.md lists controls' sections");
+  assert.deepEqual(attrs.replace(/ \([^)]*\)/g, "").match(/`[a-z]+`/g).map((w) => w.slice(1, -1)), said);
+  await page.close();
+});

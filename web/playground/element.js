@@ -2,7 +2,8 @@
 //   preset="gc-pause-fenced"    a preset from presets.js
 //   scenario='{"version":1,..}' a scenario object as JSON (wins over preset)
 //   controls="all"              all | minimal (play bar only) | none, or a comma list of
-//                               bar, caption, timeline, safety, presets, setup, faults, info
+//                               bar, caption, timeline, events, logs, spacetime, safety,
+//                               presets, setup, faults, info
 //   autoplay                    start playing once mounted (and visible)
 //   height="420px"              height of the cluster view
 //   use-hash                    read the scenario from the page's URL hash (permalink) and
