@@ -141,6 +141,47 @@ test("unknown_attributes_and_values_are_reported_and_a_bad_preset_says_so_in_pla
   await Promise.all([page.close(), el.close()]);
 });
 
+/**
+ * Adds `<tenure-playground>` with `attrs` at the top of `page` (on screen, so it may play),
+ * waits for it to be ready and resolves to a handle on it.
+ */
+async function addElement(page, attrs) {
+  return page.evaluateHandle(async (a) => {
+    const x = document.createElement("tenure-playground");
+    for (const [k, v] of Object.entries(a)) x.setAttribute(k, v);
+    document.body.prepend(x);
+    await x.ready;
+    return x;
+  }, attrs);
+}
+
+test("autoplay_false_means_off_as_embedders_write_it", async () => {
+  // A new user's trial: autoplay="false" played, since HTML's rule for a boolean attribute is
+  // "present means on". Users write "false" meaning off, so it is off (README.md, attributes).
+  const page = await browser.open("examples.html");
+  const runs = async (attrs) => {
+    const el = await addElement(page, { controls: "bar,caption", height: "200px", ...attrs });
+    const moved = await page.waitForFunction((x) => x.now > 0, el, { timeout: 1500 }).then(() => true, () => false);
+    const state = await el.evaluate((x) => ({ playing: x.dataset.playing, moved: x.now > 0 }));
+    await el.evaluate((x) => x.remove());
+    return moved && state.playing === "true";
+  };
+  for (const value of ["", "autoplay", "true", "TRUE"]) assert.equal(await runs({ autoplay: value }), true, `autoplay="${value}" plays`);
+  for (const value of ["false", "False", " FALSE ", "off", "no", "0"]) assert.equal(await runs({ autoplay: value }), false, `autoplay="${value}" does not play`);
+  assert.equal(await runs({}), false, "no autoplay attribute: no play");
+  assert.equal(await runs({ autoplay: "maybe" }), false, "a value neither on nor off does not play");
+  assert.match(page.warnings.join("\n"), /autoplay="maybe" is neither on nor off \(autoplay or "true", "false" or no attribute\); not playing/);
+  assert.equal(page.warnings.filter((w) => /autoplay="(false|off|no|0)"/i.test(w)).length, 0, "an off value is not warned about");
+  // The iframe's page passes the value through.
+  const off = await browser.open("embed.html?autoplay=false");
+  await off.waitForTimeout(600);
+  assert.deepEqual(await off.evaluate(() => [document.querySelector("tenure-playground").now, document.querySelector("tenure-playground").dataset.playing]), [0, "false"]);
+  const on = await browser.open("embed.html?autoplay");
+  await on.waitForFunction(() => document.querySelector("tenure-playground").now > 0);
+  assert.deepEqual([...page.errors, ...off.errors, ...on.errors], []);
+  await Promise.all([page.close(), off.close(), on.close()]);
+});
+
 test("the_readme_lists_every_section_controls_takes", async () => {
   // The README's attribute list had lost the event log, the logs and the space-time diagram;
   // the element's own list is the one its console warning gives.

@@ -3,8 +3,9 @@
 // lease-unfenced, raft, raft-pv-cq, bully); `preset` names a comparison (partition,
 // gc-pause, clock-drift, leader-crash) whose panes the list replaces; `use-hash` opens a
 // comparison permalink (#c=...) and takes the shortcut keys (space, ".", ","); `link-base`,
-// `autoplay` and `wasm` as in single mode. The element's `compare` property is the
-// CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
+// `autoplay` ("false" is off) and `wasm` as in single mode. The element's `compare` property
+// is the CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
+import { autoplayAsked } from "./attributes.js";
 import { CompareMode, parseCompareList, specOf } from "./compare.js";
 import { comparePresetById, COMPARE_PRESETS } from "./compare-presets.js";
 import { loadWasm } from "./model.js";
@@ -48,7 +49,7 @@ export function mountCompare(el) {
       mode.load(specOf(id, parsed.panes));
     }
     el.dataset.ready = "true";
-    if (el.hasAttribute("autoplay") && !reducedMotion) mode.play();
+    if (autoplayAsked(el, (text) => console.warn(`${PREFIX} ${text}`)) && !reducedMotion) mode.play();
     return el;
   });
   el.ready.catch((err) => showError(err.message));

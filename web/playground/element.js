@@ -4,7 +4,8 @@
 //   controls="all"              all | minimal (play bar only) | none, or a comma list of
 //                               bar, caption, timeline, events, logs, spacetime, safety,
 //                               presets, setup, faults, info
-//   autoplay                    start playing once mounted (and visible)
+//   autoplay                    start playing once mounted (and visible); autoplay="false"
+//                               (or "off", "no", "0") does not (attributes.js)
 //   height="420px"              height of the cluster view
 //   use-hash                    read the scenario from the page's URL hash (permalink) and
 //                               handle the shortcut keys (keys.js) for the whole document
@@ -18,6 +19,7 @@
 // prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
 // wasm Simulation (see model.js); this file wires views and controls to it.
+import { autoplayAsked } from "./attributes.js";
 import { networkActions, partitionOf, procActions, linkActions } from "./actions.js";
 import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
@@ -150,7 +152,7 @@ export class TenurePlayground extends HTMLElement {
     this.ready = Promise.all([loadWasm(this.getAttribute("wasm") || undefined), this.linkCode()]).then(([, code]) => {
       this.loadInitial(code);
       this.dataset.ready = "true";
-      if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
+      if (autoplayAsked(this, this.warn) && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
@@ -205,6 +207,9 @@ export class TenurePlayground extends HTMLElement {
     const unknown = this.getAttributeNames().filter((a) => !ATTRIBUTES.includes(a) && !GLOBAL_ATTRIBUTES.test(a));
     if (unknown.length) console.warn(`${PREFIX} unknown attribute${unknown.length > 1 ? "s" : ""} ${unknown.map((a) => `"${a}"`).join(", ")} ignored; it knows ${ATTRIBUTES.join(", ")}.`);
   }
+
+  /** Warns in the console, as the element's own. */
+  warn = (text) => console.warn(`${PREFIX} ${text}`);
 
   /** Sets the cluster's height from the attribute, or warns and keeps the default. */
   applyHeight(value) {
