@@ -182,6 +182,40 @@ test("autoplay_false_means_off_as_embedders_write_it", async () => {
   await Promise.all([page.close(), off.close(), on.close()]);
 });
 
+test("a_refused_scenario_attribute_is_said_and_nothing_autoplays", async () => {
+  // A new user's trial: a scenario attribute the simulator refused left free play running
+  // (autoplay asked for the embedder's scenario, not this one), the error easy to miss and not
+  // in the console. Now the refusal is said in the element and the console, with what is shown
+  // instead, and nothing plays.
+  for (const [scenario, words] of [
+    ["garbage", /^The scenario attribute is not JSON: .*"garbage" is not valid JSON\. Showing free play instead, not playing\.$/],
+    [JSON.stringify({ nodes: 3 }), /^The scenario attribute was refused: scenario: the key "version" is required\. Showing free play instead, not playing\.$/],
+  ]) {
+    const page = await browser.open(`embed.html?autoplay&scenario=${encodeURIComponent(scenario)}`);
+    const error = page.locator("tenure-playground").getByTestId("error");
+    assert.equal(await error.isVisible(), true, scenario);
+    assert.match(await error.textContent(), words);
+    assert.ok(page.warnings.some((w) => words.test(w.replace("<tenure-playground> t", "T"))), `in the console: ${page.warnings}`);
+    await page.waitForTimeout(600);
+    assert.deepEqual(await page.evaluate(() => [document.querySelector("tenure-playground").now, document.querySelector("tenure-playground").dataset.playing]), [0, "false"], scenario);
+    assert.equal(await error.isVisible(), true, `${scenario}: the error stays`);
+    if (scenario === "garbage") await screenshot(page, "embed-refused-scenario");
+    // Set later on a running element: refused, said in both places, the run before it stays.
+    const before = page.warnings.length;
+    await page.evaluate(() => document.querySelector("tenure-playground").setAttribute("scenario", '{"version":1,"nodes":0}'));
+    assert.match(await error.textContent(), /^The scenario attribute was refused: /);
+    assert.match(page.warnings.slice(before).join("\n"), /the scenario attribute was refused: /);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  // An unknown preset is refused the same way.
+  const page = await browser.open("embed.html?autoplay&preset=nope");
+  await page.waitForTimeout(600);
+  assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").now), 0);
+  assert.match(await page.locator("tenure-playground").getByTestId("error").textContent(), /no story named "nope".*Showing free play instead, not playing\.$/);
+  await page.close();
+});
+
 test("the_readme_lists_every_section_controls_takes", async () => {
   // The README's attribute list had lost the event log, the logs and the space-time diagram;
   // the element's own list is the one its console warning gives.

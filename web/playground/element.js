@@ -15,8 +15,10 @@
 //                               first element on a page decides)
 //   compare="raft,bully,lease-fencing"  compare mode (element-compare.js): 2-4 panes in
 //                               lock-step; `preset` then names a comparison (compare-presets.js)
-// Unknown attributes and values are reported in the console with what is allowed; with
-// prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
+// Unknown attributes and values are reported in the console with what is allowed; a refused
+// scenario, preset or link also in the element (and then nothing autoplays: the free play
+// shown instead is not what was asked). With prefers-reduced-motion, nothing autoplays and
+// messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
 // wasm Simulation (see model.js); this file wires views and controls to it.
 import { autoplayAsked } from "./attributes.js";
@@ -150,9 +152,10 @@ export class TenurePlayground extends HTMLElement {
     this.reportUnknownAttributes();
     this.build();
     this.ready = Promise.all([loadWasm(this.getAttribute("wasm") || undefined), this.linkCode()]).then(([, code]) => {
-      this.loadInitial(code);
+      // A run the embedder did not ask for (theirs was refused) is not played.
+      const refused = this.loadInitial(code);
       this.dataset.ready = "true";
-      if (autoplayAsked(this, this.warn) && !this.reducedMotion) this.play();
+      if (autoplayAsked(this, this.warn) && !refused && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
@@ -197,7 +200,9 @@ export class TenurePlayground extends HTMLElement {
       } catch (err) {
         this.showError(new TypeError(`the scenario attribute is not JSON: ${err.message}`));
       }
-      if (scenario !== undefined) this.load(scenario);
+      const refused = scenario !== undefined && this.load(scenario);
+      if (refused) this.showError(Object.assign(new Error(`the scenario attribute was refused: ${refused.message}`), { code: refused.code }));
+      if (this.error) this.warn(this.error.message);
     }
     if (name === "height") this.applyHeight(value);
   }
@@ -413,7 +418,7 @@ export class TenurePlayground extends HTMLElement {
 
   /**
    * Loads the run to show first: the link's (`code`: from `linkCode`), the attributes', or
-   * free play.
+   * free play. Returns the error that refused the link's or the attributes' run, or null.
    */
   loadInitial(code) {
     // A link or attribute that cannot be used still leaves a working playground (the
@@ -430,9 +435,9 @@ export class TenurePlayground extends HTMLElement {
           const preset = story ?? (link.preset ? presetById(link.preset) : undefined);
           if (preset) this.setSpeed(preset.speed);
           // A link whose scenario the simulator refuses (an unknown algorithm, a key of
-          // another algorithm's config) leaves the default run playing, with the reason.
+          // another algorithm's config) leaves the default run, with the reason.
           problem = this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
-          if (problem === null) return;
+          if (problem === null) return null;
         }
       } catch (err) {
         problem = err;
@@ -448,17 +453,27 @@ export class TenurePlayground extends HTMLElement {
       }
       if (scenario !== undefined) {
         problem = this.load(scenario);
-        if (problem === null) return;
+        if (problem === null) return null;
+        problem = Object.assign(new Error(`the scenario attribute was refused: ${problem.message}`), { code: problem.code });
       }
     }
     const presetAttr = this.getAttribute("preset");
     if (presetAttr && !problem) {
-      if (presetById(presetAttr)) return this.loadPreset(presetAttr);
+      if (presetById(presetAttr)) {
+        this.loadPreset(presetAttr);
+        return null;
+      }
       problem = unknownPreset(presetAttr);
-      console.warn(`${PREFIX} ${problem.message}`);
     }
     this.load(buildScenario(simulatorKnobs(DEFAULT_SETUP)));
-    if (problem) this.showError(problem);
+    if (problem) {
+      // Said where the embedder looks (the console) and where the reader does, with what is
+      // shown instead: free play, not played even when autoplay asks.
+      problem = Object.assign(new Error(`${String(problem.message).replace(/\.$/, "")}. Showing free play instead${autoplayAsked(this, () => {}) ? ", not playing" : ""}.`), { code: problem.code });
+      this.warn(problem.message);
+      this.showError(problem);
+    }
+    return problem;
   }
 
   /**
