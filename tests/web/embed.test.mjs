@@ -216,6 +216,38 @@ test("a_refused_scenario_attribute_is_said_and_nothing_autoplays", async () => {
   await page.close();
 });
 
+test("a_height_out_of_range_is_clamped_and_said_in_the_element", async () => {
+  // A new user's trial: height="99999999" made a cluster view 33 million px tall (Chromium's
+  // limit). The height is kept from 150 px to 2,400 px, and the element says what it did.
+  const page = await browser.open("embed.html?height=99999999");
+  const pg = page.locator("tenure-playground");
+  const note = pg.getByTestId("height-note");
+  const stageHeight = () => pg.locator(".stage").evaluate((s) => Math.round(s.getBoundingClientRect().height));
+  assert.equal(await note.isVisible(), true);
+  assert.equal(await note.textContent(), `height="99999999" is 99,999,999 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`);
+  assert.equal(await stageHeight(), 2400);
+  assert.ok(page.warnings.some((w) => w.includes(`height="99999999" is 99,999,999 px`)), "in the console too");
+  await screenshot(page, "embed-height-clamped", { clip: { x: 0, y: 0, width: 1280, height: 400 } });
+  const set = async (value) => {
+    await page.evaluate((v) => document.querySelector("tenure-playground").setAttribute("height", v), value);
+    return [await note.isVisible() ? await note.textContent() : null, await stageHeight()];
+  };
+  assert.deepEqual(await set("1e9"), [`height="1e9" is 1,000,000,000 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`, 2400]);
+  assert.deepEqual(await set("9000vh"), [`height="9000vh" is about 64,800 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`, 2400]);
+  assert.deepEqual(await set("1in"), [`height="1in" is about 96 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 150 px.`, 150]);
+  assert.deepEqual(await set("0"), [`height="0" is 0 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 150 px.`, 150]);
+  assert.match((await set("30%"))[0], /^height="30%" is not a CSS length the element can use; the cluster's height is 150 px to 2,400 px .*Keeping the default height\.$/);
+  assert.match((await set("-5px"))[0], /^height="-5px" is not a CSS length the element can use;/);
+  // A length only CSS computes here (calc(), em) is clamped by CSS.
+  assert.deepEqual(await set("calc(100vh + 9999px)"), [null, 2400]);
+  assert.deepEqual(await set("1e5em"), [null, 2400]);
+  // In range: as given, and the note goes.
+  assert.deepEqual(await set("320px"), [null, 320]);
+  assert.deepEqual(await set("50vh"), [null, 360]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("the_readme_lists_every_section_controls_takes", async () => {
   // The README's attribute list had lost the event log, the logs and the space-time diagram;
   // the element's own list is the one its console warning gives.

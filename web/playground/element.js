@@ -6,7 +6,8 @@
 //                               presets, setup, faults, info
 //   autoplay                    start playing once mounted (and visible); autoplay="false"
 //                               (or "off", "no", "0") does not (attributes.js)
-//   height="420px"              height of the cluster view
+//   height="420px"              height of the cluster view, 150 px to 2,400 px (a bare number
+//                               is px); out of range it is clamped, with a note in the element
 //   use-hash                    read the scenario from the page's URL hash (permalink) and
 //                               handle the shortcut keys (keys.js) for the whole document
 //   link-base="https://..."     the page permalinks point at (default: this page, or
@@ -15,13 +16,13 @@
 //                               first element on a page decides)
 //   compare="raft,bully,lease-fencing"  compare mode (element-compare.js): 2-4 panes in
 //                               lock-step; `preset` then names a comparison (compare-presets.js)
-// Unknown attributes and values are reported in the console with what is allowed; a refused
-// scenario, preset or link also in the element (and then nothing autoplays: the free play
-// shown instead is not what was asked). With prefers-reduced-motion, nothing autoplays and
-// messages sit still instead of moving.
+// Unknown attributes and values are reported in the console with what is allowed; a height
+// out of range, and a refused scenario, preset or link, also in the element (after a refused
+// run nothing autoplays: the free play shown instead is not what was asked). With
+// prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
 // wasm Simulation (see model.js); this file wires views and controls to it.
-import { autoplayAsked } from "./attributes.js";
+import { autoplayAsked, heightOf } from "./attributes.js";
 import { networkActions, partitionOf, procActions, linkActions } from "./actions.js";
 import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
@@ -216,17 +217,18 @@ export class TenurePlayground extends HTMLElement {
   /** Warns in the console, as the element's own. */
   warn = (text) => console.warn(`${PREFIX} ${text}`);
 
-  /** Sets the cluster's height from the attribute, or warns and keeps the default. */
+  /**
+   * Sets the cluster's height from the attribute (attributes.js): a height out of range is
+   * clamped, and one that is not a length keeps the default; either says so in the console
+   * and in the element, above the run's errors, until the attribute changes.
+   */
   applyHeight(value) {
-    this.stage.classList.toggle("fixed", false);
-    if (value == null || value === "") return (this.stage.style.height = "");
-    const css = /^\d+(\.\d+)?$/.test(value.trim()) ? `${value.trim()}px` : value.trim();
-    if (!CSS.supports("height", css) || /^(auto|inherit|initial|unset)$/.test(css)) {
-      console.warn(`${PREFIX} height="${value}" is not a CSS length; use e.g. height="360px" or "50vh". Keeping the default height.`);
-      return (this.stage.style.height = "");
-    }
+    const { css, note } = value ? heightOf(value, innerWidth, innerHeight) : { css: "" };
+    if (note) this.warn(note);
+    this.heightNote.hidden = !note;
+    setText(this.heightNote, note ?? "");
     this.stage.style.height = css;
-    this.stage.classList.toggle("fixed", true);
+    this.stage.classList.toggle("fixed", !!css);
   }
 
   // ----- public API (also used by the tests and the bench) -----
@@ -958,6 +960,7 @@ export class TenurePlayground extends HTMLElement {
     const root = this.shadowRoot;
     const style = html("style", { text: css });
     this.errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
+    this.heightNote = html("p", { class: "error", role: "alert", "data-testid": "height-note", hidden: true });
     this.captionEl = html("p", { class: "caption", "data-testid": "caption", "aria-live": "polite" });
     const clusterSvg = svg("svg", { class: "cluster" });
     this.drawBtn = html("button", {
@@ -1033,7 +1036,7 @@ export class TenurePlayground extends HTMLElement {
     const layout = html("div", { class: `layout${side ? "" : " no-side"}` }, ...parts);
     const bar = this.buildBar(show.has("bar"));
     this.help = this.buildHelp();
-    root.replaceChildren(style, html("div", { class: "pg" }, bar, this.errorEl, layout, this.help));
+    root.replaceChildren(style, html("div", { class: "pg" }, bar, this.heightNote, this.errorEl, layout, this.help));
     if (!this.hasAttribute("use-hash")) this.addEventListener("keydown", (e) => this.onKey(e));
     root.addEventListener("pointerdown", (e) => {
       if (this.menu.isOpen && !e.composedPath().includes(this.menu.el)) this.menu.close();
