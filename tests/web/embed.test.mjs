@@ -178,8 +178,15 @@ test("autoplay_false_means_off_as_embedders_write_it", async () => {
   assert.deepEqual(await off.evaluate(() => [document.querySelector("tenure-playground").now, document.querySelector("tenure-playground").dataset.playing]), [0, "false"]);
   const on = await browser.open("embed.html?autoplay");
   await on.waitForFunction(() => document.querySelector("tenure-playground").now > 0);
-  assert.deepEqual([...page.errors, ...off.errors, ...on.errors], []);
-  await Promise.all([page.close(), off.close(), on.close()]);
+  // Compare mode reads it the same way.
+  const compareOff = await browser.open("embed.html?compare=raft,bully&autoplay=false");
+  await compareOff.waitForTimeout(600);
+  assert.deepEqual(await compareOff.evaluate(() => [document.querySelector("tenure-playground").compare.playing, document.querySelector("tenure-playground").compare.now]), [false, 0]);
+  const compareOn = await browser.open("embed.html?compare=raft,bully&autoplay=on");
+  await compareOn.waitForFunction(() => document.querySelector("tenure-playground").compare.now > 0);
+  const tabs = [page, off, on, compareOff, compareOn];
+  assert.deepEqual(tabs.flatMap((t) => t.errors), []);
+  await Promise.all(tabs.map((t) => t.close()));
 });
 
 test("a_refused_scenario_attribute_is_said_and_nothing_autoplays", async () => {
