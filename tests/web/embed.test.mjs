@@ -220,7 +220,13 @@ test("a_refused_scenario_attribute_is_said_and_nothing_autoplays", async () => {
   await page.waitForTimeout(600);
   assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").now), 0);
   assert.match(await page.locator("tenure-playground").getByTestId("error").textContent(), /no story named "nope".*Showing free play instead, not playing\.$/);
-  await page.close();
+  // So is a compare list or comparison in compare mode: the comparison shown instead stays still.
+  const compare = await browser.open("embed.html?autoplay&compare=raft,paxos");
+  await compare.waitForTimeout(600);
+  assert.match(await compare.locator("tenure-playground").getByTestId("error").textContent(), /unknown algorithm "paxos".*Showing the preset's panes instead/);
+  assert.deepEqual(await compare.evaluate(() => [document.querySelector("tenure-playground").compare.playing, document.querySelector("tenure-playground").compare.now]), [false, 0]);
+  assert.deepEqual([...page.errors, ...compare.errors], []);
+  await Promise.all([page.close(), compare.close()]);
 });
 
 test("a_height_out_of_range_is_clamped_and_said_in_the_element", async () => {

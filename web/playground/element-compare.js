@@ -21,10 +21,13 @@ export function mountCompare(el) {
   root.replaceChildren(html("style", { text: css }), html("style", { text: compareCss }));
   const errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
   root.append(errorEl);
+  // Whether a link or an attribute was refused: the comparison shown instead is not played.
+  let refused = false;
   const showError = (msg) => {
     errorEl.hidden = !msg;
     errorEl.textContent = msg ?? "";
     if (msg) console.warn(`${PREFIX} ${msg}`);
+    refused ||= !!msg;
   };
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const linkBase = el.getAttribute("link-base") ?? (el.hasAttribute("use-hash") ? undefined : new URL("./compare.html", location.href).href);
@@ -49,7 +52,7 @@ export function mountCompare(el) {
       mode.load(specOf(id, parsed.panes));
     }
     el.dataset.ready = "true";
-    if (autoplayAsked(el, (text) => console.warn(`${PREFIX} ${text}`)) && !reducedMotion) mode.play();
+    if (autoplayAsked(el, (text) => console.warn(`${PREFIX} ${text}`)) && !refused && !reducedMotion) mode.play();
     return el;
   });
   el.ready.catch((err) => showError(err.message));
