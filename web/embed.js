@@ -20,7 +20,8 @@ for (const key of ["preset", "scenario", "height", "link-base"]) if (q.has(key))
 // A fixed cluster height by default, so the page's height does not depend on the iframe's
 // (which the host may set from the height this page posts).
 if (!q.has("height") && !compare) el.setAttribute("height", "300px");
-if (q.has("autoplay")) el.setAttribute("autoplay", "");
+// The value goes through: `?autoplay=false` is off, as on the element.
+if (q.has("autoplay")) el.setAttribute("autoplay", q.get("autoplay"));
 if (location.hash.includes("s=") || location.hash.includes("c=")) el.setAttribute("use-hash", "");
 if (!el.hasAttribute("link-base")) el.setAttribute("link-base", new URL(compare ? "./compare.html" : "./index.html", location.href).href);
 document.body.append(el);

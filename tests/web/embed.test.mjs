@@ -140,3 +140,135 @@ test("unknown_attributes_and_values_are_reported_and_a_bad_preset_says_so_in_pla
   assert.deepEqual([...page.errors, ...el.errors], []);
   await Promise.all([page.close(), el.close()]);
 });
+
+/**
+ * Adds `<tenure-playground>` with `attrs` at the top of `page` (on screen, so it may play),
+ * waits for it to be ready and resolves to a handle on it.
+ */
+async function addElement(page, attrs) {
+  return page.evaluateHandle(async (a) => {
+    const x = document.createElement("tenure-playground");
+    for (const [k, v] of Object.entries(a)) x.setAttribute(k, v);
+    document.body.prepend(x);
+    await x.ready;
+    return x;
+  }, attrs);
+}
+
+test("autoplay_false_means_off_as_embedders_write_it", async () => {
+  // A new user's trial: autoplay="false" played, since HTML's rule for a boolean attribute is
+  // "present means on". Users write "false" meaning off, so it is off (README.md, attributes).
+  const page = await browser.open("examples.html");
+  const runs = async (attrs) => {
+    const el = await addElement(page, { controls: "bar,caption", height: "200px", ...attrs });
+    const moved = await page.waitForFunction((x) => x.now > 0, el, { timeout: 1500 }).then(() => true, () => false);
+    const state = await el.evaluate((x) => ({ playing: x.dataset.playing, moved: x.now > 0 }));
+    await el.evaluate((x) => x.remove());
+    return moved && state.playing === "true";
+  };
+  for (const value of ["", "autoplay", "true", "TRUE"]) assert.equal(await runs({ autoplay: value }), true, `autoplay="${value}" plays`);
+  for (const value of ["false", "False", " FALSE ", "off", "no", "0"]) assert.equal(await runs({ autoplay: value }), false, `autoplay="${value}" does not play`);
+  assert.equal(await runs({}), false, "no autoplay attribute: no play");
+  assert.equal(await runs({ autoplay: "maybe" }), false, "a value neither on nor off does not play");
+  assert.match(page.warnings.join("\n"), /autoplay="maybe" is neither on nor off \(autoplay or "true", "false" or no attribute\); not playing/);
+  assert.equal(page.warnings.filter((w) => /autoplay="(false|off|no|0)"/i.test(w)).length, 0, "an off value is not warned about");
+  // The iframe's page passes the value through.
+  const off = await browser.open("embed.html?autoplay=false");
+  await off.waitForTimeout(600);
+  assert.deepEqual(await off.evaluate(() => [document.querySelector("tenure-playground").now, document.querySelector("tenure-playground").dataset.playing]), [0, "false"]);
+  const on = await browser.open("embed.html?autoplay");
+  await on.waitForFunction(() => document.querySelector("tenure-playground").now > 0);
+  // Compare mode reads it the same way.
+  const compareOff = await browser.open("embed.html?compare=raft,bully&autoplay=false");
+  await compareOff.waitForTimeout(600);
+  assert.deepEqual(await compareOff.evaluate(() => [document.querySelector("tenure-playground").compare.playing, document.querySelector("tenure-playground").compare.now]), [false, 0]);
+  const compareOn = await browser.open("embed.html?compare=raft,bully&autoplay=on");
+  await compareOn.waitForFunction(() => document.querySelector("tenure-playground").compare.now > 0);
+  const tabs = [page, off, on, compareOff, compareOn];
+  assert.deepEqual(tabs.flatMap((t) => t.errors), []);
+  await Promise.all(tabs.map((t) => t.close()));
+});
+
+test("a_refused_scenario_attribute_is_said_and_nothing_autoplays", async () => {
+  // A new user's trial: a scenario attribute the simulator refused left free play running
+  // (autoplay asked for the embedder's scenario, not this one), the error easy to miss and not
+  // in the console. Now the refusal is said in the element and the console, with what is shown
+  // instead, and nothing plays.
+  for (const [scenario, words] of [
+    ["garbage", /^The scenario attribute is not JSON: .*"garbage" is not valid JSON\. Showing free play instead, not playing\.$/],
+    [JSON.stringify({ nodes: 3 }), /^The scenario attribute was refused: scenario: the key "version" is required\. Showing free play instead, not playing\.$/],
+  ]) {
+    const page = await browser.open(`embed.html?autoplay&scenario=${encodeURIComponent(scenario)}`);
+    const error = page.locator("tenure-playground").getByTestId("error");
+    assert.equal(await error.isVisible(), true, scenario);
+    assert.match(await error.textContent(), words);
+    assert.ok(page.warnings.some((w) => words.test(w.replace("<tenure-playground> t", "T"))), `in the console: ${page.warnings}`);
+    await page.waitForTimeout(600);
+    assert.deepEqual(await page.evaluate(() => [document.querySelector("tenure-playground").now, document.querySelector("tenure-playground").dataset.playing]), [0, "false"], scenario);
+    assert.equal(await error.isVisible(), true, `${scenario}: the error stays`);
+    if (scenario === "garbage") await screenshot(page, "embed-refused-scenario");
+    // Set later on a running element: refused, said in both places, the run before it stays.
+    const before = page.warnings.length;
+    await page.evaluate(() => document.querySelector("tenure-playground").setAttribute("scenario", '{"version":1,"nodes":0}'));
+    assert.match(await error.textContent(), /^The scenario attribute was refused: /);
+    assert.match(page.warnings.slice(before).join("\n"), /the scenario attribute was refused: /);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  // An unknown preset is refused the same way.
+  const page = await browser.open("embed.html?autoplay&preset=nope");
+  await page.waitForTimeout(600);
+  assert.equal(await page.evaluate(() => document.querySelector("tenure-playground").now), 0);
+  assert.match(await page.locator("tenure-playground").getByTestId("error").textContent(), /no story named "nope".*Showing free play instead, not playing\.$/);
+  // So is a compare list or comparison in compare mode: the comparison shown instead stays still.
+  const compare = await browser.open("embed.html?autoplay&compare=raft,paxos");
+  await compare.waitForTimeout(600);
+  assert.match(await compare.locator("tenure-playground").getByTestId("error").textContent(), /unknown algorithm "paxos".*Showing the preset's panes instead/);
+  assert.deepEqual(await compare.evaluate(() => [document.querySelector("tenure-playground").compare.playing, document.querySelector("tenure-playground").compare.now]), [false, 0]);
+  assert.deepEqual([...page.errors, ...compare.errors], []);
+  await Promise.all([page.close(), compare.close()]);
+});
+
+test("a_height_out_of_range_is_clamped_and_said_in_the_element", async () => {
+  // A new user's trial: height="99999999" made a cluster view 33 million px tall (Chromium's
+  // limit). The height is kept from 150 px to 2,400 px, and the element says what it did.
+  const page = await browser.open("embed.html?height=99999999");
+  const pg = page.locator("tenure-playground");
+  const note = pg.getByTestId("height-note");
+  const stageHeight = () => pg.locator(".stage").evaluate((s) => Math.round(s.getBoundingClientRect().height));
+  assert.equal(await note.isVisible(), true);
+  assert.equal(await note.textContent(), `height="99999999" is 99,999,999 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`);
+  assert.equal(await stageHeight(), 2400);
+  assert.ok(page.warnings.some((w) => w.includes(`height="99999999" is 99,999,999 px`)), "in the console too");
+  await screenshot(page, "embed-height-clamped", { clip: { x: 0, y: 0, width: 1280, height: 400 } });
+  const set = async (value) => {
+    await page.evaluate((v) => document.querySelector("tenure-playground").setAttribute("height", v), value);
+    return [await note.isVisible() ? await note.textContent() : null, await stageHeight()];
+  };
+  assert.deepEqual(await set("1e9"), [`height="1e9" is 1,000,000,000 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`, 2400]);
+  assert.deepEqual(await set("9000vh"), [`height="9000vh" is about 64,800 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`, 2400]);
+  assert.deepEqual(await set("1in"), [`height="1in" is about 96 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 150 px.`, 150]);
+  assert.deepEqual(await set("0"), [`height="0" is 0 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 150 px.`, 150]);
+  assert.match((await set("30%"))[0], /^height="30%" is not a CSS length the element can use; the cluster's height is 150 px to 2,400 px .*Keeping the default height\.$/);
+  assert.match((await set("-5px"))[0], /^height="-5px" is not a CSS length the element can use;/);
+  // A length only CSS computes here (calc(), em) is clamped by CSS.
+  assert.deepEqual(await set("calc(100vh + 9999px)"), [null, 2400]);
+  assert.deepEqual(await set("1e5em"), [null, 2400]);
+  // In range: as given, and the note goes.
+  assert.deepEqual(await set("320px"), [null, 320]);
+  assert.deepEqual(await set("50vh"), [null, 360]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the_readme_lists_every_section_controls_takes", async () => {
+  // The README's attribute list had lost the event log, the logs and the space-time diagram;
+  // the element's own list is the one its console warning gives.
+  const page = await browser.open("embed.html?controls=bar,sparkles");
+  const said = /or a comma list of ([a-z, ]+)\./.exec(page.warnings.join("\n"))?.[1].split(", ");
+  assert.ok(said?.length > 5, `the warning lists the sections: ${page.warnings}`);
+  const attrs = /Attributes: [\s\S]*?`controls` \(`all`, `minimal`, `none`, or a comma list of\s+([\s\S]*?)\), `autoplay`/.exec(README)?.[1];
+  assert.ok(attrs, "README.md lists controls' sections");
+  assert.deepEqual(attrs.replace(/ \([^)]*\)/g, "").match(/`[a-z]+`/g).map((w) => w.slice(1, -1)), said);
+  await page.close();
+});

@@ -3,8 +3,9 @@
 // lease-unfenced, raft, raft-pv-cq, bully); `preset` names a comparison (partition,
 // gc-pause, clock-drift, leader-crash) whose panes the list replaces; `use-hash` opens a
 // comparison permalink (#c=...) and takes the shortcut keys (space, ".", ","); `link-base`,
-// `autoplay` and `wasm` as in single mode. The element's `compare` property is the
-// CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
+// `autoplay` ("false" is off) and `wasm` as in single mode. The element's `compare` property
+// is the CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
+import { autoplayAsked } from "./attributes.js";
 import { CompareMode, parseCompareList, specOf } from "./compare.js";
 import { comparePresetById, COMPARE_PRESETS } from "./compare-presets.js";
 import { loadWasm } from "./model.js";
@@ -20,10 +21,13 @@ export function mountCompare(el) {
   root.replaceChildren(html("style", { text: css }), html("style", { text: compareCss }));
   const errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
   root.append(errorEl);
+  // Whether a link or an attribute was refused: the comparison shown instead is not played.
+  let refused = false;
   const showError = (msg) => {
     errorEl.hidden = !msg;
     errorEl.textContent = msg ?? "";
     if (msg) console.warn(`${PREFIX} ${msg}`);
+    refused ||= !!msg;
   };
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const linkBase = el.getAttribute("link-base") ?? (el.hasAttribute("use-hash") ? undefined : new URL("./compare.html", location.href).href);
@@ -48,7 +52,7 @@ export function mountCompare(el) {
       mode.load(specOf(id, parsed.panes));
     }
     el.dataset.ready = "true";
-    if (el.hasAttribute("autoplay") && !reducedMotion) mode.play();
+    if (autoplayAsked(el, (text) => console.warn(`${PREFIX} ${text}`)) && !refused && !reducedMotion) mode.play();
     return el;
   });
   el.ready.catch((err) => showError(err.message));

@@ -2,9 +2,12 @@
 //   preset="gc-pause-fenced"    a preset from presets.js
 //   scenario='{"version":1,..}' a scenario object as JSON (wins over preset)
 //   controls="all"              all | minimal (play bar only) | none, or a comma list of
-//                               bar, caption, timeline, safety, presets, setup, faults, info
-//   autoplay                    start playing once mounted (and visible)
-//   height="420px"              height of the cluster view
+//                               bar, caption, timeline, events, logs, spacetime, safety,
+//                               presets, setup, faults, info
+//   autoplay                    start playing once mounted (and visible); autoplay="false"
+//                               (or "off", "no", "0") does not (attributes.js)
+//   height="420px"              height of the cluster view, 150 px to 2,400 px (a bare number
+//                               is px); out of range it is clamped, with a note in the element
 //   use-hash                    read the scenario from the page's URL hash (permalink) and
 //                               handle the shortcut keys (keys.js) for the whole document
 //   link-base="https://..."     the page permalinks point at (default: this page, or
@@ -13,10 +16,13 @@
 //                               first element on a page decides)
 //   compare="raft,bully,lease-fencing"  compare mode (element-compare.js): 2-4 panes in
 //                               lock-step; `preset` then names a comparison (compare-presets.js)
-// Unknown attributes and values are reported in the console with what is allowed; with
+// Unknown attributes and values are reported in the console with what is allowed; a height
+// out of range, and a refused scenario, preset or link, also in the element (after a refused
+// run nothing autoplays: the free play shown instead is not what was asked). With
 // prefers-reduced-motion, nothing autoplays and messages sit still instead of moving.
 // It pauses while off-screen or while the tab is hidden. Everything it shows comes from the
 // wasm Simulation (see model.js); this file wires views and controls to it.
+import { autoplayAsked, heightOf } from "./attributes.js";
 import { networkActions, partitionOf, procActions, linkActions } from "./actions.js";
 import { parseField } from "./fields.js";
 import { ALGORITHMS, INFO } from "./info.js";
@@ -147,9 +153,10 @@ export class TenurePlayground extends HTMLElement {
     this.reportUnknownAttributes();
     this.build();
     this.ready = Promise.all([loadWasm(this.getAttribute("wasm") || undefined), this.linkCode()]).then(([, code]) => {
-      this.loadInitial(code);
+      // A run the embedder did not ask for (theirs was refused) is not played.
+      const refused = this.loadInitial(code);
       this.dataset.ready = "true";
-      if (this.hasAttribute("autoplay") && !this.reducedMotion) this.play();
+      if (autoplayAsked(this, this.warn) && !refused && !this.reducedMotion) this.play();
       return this;
     });
     this.ready.catch((err) => this.showError(err));
@@ -194,7 +201,9 @@ export class TenurePlayground extends HTMLElement {
       } catch (err) {
         this.showError(new TypeError(`the scenario attribute is not JSON: ${err.message}`));
       }
-      if (scenario !== undefined) this.load(scenario);
+      const refused = scenario !== undefined && this.load(scenario);
+      if (refused) this.showError(Object.assign(new Error(`the scenario attribute was refused: ${refused.message}`), { code: refused.code }));
+      if (this.error) this.warn(this.error.message);
     }
     if (name === "height") this.applyHeight(value);
   }
@@ -205,17 +214,21 @@ export class TenurePlayground extends HTMLElement {
     if (unknown.length) console.warn(`${PREFIX} unknown attribute${unknown.length > 1 ? "s" : ""} ${unknown.map((a) => `"${a}"`).join(", ")} ignored; it knows ${ATTRIBUTES.join(", ")}.`);
   }
 
-  /** Sets the cluster's height from the attribute, or warns and keeps the default. */
+  /** Warns in the console, as the element's own. */
+  warn = (text) => console.warn(`${PREFIX} ${text}`);
+
+  /**
+   * Sets the cluster's height from the attribute (attributes.js): a height out of range is
+   * clamped, and one that is not a length keeps the default; either says so in the console
+   * and in the element, above the run's errors, until the attribute changes.
+   */
   applyHeight(value) {
-    this.stage.classList.toggle("fixed", false);
-    if (value == null || value === "") return (this.stage.style.height = "");
-    const css = /^\d+(\.\d+)?$/.test(value.trim()) ? `${value.trim()}px` : value.trim();
-    if (!CSS.supports("height", css) || /^(auto|inherit|initial|unset)$/.test(css)) {
-      console.warn(`${PREFIX} height="${value}" is not a CSS length; use e.g. height="360px" or "50vh". Keeping the default height.`);
-      return (this.stage.style.height = "");
-    }
+    const { css, note } = value ? heightOf(value, innerWidth, innerHeight) : { css: "" };
+    if (note) this.warn(note);
+    this.heightNote.hidden = !note;
+    setText(this.heightNote, note ?? "");
     this.stage.style.height = css;
-    this.stage.classList.toggle("fixed", true);
+    this.stage.classList.toggle("fixed", !!css);
   }
 
   // ----- public API (also used by the tests and the bench) -----
@@ -407,7 +420,7 @@ export class TenurePlayground extends HTMLElement {
 
   /**
    * Loads the run to show first: the link's (`code`: from `linkCode`), the attributes', or
-   * free play.
+   * free play. Returns the error that refused the link's or the attributes' run, or null.
    */
   loadInitial(code) {
     // A link or attribute that cannot be used still leaves a working playground (the
@@ -424,9 +437,9 @@ export class TenurePlayground extends HTMLElement {
           const preset = story ?? (link.preset ? presetById(link.preset) : undefined);
           if (preset) this.setSpeed(preset.speed);
           // A link whose scenario the simulator refuses (an unknown algorithm, a key of
-          // another algorithm's config) leaves the default run playing, with the reason.
+          // another algorithm's config) leaves the default run, with the reason.
           problem = this.load(link.scenario, { preset, timeMs: link.timeMs, fromLink: true });
-          if (problem === null) return;
+          if (problem === null) return null;
         }
       } catch (err) {
         problem = err;
@@ -442,17 +455,27 @@ export class TenurePlayground extends HTMLElement {
       }
       if (scenario !== undefined) {
         problem = this.load(scenario);
-        if (problem === null) return;
+        if (problem === null) return null;
+        problem = Object.assign(new Error(`the scenario attribute was refused: ${problem.message}`), { code: problem.code });
       }
     }
     const presetAttr = this.getAttribute("preset");
     if (presetAttr && !problem) {
-      if (presetById(presetAttr)) return this.loadPreset(presetAttr);
+      if (presetById(presetAttr)) {
+        this.loadPreset(presetAttr);
+        return null;
+      }
       problem = unknownPreset(presetAttr);
-      console.warn(`${PREFIX} ${problem.message}`);
     }
     this.load(buildScenario(simulatorKnobs(DEFAULT_SETUP)));
-    if (problem) this.showError(problem);
+    if (problem) {
+      // Said where the embedder looks (the console) and where the reader does, with what is
+      // shown instead: free play, not played even when autoplay asks.
+      problem = Object.assign(new Error(`${String(problem.message).replace(/\.$/, "")}. Showing free play instead${autoplayAsked(this, () => {}) ? ", not playing" : ""}.`), { code: problem.code });
+      this.warn(problem.message);
+      this.showError(problem);
+    }
+    return problem;
   }
 
   /**
@@ -937,6 +960,7 @@ export class TenurePlayground extends HTMLElement {
     const root = this.shadowRoot;
     const style = html("style", { text: css });
     this.errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
+    this.heightNote = html("p", { class: "error", role: "alert", "data-testid": "height-note", hidden: true });
     this.captionEl = html("p", { class: "caption", "data-testid": "caption", "aria-live": "polite" });
     const clusterSvg = svg("svg", { class: "cluster" });
     this.drawBtn = html("button", {
@@ -1012,7 +1036,7 @@ export class TenurePlayground extends HTMLElement {
     const layout = html("div", { class: `layout${side ? "" : " no-side"}` }, ...parts);
     const bar = this.buildBar(show.has("bar"));
     this.help = this.buildHelp();
-    root.replaceChildren(style, html("div", { class: "pg" }, bar, this.errorEl, layout, this.help));
+    root.replaceChildren(style, html("div", { class: "pg" }, bar, this.heightNote, this.errorEl, layout, this.help));
     if (!this.hasAttribute("use-hash")) this.addEventListener("keydown", (e) => this.onKey(e));
     root.addEventListener("pointerdown", (e) => {
       if (this.menu.isOpen && !e.composedPath().includes(this.menu.el)) this.menu.close();
