@@ -21,7 +21,7 @@ import { guardThis, notWellFormed, readingInput } from "../guard.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { StoreError, closedError, misuse } from "./errors.js";
-import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout } from "./options.js";
+import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout, readOptions } from "./options.js";
 import { randomId } from "./random.js";
 
 /** The holder name member scans use: never counted as a member, never a clash. */
@@ -70,22 +70,34 @@ export class ShardedElection {
     if (typeof group !== "string" || group.length === 0) throw misuse(TypeError, "ERR_STRING_TYPE", "options.group must be a non-empty string");
     if (notWellFormed(group)) throw misuse(TypeError, "ERR_STRING_TYPE", `options.group ${quoted(group)} ${notWellFormed(group)}`);
     checkNotSlots(keys, group);
+    // Everything is checked before anything is made: a refusal after the first key's
+    // LeaderElection would leave its wasm machine and its metrics (on `registry`, for good)
+    // behind, with nothing the caller could close.
+    checkProbeInterval(probeIntervalMs);
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
-    for (const key of keys) {
-      const e = new LeaderElection({ ...this.#tuning, key });
-      e.on("elected", (p) => this.#onElected(p));
-      e.on("lost", (p) => this.#onLost(p));
-      e.on("error", (err) => this.#emitError(err));
-      this.#elections.set(key, e);
+    const ttlMs = readOptions({ ...this.#tuning, key: keys[0] }).machine.ttl_ms;
+    checkKeyLengths(keys, group);
+    try {
+      for (const key of keys) {
+        const e = new LeaderElection({ ...this.#tuning, key });
+        e.on("elected", (p) => this.#onElected(p));
+        e.on("lost", (p) => this.#onLost(p));
+        e.on("error", (err) => this.#emitError(err));
+        this.#elections.set(key, e);
+      }
+    } catch (err) {
+      // The machine's own config rules (ERR_CONFIG) refuse the first key, before anything of
+      // it exists; a later key failing is a gap in the checks above: undo what was made.
+      for (const e of this.#elections.values()) e.close().catch(() => {});
+      this.#elections.clear();
+      throw err;
     }
-    const first = this.#elections.get(keys[0]);
     this.#store = rest.store;
     this.#group = group;
-    this.#nodeId = first.nodeId;
+    this.#nodeId = this.#elections.get(keys[0]).nodeId;
     this.#maxLeading = maxLeading;
-    this.#probeMs = probeIntervalMs ?? first.config.ttl_ms;
-    if (typeof this.#probeMs !== "number" || !(this.#probeMs > 0 && this.#probeMs <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs), got ${String(probeIntervalMs)}`);
+    this.#probeMs = probeIntervalMs ?? ttlMs;
   }
 
   /** This process's node id (the same for every key). */
@@ -301,6 +313,33 @@ function checkNotSlots(keys, group) {
     "ERR_RESERVED_KEY",
     `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where this ShardedElection keeps its member slots (the leases "${group}/member/<i>"); rename the key, or pass another options.group`,
   );
+}
+
+/** `probeIntervalMs`, when given: a timer's delay, so above 0 and at most MAX_TIMER_MS. */
+function checkProbeInterval(v) {
+  if (v === undefined) return;
+  const range = `above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.probeIntervalMs must be a number of ms ${range}, got ${describeValue(v)}`);
+  if (!(v > 0 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
+}
+
+/** The longest lease key the machines read, in UTF-16 code units (README, "Limits"). */
+const MAX_KEY = 65_536;
+
+/** Each key, and the last member slot's name, within a lease key's limit (the machine would refuse it only once built). */
+function checkKeyLengths(keys, group) {
+  const i = keys.findIndex((k) => k.length > MAX_KEY);
+  if (i >= 0) throw misuse(RangeError, "ERR_TOO_LARGE", `options.keys[${i}] has ${keys[i].length} UTF-16 code units; a lease key has at most ${MAX_KEY}`);
+  const slot = `${group}/member/${keys.length - 1}`;
+  if (slot.length > MAX_KEY) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<i>") would pass a lease key's ${MAX_KEY}`);
+}
+
+/** A value for a message: `the string "5"`, `5n`, `null`. */
+function describeValue(v) {
+  if (typeof v === "string") return `the string ${quoted(v)}`;
+  if (typeof v === "bigint") return `${v}n`;
+  if (v === null) return "null";
+  return typeof v;
 }
 
 /** ShardedElection's own options, beside every LeaderElection option but `key`. */

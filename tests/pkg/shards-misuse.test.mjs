@@ -45,3 +45,36 @@ test("start() after close() throws ERR_CLOSED, as LeaderElection's campaign() re
   assert.throws(() => sharded.start(), (err) => err instanceof LeadershipExpiredError && err.code === campaignErr.code && err.reason === "Closed");
   assert.deepEqual(sharded.leading, []);
 });
+
+// A review found probeIntervalMs checked only after every key's LeaderElection was built: a
+// refused `new ShardedElection` had already made a wasm machine per key and registered the
+// leader_election_* metrics on `registry`, where they stayed (nothing was returned to close).
+// Every option is now checked before anything is made; the registry is the observable.
+test("a refused construction makes nothing: the registry stays empty", async () => {
+  const { Registry } = await import("prom-client");
+  const store = new MemoryStore();
+  const refusals = [
+    [{ probeIntervalMs: -1 }, "ERR_MILLIS_RANGE", RangeError, /^options\.probeIntervalMs must be a number of ms above 0 and at most 2147483647 \(about 24\.8 days, the longest timer JavaScript runs\), got -1$/],
+    [{ probeIntervalMs: 2 ** 31 }, "ERR_MILLIS_RANGE", RangeError, /got 2147483648$/],
+    [{ probeIntervalMs: NaN }, "ERR_MILLIS_RANGE", RangeError, /got NaN$/],
+    [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms above 0 .* got the string "500"$/],
+    [{ keys: ["a", "b".repeat(70_000)] }, "ERR_TOO_LARGE", RangeError, /^options\.keys\[1\] has 70000 UTF-16 code units; a lease key has at most 65536$/],
+    [{ group: "g".repeat(65_530) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65530 UTF-16 code units/],
+    [{ ttlMs: 1000, safetyMarginMs: 2000 }, "ERR_CONFIG", RangeError, /safetyMarginMs 2000/],
+  ];
+  for (const [options, code, Class, message] of refusals) {
+    const registry = new Registry();
+    assert.throws(
+      () => new ShardedElection({ store, keys: ["a", "b", "c"], registry, ...options }),
+      (err) => err instanceof Class && err.code === code && message.test(err.message),
+      `${JSON.stringify(options).slice(0, 80)}: ${code}`,
+    );
+    assert.deepEqual(registry.getMetricsAsArray().map((m) => m.name), [], `${JSON.stringify(options).slice(0, 80)} left metrics on the registry`);
+  }
+  // The same options, valid, do register: the observable sees a construction.
+  const registry = new Registry();
+  const ok = new ShardedElection({ store, keys: ["a", "b", "c"], registry, probeIntervalMs: 500 });
+  assert.ok(registry.getMetricsAsArray().length > 0);
+  await ok.close();
+  assert.deepEqual(store.keys(), [], "no request reached the store");
+});
