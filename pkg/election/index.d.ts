@@ -110,7 +110,7 @@ export type AdapterErrorCode =
   | "ERR_FENCED_ROW_MISSING";
 
 /** The code of a `closeFailures` entry of a `tenure/testing` report (a store's close() that did not settle). A part of `TenureErrorCode`. */
-export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT";
+export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
 
 /** Codes of the `error` event (StoreError). A part of `TenureErrorCode`. */
 export type StoreErrorCode =

@@ -1,10 +1,10 @@
 // checkStoreContract: runs every case of cases.js against fresh stores from `makeStore`, all
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
-import { Unreadable, closeWithin, exchange, sleep, storeName } from "./exchange.js";
+import { Unreadable, closeWithin, exchange, makeWithin, sleep, storeName } from "./exchange.js";
 import { randomId } from "../election/random.js";
 import { misuse } from "../election/errors.js";
-import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
@@ -13,6 +13,7 @@ const SPEC = {
   clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
   requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  makeStoreTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   keyPrefix,
   t: subtestHost,
   only: caseNames,
@@ -34,6 +35,7 @@ export async function checkStoreContract(makeStore, options = {}) {
     clockResolutionMs = 1,
     requestTimeoutMs = 2000,
     closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
+    makeStoreTimeoutMs = DEFAULT_MAKE_STORE_TIMEOUT_MS,
     keyPrefix = `tenure-contract-${randomId().slice(0, 8)}`,
     t,
     only,
@@ -41,8 +43,14 @@ export async function checkStoreContract(makeStore, options = {}) {
   } = readKitOptions("checkStoreContract", options, SPEC);
   const cases = only === undefined ? CASES : CASES.filter((c) => only.includes(c.name));
   const made = new Map(); // store -> the first case that made it
+  // A store makeStore hands over after makeStoreTimeoutMs is no case's: closed on arrival.
+  const late = (store) => {
+    if (closeStores && !made.has(store)) closeWithin(store, closeTimeoutMs).catch(() => {});
+  };
   const results = await Promise.all(
-    cases.map((kase) => runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, key: `${keyPrefix}:${kase.name}` })),
+    cases.map((kase) =>
+      runCase(kase, makeStore, made, { ttlMs, numbering, resolutionMs: clockResolutionMs, timeoutMs: requestTimeoutMs, makeTimeoutMs: makeStoreTimeoutMs, late, key: `${keyPrefix}:${kase.name}` }),
+    ),
   );
   // Each store once, after every case (makeStore may hand out one shared store), each close
   // bounded by closeTimeoutMs: a close() that never settles is a failure, not a hang. A close
@@ -52,14 +60,14 @@ export async function checkStoreContract(makeStore, options = {}) {
   const closeFailures = (await Promise.all(stores.map(([store, kase]) => closeWithin(store, closeTimeoutMs, label(store, kase))))).filter((f) => f !== undefined);
   const failed = results.filter((r) => !r.ok).map((r) => r.name);
   const text = [
-    ...results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`),
+    ...results.map((r) => `${r.ok ? "ok  " : "FAIL"} ${r.name}${r.ok ? "" : `${r.code === undefined ? "" : ` [${r.code}]`}: ${r.error}\n       saw: ${r.saw.join("\n            ")}`}`),
     ...closeFailures.map((f) => `FAIL close [${f.code}]: ${f.error}`),
   ].join("\n");
   const report = { ok: failed.length === 0 && closeFailures.length === 0, cases: results, failed, closeFailures, text };
   if (t !== undefined) {
     for (const r of results) {
       await t.test(r.name, () => {
-        if (!r.ok) throw new Error(`${r.rule}\n${r.error}\nsaw:\n  ${r.saw.join("\n  ")}`);
+        if (!r.ok) throw Object.assign(new Error(`${r.rule}\n${r.error}\nsaw:\n  ${r.saw.join("\n  ")}`), r.code === undefined ? {} : { code: r.code });
       });
     }
     if (stores.length > 0) {
@@ -76,8 +84,14 @@ async function runCase(kase, makeStore, made, o) {
   const started = performance.now();
   let store;
   let error;
+  let code;
   try {
-    store = await makeStore();
+    const making = await makeWithin(makeStore, o.makeTimeoutMs, o.late);
+    if (making.failure !== undefined) {
+      code = making.failure.code;
+      throw new Unreadable(making.failure.error);
+    }
+    store = making.store;
     if (!made.has(store)) made.set(store, kase.name);
     if (typeof store?.send !== "function") throw new Unreadable("makeStore() did not return an object with a send(request) method");
     const sessions = new Map();
@@ -109,7 +123,7 @@ async function runCase(kase, makeStore, made, o) {
   } catch (err) {
     error = err instanceof Breach || err instanceof Unreadable ? err.message : `the case threw: ${err?.stack ?? err}`;
   }
-  return { name: kase.name, rule: kase.rule, ok: error === undefined, error, saw, ms: Math.round(performance.now() - started) };
+  return { name: kase.name, rule: kase.rule, ok: error === undefined, code, error, saw, ms: Math.round(performance.now() - started) };
 }
 
 /** `options.t`: a node:test context, or anything with a `test(name, fn)` method. */

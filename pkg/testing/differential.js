@@ -13,9 +13,9 @@ import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
-import { Unreadable, closeWithin, describeExchange, exchange, sleep } from "./exchange.js";
+import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, sleep } from "./exchange.js";
 import { misuse } from "../election/errors.js";
-import { DEFAULT_CLOSE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
@@ -26,6 +26,7 @@ const SPEC = {
   numbering,
   requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  makeStoreTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
   keyPrefix,
   closeStores: boolean,
 };
@@ -43,11 +44,19 @@ export async function runDifferential(makeStore, options = {}) {
     numbering = "consecutive",
     requestTimeoutMs = 2000,
     closeTimeoutMs = DEFAULT_CLOSE_TIMEOUT_MS,
+    makeStoreTimeoutMs = DEFAULT_MAKE_STORE_TIMEOUT_MS,
     keyPrefix = `tenure-differential-${randomId().slice(0, 8)}`,
     closeStores = true,
   } = readKitOptions("runDifferential", options, SPEC);
   const key = `${keyPrefix}:key`;
-  const store = await makeStore();
+  const counts = { numbering: 0, clock: 0, reason: 0, breach: 0 };
+  // Bounded by makeStoreTimeoutMs: a factory that throws, rejects or never settles is the
+  // report's makeStoreFailure, not a crash or a hang (a store it hands over late is closed).
+  const making = await makeWithin(makeStore, makeStoreTimeoutMs, (late) => {
+    if (closeStores) closeWithin(late, closeTimeoutMs).catch(() => {});
+  });
+  if (making.failure !== undefined) return { ok: false, seed, steps, counts, differences: [], closeFailures: [], makeStoreFailure: making.failure };
+  const { store } = making;
   const ref = new LeaseStore();
   const rng = new Random(seed);
   const clock = new MonotonicClock();
@@ -62,7 +71,6 @@ export async function runDifferential(makeStore, options = {}) {
   let leaseSlack = 0;
   const differences = [];
   const closeFailures = [];
-  const counts = { numbering: 0, clock: 0, reason: 0, breach: 0 };
   const note = (step, kind, text, request, storeReply, refReply) => {
     counts[kind]++;
     if (differences.length < 200) differences.push({ step, kind, note: text, request, store: storeReply, reference: refReply });
@@ -172,5 +180,5 @@ export async function runDifferential(makeStore, options = {}) {
       if (failure !== undefined) closeFailures.push(failure);
     }
   }
-  return { ok: counts.breach === 0 && closeFailures.length === 0, seed, steps, counts, differences, closeFailures };
+  return { ok: counts.breach === 0 && closeFailures.length === 0, seed, steps, counts, differences, closeFailures, makeStoreFailure: undefined };
 }

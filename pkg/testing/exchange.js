@@ -97,3 +97,59 @@ export async function closeWithin(store, timeoutMs, label = storeName(store)) {
     error: `${label}: close() did not settle within ${timeoutMs} ms (options.closeTimeoutMs): a store whose close() never ends hangs the process that shuts it down`,
   };
 }
+
+/** `makeStore` as reports name it: `makeStore (makeRedis)`, or `makeStore` for an anonymous function. */
+export function factoryName(makeStore) {
+  const name = makeStore.name;
+  return typeof name === "string" && name !== "" && name !== "makeStore" ? `makeStore (${name})` : "makeStore";
+}
+
+/**
+ * Calls `makeStore()` and waits at most `timeoutMs` for its store. Resolves `{ store }`, or
+ * `{ failure: { store, code, error } }` when it threw or rejected (`ERR_MAKE_STORE_FAILED`,
+ * with `cause`) or did not settle in time (`ERR_MAKE_STORE_TIMEOUT`): the run reports it
+ * rather than crash or hang. A store that arrives after the timeout is handed to `late` (the
+ * run closes it, as it would have).
+ */
+export async function makeWithin(makeStore, timeoutMs, late = () => {}) {
+  const who = factoryName(makeStore);
+  let timer;
+  const expired = Symbol("expired");
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(expired), timeoutMs);
+  });
+  let making;
+  let how = "rejected";
+  try {
+    making = Promise.resolve(makeStore());
+  } catch (err) {
+    how = "threw";
+    making = Promise.reject(err);
+  }
+  const settled = making.then(
+    (store) => ({ store }),
+    (err) => ({
+      failure: {
+        store: who,
+        code: "ERR_MAKE_STORE_FAILED",
+        error: `${who} ${how}: ${err instanceof Error ? err.message : String(err)} (no store to test, no request sent)`,
+        cause: err,
+      },
+    }),
+  );
+  let outcome;
+  try {
+    outcome = await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (outcome !== expired) return outcome;
+  settled.then((o) => o.store !== undefined && late(o.store));
+  return {
+    failure: {
+      store: who,
+      code: "ERR_MAKE_STORE_TIMEOUT",
+      error: `${who} did not settle within ${timeoutMs} ms (options.makeStoreTimeoutMs): no store to test; a factory that waits for a server that never answers would hang the run`,
+    },
+  };
+}

@@ -28,6 +28,17 @@ export interface ContractOptions {
   closeStores?: boolean;
   /** How long each store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
   closeTimeoutMs?: number;
+  /** How long makeStore() may take to hand over a store, ms, above 0 and at most 2147483647 [10000]; past it each case fails with `ERR_MAKE_STORE_TIMEOUT`. */
+  makeStoreTimeoutMs?: number;
+}
+
+/** makeStore() threw or rejected (`ERR_MAKE_STORE_FAILED`, with `cause`), or did not settle within makeStoreTimeoutMs (`ERR_MAKE_STORE_TIMEOUT`). */
+export interface MakeStoreFailure {
+  /** The factory: "makeStore (<its function name>)", or "makeStore" for an anonymous one. */
+  store: string;
+  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
+  error: string;
+  cause?: unknown;
 }
 
 /** A store whose close() did not settle within closeTimeoutMs: the run reports it rather than hang. */
@@ -43,6 +54,8 @@ export interface ContractCaseResult {
   /** The rule the case checks, in words. */
   rule: string;
   ok: boolean;
+  /** Set when the case could not run because makeStore() failed: "ERR_MAKE_STORE_FAILED" or "ERR_MAKE_STORE_TIMEOUT". */
+  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | undefined;
   /** The first broken rule, or why the case could not run. */
   error: string | undefined;
   /** Every exchange, one line each: "A Renew #3 ttl_ms 300 -> Renewed #3 ttl_ms 300". */
@@ -86,6 +99,8 @@ export interface DifferentialOptions {
   closeStores?: boolean;
   /** How long the store's close() may take, ms, above 0 and at most 2147483647 [5000]; past it the report has a `closeFailures` entry. */
   closeTimeoutMs?: number;
+  /** How long makeStore() may take to hand over the store, ms, above 0 and at most 2147483647 [10000]; past it the report's `makeStoreFailure` says so. */
+  makeStoreTimeoutMs?: number;
 }
 
 export type DifferenceKind = "numbering" | "clock" | "reason" | "breach";
@@ -109,6 +124,8 @@ export interface DifferentialReport {
   differences: Difference[];
   /** The store, if its close() did not settle within closeTimeoutMs (this fails the run). */
   closeFailures: CloseFailure[];
+  /** Why no step ran: makeStore() threw, rejected or did not settle in time (this fails the run); `undefined` when it handed over a store. */
+  makeStoreFailure: MakeStoreFailure | undefined;
 }
 
 export declare function runDifferential(makeStore: () => Store | Promise<Store>, options?: DifferentialOptions): Promise<DifferentialReport>;

@@ -19,6 +19,8 @@ export const MAX_STEPS = 1_000_000;
 export const MAX_PREFIX = 65_000;
 /** How long each store's close() may take before the report says it hung, ms. */
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/** How long makeStore() may take to hand over its store (a client may connect first), ms. */
+export const DEFAULT_MAKE_STORE_TIMEOUT_MS = 10_000;
 
 /** A short description of a value for messages: `the string "100"`, `NaN`, `-1`, `5n`. */
 export function describe(value) {

@@ -138,3 +138,57 @@ test("a store that closes in time reports no close failure", async () => {
   assert.deepEqual(diff.closeFailures, []);
   assert.ok(diff.ok);
 });
+
+// A review found makeStore unbounded: a factory that threw crashed runDifferential (its
+// exception escaped as the run's rejection, after no report), one that rejected did the same,
+// and one that never settled (a client waiting for a server that never answers) hung either
+// function forever. makeStore() is now bounded by options.makeStoreTimeoutMs (10000 ms by
+// default), and each of the three is a coded failure naming the factory. Without the bound
+// these tests would hang: the test's timeout makes that a failure.
+test("a makeStore that throws, rejects or never settles is a coded failure naming it", { timeout: 20_000 }, async () => {
+  const throws = function makeBroken() {
+    throw new Error("no REDIS_URL");
+  };
+  const hangs = function makeStuck() {
+    return new Promise(() => {});
+  };
+  const started = performance.now();
+  const only = ["first_grant_issues_a_token"];
+  const cases = [
+    [throws, "ERR_MAKE_STORE_FAILED", /^makeStore \(makeBroken\) threw: no REDIS_URL \(no store to test, no request sent\)$/],
+    [async () => Promise.reject(new Error("ECONNREFUSED")), "ERR_MAKE_STORE_FAILED", /^makeStore rejected: ECONNREFUSED/],
+    [hangs, "ERR_MAKE_STORE_TIMEOUT", /^makeStore \(makeStuck\) did not settle within 50 ms \(options\.makeStoreTimeoutMs\)/],
+  ];
+  for (const [factory, code, words] of cases) {
+    const report = await checkStoreContract(factory, { ttlMs: 100, only, makeStoreTimeoutMs: 50 });
+    assert.equal(report.ok, false);
+    assert.deepEqual(report.failed, only);
+    assert.equal(report.cases[0].code, code);
+    assert.match(report.cases[0].error, words);
+    assert.match(report.text, new RegExp(`FAIL first_grant_issues_a_token \\[${code}\\]: makeStore`));
+    const diff = await runDifferential(factory, { steps: 3, ttlMs: 100, makeStoreTimeoutMs: 50 });
+    assert.equal(diff.ok, false);
+    assert.equal(diff.makeStoreFailure.code, code);
+    assert.match(diff.makeStoreFailure.error, words);
+    assert.equal(diff.makeStoreFailure.store, factory.name === "makeBroken" || factory.name === "makeStuck" ? `makeStore (${factory.name})` : "makeStore");
+  }
+  assert.ok(performance.now() - started < 10_000, "bounded by makeStoreTimeoutMs, not by the default");
+  // A good factory: no failure, and the field says so.
+  const fine = await runDifferential(() => new MemoryStore(), { steps: 2, ttlMs: 100 });
+  assert.equal(fine.makeStoreFailure, undefined);
+  await refused(runDifferential, { makeStoreTimeoutMs: 0 }, "ERR_MILLIS_RANGE", ["options.makeStoreTimeoutMs", "above 0", "2147483647 ms"]);
+  await refused(checkStoreContract, { makeStoreTimeoutMs: "10s" }, "ERR_MILLIS_TYPE", ["options.makeStoreTimeoutMs", 'the string "10s"']);
+});
+
+test("a store makeStore hands over after makeStoreTimeoutMs is closed when it arrives", { timeout: 20_000 }, async () => {
+  let closed = 0;
+  const slow = () => new Promise((resolve) => setTimeout(() => resolve({ send: () => Promise.resolve(undefined), close: async () => void closed++ }), 150));
+  const diff = await runDifferential(slow, { steps: 2, ttlMs: 100, makeStoreTimeoutMs: 50 });
+  assert.equal(diff.makeStoreFailure.code, "ERR_MAKE_STORE_TIMEOUT");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(closed, 1);
+  const kept = await runDifferential(slow, { steps: 2, ttlMs: 100, makeStoreTimeoutMs: 50, closeStores: false });
+  assert.equal(kept.makeStoreFailure.code, "ERR_MAKE_STORE_TIMEOUT");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(closed, 1, "closeStores: false leaves it to you");
+});

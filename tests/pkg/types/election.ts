@@ -105,11 +105,14 @@ void badStore;
 // used to be the wasm bindings' union only, without ERR_STORE_OPTIONS, ERR_STORE_REQUEST,
 // ERR_VALUE_TYPE, the event codes or the search codes).
 import type { AdapterErrorCode, DriverErrorCode, LeadershipErrorCode, StoreErrorCode, TenureErrorCode, TestingFailureCode } from "tenure";
-import type { CloseFailure } from "tenure/testing";
+import type { CloseFailure, MakeStoreFailure } from "tenure/testing";
 import type { SearchErrorCode } from "tenure/search";
 const jsCodes: TenureErrorCode[] = ["ERR_STORE_OPTIONS", "ERR_STORE_REQUEST", "ERR_VALUE_TYPE", "ERR_STORE", "ERR_FENCED_ROW_MISSING", "ERR_LISTENER", "ERR_LEADERSHIP_EXPIRED", "ERR_SEARCH_TYPE", "ERR_RESERVED_KEY", "ERR_METRIC_EXISTS", "ERR_STORE_CLOSE_TIMEOUT", "ERR_TOKEN_RANGE", "ERR_SCENARIO_TYPE"];
 const parts: TenureErrorCode[] = [] as (AdapterErrorCode | DriverErrorCode | LeadershipErrorCode | StoreErrorCode | TestingFailureCode | SearchErrorCode)[];
 const closeFailure = (r: ContractReport): CloseFailure | undefined => r.closeFailures[0];
+const makeFailure = (d: DifferentialReport): MakeStoreFailure | undefined => d.makeStoreFailure;
+const caseCode: TenureErrorCode | undefined = ({} as ContractReport).cases[0].code;
+const makeCodes: TenureErrorCode[] = ["ERR_MAKE_STORE_FAILED", "ERR_MAKE_STORE_TIMEOUT"];
 // @ts-expect-error: not a code of the package
 const notACode: TenureErrorCode = "ERR_NOPE";
-void [jsCodes, parts, closeFailure, notACode];
+void [jsCodes, parts, closeFailure, makeFailure, caseCode, makeCodes, notACode];
