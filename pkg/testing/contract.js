@@ -4,16 +4,16 @@ import { Breach, CASES } from "./cases.js";
 import { Unreadable, closeWithin, exchange, makeWithin, sleep, storeName } from "./exchange.js";
 import { randomId } from "../election/random.js";
 import { misuse } from "../election/errors.js";
-import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions, timerMillis } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
   ttlMs: millis(0, MAX_TTL_MS, { above: true, micros: true, why: " (an hour: each case waits out the ttl)" }),
   numbering,
   clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
-  requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
-  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
-  makeStoreTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  requestTimeoutMs: timerMillis,
+  closeTimeoutMs: timerMillis,
+  makeStoreTimeoutMs: timerMillis,
   keyPrefix,
   t: subtestHost,
   only: caseNames,

@@ -15,7 +15,7 @@ import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
 import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, sleep } from "./exchange.js";
 import { misuse } from "../election/errors.js";
-import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TIMER_MS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed } from "./options.js";
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed, timerMillis } from "./options.js";
 
 /** Every option, with its check (pkg/testing/options.js); the defaults are below. */
 const SPEC = {
@@ -24,9 +24,9 @@ const SPEC = {
   seed,
   clockResolutionMs: millis(0, MAX_RESOLUTION_MS),
   numbering,
-  requestTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
-  closeTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
-  makeStoreTimeoutMs: millis(0, MAX_TIMER_MS, { above: true, why: " (setTimeout's longest delay)" }),
+  requestTimeoutMs: timerMillis,
+  closeTimeoutMs: timerMillis,
+  makeStoreTimeoutMs: timerMillis,
   keyPrefix,
   closeStores: boolean,
 };

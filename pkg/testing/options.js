@@ -6,9 +6,11 @@
 // (a ttl of -1 ms would otherwise fail every case as "the store failed").
 import { readingInput } from "../guard.js";
 import { misuse } from "../election/errors.js";
+import { MAX_TIMER_MS } from "../election/options.js";
 
-/** setTimeout's longest delay: a longer one fires at once (Node warns, browsers say nothing). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+// setTimeout's longest delay: a longer one fires at once (Node warns, browsers say nothing).
+// One bound and one wording with LeaderElection's (pkg/election/options.js, MS_RANGE).
+export { MAX_TIMER_MS };
 /** The longest ttl the kit asks: each case waits it out, and a fifth of runDifferential's requests ask twice it. */
 export const MAX_TTL_MS = 3_600_000;
 /** The longest clock resolution: a minute (etcd counts whole seconds: 1000). */
@@ -92,6 +94,9 @@ export function millis(min, max, { above = false, micros = false, why = "" } = {
     return v;
   };
 }
+
+/** A timer's delay (requestTimeoutMs, closeTimeoutMs, makeStoreTimeoutMs): above 0 and at most MAX_TIMER_MS. */
+export const timerMillis = millis(0, MAX_TIMER_MS, { above: true, why: " (about 24.8 days, the longest timer JavaScript runs)" });
 
 /** A whole number from `min` to `max`. */
 export function integer(min, max, noun) {

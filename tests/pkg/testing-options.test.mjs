@@ -44,7 +44,7 @@ test("checkStoreContract refuses each bad option naming it, the value and the ra
   await refused(c, { ttlMs: "300" }, "ERR_MILLIS_TYPE", ["options.ttlMs", 'the string "300"']);
   await refused(c, { ttlMs: 300.0004 }, "ERR_MILLIS_PRECISION", ["options.ttlMs", "300.0004 ms", "1 microsecond"]);
   await refused(c, { requestTimeoutMs: 0 }, "ERR_MILLIS_RANGE", ["options.requestTimeoutMs", "above 0", "2147483647 ms"]);
-  await refused(c, { requestTimeoutMs: 2 ** 31 }, "ERR_MILLIS_RANGE", ["options.requestTimeoutMs", "setTimeout"]);
+  await refused(c, { requestTimeoutMs: 2 ** 31 }, "ERR_MILLIS_RANGE", ["options.requestTimeoutMs", "the longest timer JavaScript runs"]);
   await refused(c, { clockResolutionMs: -1 }, "ERR_MILLIS_RANGE", ["options.clockResolutionMs", "from 0 to 60000 ms"]);
   await refused(c, { numbering: "strict" }, "ERR_VARIANT", ["options.numbering", '"consecutive" or "increasing"', '"strict"']);
   await refused(c, { keyPrefix: "" }, "ERR_STRING_TYPE", ["options.keyPrefix", "non-empty"]);
@@ -191,4 +191,39 @@ test("a store makeStore hands over after makeStoreTimeoutMs is closed when it ar
   assert.equal(kept.makeStoreFailure.code, "ERR_MAKE_STORE_TIMEOUT");
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.equal(closed, 1, "closeStores: false leaves it to you");
+});
+
+// A review asked that every *Ms option of the kit stop at 2147483647 ms (past it setTimeout
+// fires at once) or at its documented tighter limit, in LeaderElection's words for the same
+// bound ("about 24.8 days, the longest timer JavaScript runs"); the kit said "setTimeout's
+// longest delay", so one limit read two ways. Each option at its limit runs; one past it is
+// refused in the shared words.
+test("every *Ms option stops at the longest timer or its tighter limit, in LeaderElection's words", { timeout: 20_000 }, async () => {
+  const { LeaderElection } = await import("tenure");
+  const timer = "at most 2147483647 ms (about 24.8 days, the longest timer JavaScript runs)";
+  let election;
+  try {
+    new LeaderElection({ store: new MemoryStore(), key: "k", requestTimeoutMs: 2 ** 31 });
+  } catch (err) {
+    election = err.message;
+  }
+  assert.match(election, /2147483647 \(about 24\.8 days, the longest timer JavaScript runs\)/);
+  const limits = {
+    checkStoreContract: { ttlMs: [3_600_000, "at most 3600000 ms (an hour"], clockResolutionMs: [60_000, "to 60000 ms"], requestTimeoutMs: [2 ** 31 - 1, timer], closeTimeoutMs: [2 ** 31 - 1, timer], makeStoreTimeoutMs: [2 ** 31 - 1, timer] },
+    runDifferential: { ttlMs: [1_800_000, "at most 1800000 ms (half an hour"], clockResolutionMs: [60_000, "to 60000 ms"], requestTimeoutMs: [2 ** 31 - 1, timer], closeTimeoutMs: [2 ** 31 - 1, timer], makeStoreTimeoutMs: [2 ** 31 - 1, timer] },
+  };
+  for (const run of [checkStoreContract, runDifferential]) {
+    const spec = limits[run.name];
+    // Every option whose name ends in Ms is listed above: a new one must say its limit here.
+    const known = (await run(never, { nope: 1 }).catch((err) => err.message)).split("known: ")[1].split(", ");
+    assert.deepEqual(known.filter((k) => k.endsWith("Ms")).sort(), Object.keys(spec).sort(), `${run.name}: the *Ms options`);
+    for (const [name, [max, words]] of Object.entries(spec)) {
+      await refused(run, { [name]: max + 1 }, "ERR_MILLIS_RANGE", [`${run.name}: options.${name} must be a number of ms`, words, `got ${max + 1}`]);
+      await refused(run, { [name]: Infinity }, "ERR_MILLIS_RANGE", [`options.${name}`, "got Infinity"]);
+    }
+    // At the limit each timer option runs (no TimeoutOverflowWarning, no early timeout).
+    const atLimit = { requestTimeoutMs: 2 ** 31 - 1, closeTimeoutMs: 2 ** 31 - 1, makeStoreTimeoutMs: 2 ** 31 - 1, ttlMs: 100 };
+    const report = run === checkStoreContract ? await run(() => new MemoryStore(), { ...atLimit, only: ["first_grant_issues_a_token"] }) : await run(() => new MemoryStore(), { ...atLimit, steps: 2 });
+    assert.ok(report.ok, `${run.name} at the timer limit`);
+  }
 });
