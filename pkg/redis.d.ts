@@ -8,7 +8,9 @@ export type { FenceResult, FencedState, StoreAdapterError } from "./stores/proto
 
 /**
  * What the adapters need of a node-redis (`redis` v4 or v5) client: `createClient()` after
- * `connect()` is one. A cluster client (`createCluster`) is not: its sendCommand differs.
+ * `connect()` is one, and so is a v5 `createClientPool()` pool after `connect()`. A cluster
+ * client (`createCluster`) and a Sentinel client (`createSentinel`) are refused at construction
+ * (`ERR_STORE_OPTIONS`): their sendCommand takes routing arguments first.
  */
 export interface RedisCommandClient {
   sendCommand(args: ReadonlyArray<string>): Promise<unknown>;

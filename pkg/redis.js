@@ -23,10 +23,24 @@ const CLIENT = "a connected node-redis client (createClient() from `redis`, afte
  * "Clients"): a node-redis client that was never connected (or was closed) is refused, since
  * every command would fail with "The client is closed" far from here, and the store does not
  * own the connection; a v4 client made with `legacyMode: true` is used through `client.v4`, its
- * promise API; v5's callback wrapper `client.legacy()` has no promise API and is refused.
+ * promise API; v5's callback wrapper `client.legacy()` has no promise API and is refused. A
+ * cluster client (`createCluster`, v4 and v5) and v5's `createSentinel` are refused: their
+ * `sendCommand` takes the routing first (`(firstKey, isReadonly, args)`, `(isReadonly, args)`),
+ * so every request would fail. A v5 `createClientPool` pool is taken: its `sendCommand` is the
+ * client's, and each request is one script on one connection.
  */
 function promiseClient(store, client) {
   const refuse = (what) => usageError(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options.client ${what}`);
+  const kind = clientKind(client);
+  if (kind === "RedisCluster") {
+    throw refuse("is a node-redis cluster client (createCluster), which is not supported: its sendCommand takes the " +
+      "slot's key first, so every request would fail. Pass a createClient() client of a standalone Redis server " +
+      "(Redis Cluster is not supported)");
+  }
+  if (kind === "RedisSentinel") {
+    throw refuse("is a node-redis Sentinel client (createSentinel), which is not supported: its sendCommand takes " +
+      "isReadonly first, so every request would fail. Pass a client (createClient) connected to the current master");
+  }
   if (client.constructor?.name === "RedisLegacyClient") {
     throw refuse("is node-redis's callback API (client.legacy()), which answers no promise: pass the client itself, " +
       "the one you called legacy() on, not what legacy() returned");
@@ -38,6 +52,21 @@ function promiseClient(store, client) {
   // node-redis v4 with legacyMode: sendCommand takes a callback; v4 keeps the promise API in `client.v4`.
   if (client.options?.legacyMode === true && typeof client.v4?.sendCommand === "function") return client.v4;
   return client;
+}
+
+/**
+ * "RedisCluster" or "RedisSentinel" for node-redis's cluster and Sentinel clients (v4, v5), else
+ * undefined. Their classes are subclassed per client (v5: "Class", v4: "Commander"), so the
+ * prototype chain is searched for the name, and a cluster is also known by its methods (a
+ * bundler may rename classes).
+ */
+function clientKind(client) {
+  for (let o = Object.getPrototypeOf(client); o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    const name = o.constructor?.name;
+    if (name === "RedisCluster" || name === "RedisSentinel") return name;
+  }
+  if (typeof client.nodeClient === "function" && typeof client.getSlotRandomNode === "function") return "RedisCluster";
+  return undefined;
 }
 
 /** A script with its SHA1: EVALSHA first, EVAL once when the server does not know it yet. */

@@ -19,15 +19,20 @@ function ping(port) {
   });
 }
 
-/** @returns {Promise<{ port: number, url: string, server: object, stop(): Promise<void> }>} */
-export async function startRedis() {
+/**
+ * `cluster: true`: a one-node Redis Cluster (cluster mode on, its bus at a second free port; the
+ * caller assigns the slots with CLUSTER ADDSLOTSRANGE).
+ * @returns {Promise<{ port: number, url: string, server: object, stop(): Promise<void> }>}
+ */
+export async function startRedis({ cluster = false } = {}) {
   const bin = requireBinary("redis");
-  return withFreePorts(1, async (port) => {
+  return withFreePorts(cluster ? 2 : 1, async (port, busPort) => {
     const dir = tempDir("redis");
+    const clusterArgs = cluster ? ["--cluster-enabled", "yes", "--cluster-port", String(busPort), "--cluster-config-file", `${dir}/nodes.conf`] : [];
     const server = await startProcess({
-      name: `redis-server :${port}`,
+      name: `redis-server :${port}${cluster ? " (cluster)" : ""}`,
       cmd: bin,
-      args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+      args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, ...clusterArgs],
       dir,
       ready: () => ping(port),
     });
