@@ -18,20 +18,18 @@ export * from "./election/index.js";
 
 import type { TenureErrorCode as BindingErrorCode } from "./dist/tenure.js";
 import type { AdapterErrorCode, DriverErrorCode, LeadershipErrorCode, StoreErrorCode, TestingFailureCode } from "./election/index.js";
-import type { SearchErrorCode } from "./search/index.js";
 
 /**
- * Every `code` an error from this package carries, whichever entry threw it: the wasm
- * bindings' (`MachineErrorCode`, `SimulationErrorCode` and the token and time codes),
- * `tenure/search`'s (`SearchErrorCode`), the JavaScript layer's misuse codes
- * (`DriverErrorCode`), `LeadershipExpiredError`'s (`LeadershipErrorCode`), the `error`
- * event's (`StoreErrorCode`), the store adapters' (`AdapterErrorCode`) and the testing kit's
- * report (`TestingFailureCode`). (This replaces the bindings' own `TenureErrorCode`, which
+ * Every `code` an error from this package carries, whichever entry threw it: the three wasm
+ * modules' (the bindings' own `TenureErrorCode`: `MachineErrorCode`, `SimulationErrorCode`,
+ * `tenure/search`'s `SearchErrorCode` and the token and time codes), the JavaScript layer's
+ * misuse codes (`DriverErrorCode`), `LeadershipExpiredError`'s (`LeadershipErrorCode`), the
+ * `error` event's (`StoreErrorCode`), the store adapters' (`AdapterErrorCode`) and the testing
+ * kit's report (`TestingFailureCode`). (This extends the bindings' `TenureErrorCode`, which
  * covers only the wasm modules.)
  */
 export type TenureErrorCode =
   | BindingErrorCode
-  | SearchErrorCode
   | DriverErrorCode
   | LeadershipErrorCode
   | StoreErrorCode

@@ -5,9 +5,6 @@
 export * from "../dist/tenure_search.js";
 import type { InitInput } from "../dist/tenure_search.js";
 
-/** Codes Search and the failover lab throw beside the Simulation's and the machines' (a part of TenureErrorCode). */
-export type SearchErrorCode = "ERR_SEARCH_TYPE" | "ERR_SEARCH_RANGE";
-
 /**
  * Loads the search module's wasm. Browsers: call (and await) it once before using the
  * exports; later calls return the same promise. Node: the module is loaded on import and this

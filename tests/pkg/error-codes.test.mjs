@@ -84,6 +84,17 @@ test("every code the wasm bindings throw is in TenureErrorCode", () => {
   assert.deepEqual(missing, [], "codes thrown by the bindings but in no declared union");
 });
 
+// The bindings' own union (dist/tenure.d.ts, generated from crates/tenure-wasm/src/types.rs)
+// lacked ERR_SEARCH_TYPE and ERR_SEARCH_RANGE, which only pkg/index.d.ts added: the generated
+// declaration now covers every code the Rust throws, each module's codes declared once (the
+// search module's SearchErrorCode, imported as a type).
+test("the bindings' generated TenureErrorCode covers every code the wasm bindings throw", () => {
+  const generated = union(join(pkg, "dist", "tenure.d.ts"), "TenureErrorCode");
+  const rust = codesIn("crates/tenure-wasm/src", /\.rs$/);
+  const missing = [...rust].filter(([code]) => !generated.has(code)).map(([code, file]) => `${code} (${file})`);
+  assert.deepEqual(missing, [], "codes thrown by the bindings but not in dist/tenure.d.ts's TenureErrorCode");
+});
+
 test("every declared code is documented in pkg/README.md", () => {
   const readme = readFileSync(join(pkg, "README.md"), "utf8");
   const undocumented = [...declared].filter((code) => !readme.includes(`\`${code}\``));

@@ -33,6 +33,9 @@ pub(crate) const MAX_SHRINK_STEPS: u64 = 100_000;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SEARCH: &'static str = r#"
+/** Codes Search and the failover lab throw beside the Simulation's and the machines' (a part of TenureErrorCode). */
+export type SearchErrorCode = "ERR_SEARCH_TYPE" | "ERR_SEARCH_RANGE";
+
 /**
  * What to look for: "any-promised", "split-brain", "stale-write", "no-leader-for=2s" (or
  * "=250ms"), or an invariant name such as "election-safety".

@@ -9,8 +9,10 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SHAPES: &'static str = r#"
-// The simulator's codes are declared by the `tenure/sim` module; a type-only import loads nothing.
+// The simulator's codes are declared by the `tenure/sim` module and the search's by
+// `tenure/search`; a type-only import loads nothing.
 import type { SimulationErrorCode } from "./tenure_sim.js";
+import type { SearchErrorCode } from "./tenure_search.js";
 
 /** A fencing token: u64 in Rust, so a bigint in 0n ..= 2n ** 64n - 1n. */
 export type FencingToken = bigint;
@@ -42,5 +44,6 @@ export type TenureErrorCode =
   | "ERR_TOKEN_RANGE"
   | "ERR_MILLIS_TYPE"
   | "ERR_MILLIS_RANGE"
-  | SimulationErrorCode;
+  | SimulationErrorCode
+  | SearchErrorCode;
 "#;
