@@ -1,6 +1,7 @@
 //! The `tenure` binary's reports on stdout: a reader that stops reading (`| head -1`) ends the
 //! output quietly, with the exit code the command would have had, never a panic; a stdout that
-//! refuses writes (a full disk) is one error line and exit 2.
+//! refuses writes (a full disk) is one error line and exit 2; a stderr that refuses writes
+//! changes no exit code.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers outside #[test] fns
 
@@ -62,4 +63,43 @@ fn a_stdout_that_refuses_writes_is_one_error_line() {
         err.contains("writing the report to stdout failed: the disk is full"),
         "{err}"
     );
+}
+
+#[test]
+fn a_stderr_that_refuses_writes_leaves_the_exit_code_alone() {
+    // `eprintln!` panicked on a failed write, and with `panic = "abort"` every refusal (exit 2)
+    // or report moved to stderr became an abort (134). Messages to stderr are best effort.
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full on this system: nothing to check
+    };
+    let refused = Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args(["run", "--algorithm", "nope"])
+        .stderr(full.try_clone().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "a usage error stays exit 2");
+    // The summary goes to stderr when the trace takes stdout.
+    let traced = Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args([
+            "run",
+            "--algorithm",
+            "raft",
+            "--duration",
+            "1s",
+            "--trace",
+            "-",
+        ])
+        .stderr(full)
+        .output()
+        .unwrap();
+    assert_eq!(traced.status.code(), Some(0));
+    assert!(!traced.stdout.is_empty(), "the trace is written");
+    // A stderr pipe whose reader has gone.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tenure"))
+        .args(["run", "--algorithm", "nope"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2));
 }

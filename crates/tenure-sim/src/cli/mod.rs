@@ -23,6 +23,7 @@ pub use args::{parse_duration_ms, parse_timeouts};
 pub use permalink::permalink_hash;
 
 use clap::{Parser, Subcommand};
+use out::errln;
 use std::process::ExitCode;
 
 /// What each exit code means, as `--help` prints it.
@@ -113,7 +114,7 @@ where
                 };
             }
             if let Some(line) = value_error(&e) {
-                eprintln!("error: {line}");
+                errln!("error: {line}");
                 return ExitCode::from(2);
             }
             // One line: clap's first paragraph (the error and the arguments it names, which
@@ -131,7 +132,7 @@ where
             } else {
                 line
             };
-            eprintln!("{line} (see `tenure --help`)");
+            errln!("{line} (see `tenure --help`)");
             return ExitCode::from(2);
         }
     };
@@ -143,7 +144,7 @@ where
         Command::Check(a) => check::run(a),
     };
     if let Some(words) = out::failure() {
-        eprintln!("error: writing the report to stdout failed: {words}");
+        errln!("error: writing the report to stdout failed: {words}");
         return ExitCode::from(2);
     }
     match result {
@@ -155,7 +156,7 @@ where
             }
         }
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            errln!("error: {}", e.message);
             ExitCode::from(e.code)
         }
     }

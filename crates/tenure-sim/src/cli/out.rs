@@ -20,12 +20,18 @@ pub(crate) fn report_to_stderr() {
 /// The first write error that was not a closed pipe, in words.
 static FAILED: Mutex<Option<String>> = Mutex::new(None);
 
+/// Writes one line to stderr (what `errln!` expands to): best effort, as `eprintln!`
+/// without its panic (which, with `panic = "abort"`, ended the process with 134 when stderr
+/// was a closed pipe or a full disk): stderr has nowhere to report its own failure to.
+pub(crate) fn err_line(args: std::fmt::Arguments<'_>) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+}
+
 /// Writes one line of the report (what `outln!` expands to).
 pub(crate) fn line(args: std::fmt::Arguments<'_>) {
     if TO_STDERR.load(Ordering::Relaxed) {
-        // Best effort, as `eprintln!` without its panic: stderr has nowhere to report to.
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+        err_line(args);
         return;
     }
     if CLOSED.load(Ordering::Relaxed) {
@@ -64,3 +70,11 @@ macro_rules! outln {
     };
 }
 pub(crate) use outln;
+
+/// `eprintln!` for messages and progress lines, without its panic: see [`err_line`].
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::err_line(format_args!($($arg)*))
+    };
+}
+pub(crate) use errln;

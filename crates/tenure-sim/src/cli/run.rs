@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::args::{RaftFlags, ms, parse_duration_ms};
-use super::out::outln;
+use super::out::{errln, outln};
 use crate::scenario::{Algorithm, Scenario};
 use crate::world::World;
 use clap::Args;
@@ -143,7 +143,7 @@ struct Out {
 impl Out {
     fn line(&self, text: &str) {
         if self.to_stderr {
-            eprintln!("{text}");
+            errln!("{text}");
         } else {
             outln!("{text}");
         }

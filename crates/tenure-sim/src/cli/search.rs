@@ -7,7 +7,7 @@
 use super::CliError;
 use super::args::ms;
 use super::args::{ChaosFlags, parse_duration_ms};
-use super::out::outln;
+use super::out::{errln, outln};
 use super::permalink;
 use crate::scenario::{AlgoConfig, Algorithm};
 use crate::search::{Progress, Property, Search, SearchOptions, shrink};
@@ -165,7 +165,7 @@ pub(crate) fn run(a: SearchArgs) -> Result<bool, CliError> {
             bar.set_position(search.progress().runs);
             bar.set_message(line);
         } else if last_line.elapsed() >= Duration::from_secs(1) || found {
-            eprintln!(
+            errln!(
                 "{}, {line}",
                 super::args::count(search.progress().runs, "run")
             );
