@@ -56,9 +56,7 @@ export class ShardedElection {
     const copy = readingInput(() => ({ ...options }));
     checkShardKeys(copy);
     const { keys, maxLeading = Infinity, probeIntervalMs, group = "shards", ...rest } = copy;
-    if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === "string" && k.length > 0)) {
-      throw misuse(TypeError, "ERR_ARRAY_TYPE", "options.keys must be a non-empty array of key strings");
-    }
+    checkKeyList(keys);
     keys.forEach((k, i) => {
       const why = notWellFormed(k);
       if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `options.keys[${i}] ${quoted(k)} ${why}`);
@@ -304,6 +302,32 @@ export class ShardedElection {
  * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
  * once, and the member count would be wrong.
  */
+/**
+ * Refuses `keys` unless it is a dense, non-empty array of at most MAX_SHARD_KEYS non-empty
+ * strings, measured before any element is read: `every` and `new Set` walk the holes of a
+ * sparse array one by one (`new Array(2 ** 32 - 1)` ran for minutes), and a hole read as
+ * `undefined` then failed inside a check with no code.
+ */
+function checkKeyList(keys) {
+  if (!Array.isArray(keys) || keys.length === 0) {
+    throw misuse(TypeError, "ERR_ARRAY_TYPE", `options.keys must be a non-empty array of key strings, got ${Array.isArray(keys) ? "an empty array" : describeValue(keys)}`);
+  }
+  if (keys.length > MAX_SHARD_KEYS) {
+    throw misuse(
+      RangeError,
+      "ERR_TOO_LARGE",
+      `options.keys has ${keys.length} elements; a ShardedElection takes at most ${MAX_SHARD_KEYS} keys (each key is a LeaderElection with its own lease, timers and store requests)`,
+    );
+  }
+  for (let i = 0; i < keys.length; i++) {
+    if (!(i in keys)) throw misuse(TypeError, "ERR_ARRAY_TYPE", `options.keys[${i}] is a hole (a sparse array): every element must be a key string`);
+    const k = keys[i];
+    if (typeof k !== "string" || k.length === 0) {
+      throw misuse(TypeError, "ERR_STRING_TYPE", `options.keys[${i}] must be a non-empty string, got ${describeValue(k)}`);
+    }
+  }
+}
+
 function checkNotSlots(keys, group) {
   const prefix = `${group}/member/`;
   const i = keys.findIndex((k) => k.startsWith(prefix));
@@ -344,6 +368,8 @@ function describeValue(v) {
 
 /** ShardedElection's own options, beside every LeaderElection option but `key`. */
 const SHARD_KEYS = ["keys", "maxLeading", "probeIntervalMs", "group"];
+/** The most keys one ShardedElection spreads (each is a LeaderElection of its own). */
+const MAX_SHARD_KEYS = 10_000;
 
 /** Refuses `key` (one lease's name: ShardedElection spreads `keys`) and unknown options, naming its own. */
 function checkShardKeys(options) {

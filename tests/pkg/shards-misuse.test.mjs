@@ -78,3 +78,29 @@ test("a refused construction makes nothing: the registry stays empty", async () 
   await ok.close();
   assert.deepEqual(store.keys(), [], "no request reached the store");
 });
+
+test("options.keys is measured before it is read: a sparse or huge list is refused at once, a hole or a non-string by its index", async () => {
+  // new Array(2 ** 32 - 1) ran for minutes (every() and new Set walk each hole), a hole in
+  // ["a", , "b"] failed inside a check with no code, and new Array(3) was "a key twice".
+  const store = new MemoryStore();
+  const refused = (keys, code, cls, message) => {
+    const t = performance.now();
+    assert.throws(() => new ShardedElection({ store, keys }), (err) => {
+      assert.ok(err instanceof cls, `${err}`);
+      assert.equal(err.code, code);
+      assert.match(err.message, message);
+      return true;
+    });
+    assert.ok(performance.now() - t < 1000, "refused before the elements are walked");
+  };
+  refused(new Array(2 ** 32 - 1), "ERR_TOO_LARGE", RangeError, /^options\.keys has 4294967295 elements; a ShardedElection takes at most 10000 keys/);
+  refused(Array.from({ length: 10_001 }, (_, i) => `k${i}`), "ERR_TOO_LARGE", RangeError, /^options\.keys has 10001 elements/);
+  refused(["a", , "b"], "ERR_ARRAY_TYPE", TypeError, /^options\.keys\[1\] is a hole \(a sparse array\)/);
+  refused(new Array(3), "ERR_ARRAY_TYPE", TypeError, /^options\.keys\[0\] is a hole/);
+  refused(["a", 3], "ERR_STRING_TYPE", TypeError, /^options\.keys\[1\] must be a non-empty string, got number$/);
+  refused(["a", ""], "ERR_STRING_TYPE", TypeError, /^options\.keys\[1\] must be a non-empty string, got the string ""$/);
+  refused([], "ERR_ARRAY_TYPE", TypeError, /^options\.keys must be a non-empty array of key strings, got an empty array$/);
+  const most = new ShardedElection({ store, keys: Array.from({ length: 10_000 }, (_, i) => `k${i}`) });
+  await most.close();
+  await store.close();
+});
