@@ -21,6 +21,9 @@ export function usageError(Kind, code, message) {
   return fail(Kind, code, message);
 }
 
+/** The longest key, holder or session a store request carries, in UTF-16 code units. */
+const MAX_REQUEST_STRING = 65_536;
+
 /**
  * Reads a store request strictly (the shape `LeaderElection` sends, design rule 9): throws a
  * TypeError/RangeError with code `ERR_STORE_REQUEST` naming the field otherwise.
@@ -39,6 +42,12 @@ export function readRequest(store, request) {
     if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
   }
   if (request.key === "") throw bad(RangeError, "request.key must not be empty");
+  for (const field of ["key", "holder", "session"]) {
+    // The lease key limit LeaderElection and the wasm LeaseStore hold to (pkg/README.md, "Limits").
+    if (request[field].length > MAX_REQUEST_STRING) {
+      throw bad(RangeError, `request.${field} has ${request[field].length} UTF-16 code units; at most ${MAX_REQUEST_STRING} are accepted`);
+    }
+  }
   for (const field of ["key", "holder", "session"]) {
     const why = notWellFormed(request[field]);
     if (why) throw bad(RangeError, `request.${field} ${describe(request[field])} ${why}`);

@@ -114,6 +114,9 @@ test("redis_bad_requests_reject_with_a_code_and_reach_no_server", async () => {
     [{ type: "Renew", key, holder: "a", session: "s", token: 1, ttl_ms: 100 }, TypeError],
     [{ type: "Release", key, holder: "a", session: "s", token: -1n }, RangeError],
     [{ type: "Acquire", key: "", holder: "a", session: "s", ttl_ms: 100 }, RangeError],
+    // Past the lease key limit LeaderElection and LeaseStore hold to (65536 UTF-16 code units).
+    [{ type: "Acquire", key: "k".repeat(70_000), holder: "a", session: "s", ttl_ms: 100 }, RangeError],
+    [{ type: "Acquire", key, holder: "h".repeat(65_537), session: "s", ttl_ms: 100 }, RangeError],
   ];
   for (const [request, Kind] of cases) {
     await assert.rejects(store.send(request), (err) => err instanceof Kind && err.code === "ERR_STORE_REQUEST", show(request));
