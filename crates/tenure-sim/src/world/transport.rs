@@ -13,13 +13,13 @@ impl World {
         let (pf, pt) = (self.name(from), self.name(to));
         match self.network.send(self.now, from, to) {
             SendFate::Deliver(at, dup) => {
-                let label = payload.label();
+                let (label, value) = payload.label_value();
                 self.trace(TraceKind::Send {
                     id,
                     from: pf,
                     to: pt,
                     msg: label,
-                    value: payload.value(),
+                    value,
                     arrival_us: at.as_micros(),
                     duplicate_us: dup.map(Instant::as_micros),
                 });
