@@ -267,3 +267,57 @@ fn options_that_mean_nothing_for_the_algorithm_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_property_the_algorithms_worlds_never_check_is_refused_not_passed() {
+    // `--algorithm bully --property log-matching` reported "no violation": Bully has no log,
+    // so nothing could break it. Each such pair is refused, in search and in check alike,
+    // naming what those worlds do check; each watched one is taken.
+    use tenure_sim::checker::InvariantKind as K;
+    let refused = [
+        (Algorithm::Bully, K::LogMatching),
+        (Algorithm::Bully, K::ElectionSafety),
+        (Algorithm::Bully, K::TokenMonotonic),
+        (Algorithm::Raft, K::SingleValidHolder),
+        (Algorithm::LeaseFencing, K::ElectionSafety),
+        (Algorithm::LeaseUnfenced, K::LeaderCompleteness),
+    ];
+    for (algorithm, kind) in refused {
+        let e = Search::new(SearchOptions::new(
+            ChaosOptions::new(algorithm),
+            Property::Invariant(kind),
+        ))
+        .unwrap_err()
+        .to_string();
+        let name = kind.name();
+        assert!(
+            e.contains(&format!(
+                "property {name} is never checked in {algorithm} worlds"
+            )),
+            "{e}"
+        );
+        assert!(e.contains("liveness"), "the checked ones are listed: {e}");
+        let mut check = tenure_sim::search::explore::CheckOptions::new(
+            Scenario::new(algorithm, 3, 1, 1_000),
+            Property::Invariant(kind),
+        );
+        check.steps = 1;
+        let e = tenure_sim::search::explore::check(&check)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is never checked in"), "{e}");
+    }
+    let taken = [
+        (Algorithm::Raft, K::LogMatching),
+        (Algorithm::Bully, K::Liveness),
+        (Algorithm::LeaseUnfenced, K::StaleWriteAccepted),
+        (Algorithm::LeaseFencing, K::TokenPerSession),
+    ];
+    for (algorithm, kind) in taken {
+        let search = Search::new(SearchOptions::new(
+            ChaosOptions::new(algorithm),
+            Property::Invariant(kind),
+        ));
+        assert!(search.is_ok(), "{algorithm} {kind:?}: {:?}", search.err());
+    }
+}

@@ -235,6 +235,7 @@ pub fn check_with(
             opts.step_ms
         )));
     }
+    opts.property.check_applies(opts.scenario.algorithm)?;
     let horizon = opts.step_ms.saturating_mul(u64::from(opts.steps));
     let mut base = opts.scenario.clone();
     base.faults.clear();

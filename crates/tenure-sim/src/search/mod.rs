@@ -106,12 +106,7 @@ impl Search {
     /// A search; the first schedule is drawn and validated, so bad options fail here.
     pub fn new(opts: SearchOptions) -> Result<Search, ScenarioError> {
         opts.chaos.validate().map_err(ScenarioError::Invalid)?;
-        if opts.property == Property::StaleWrite && !opts.chaos.algorithm.has_store() {
-            return Err(ScenarioError::Invalid(format!(
-                "property stale-write needs a fenced resource, which only lease worlds have, not {}",
-                opts.chaos.algorithm
-            )));
-        }
+        opts.property.check_applies(opts.chaos.algorithm)?;
         opts.scenario(opts.chaos.seed).validate()?;
         Ok(Search {
             opts,

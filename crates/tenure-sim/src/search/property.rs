@@ -49,6 +49,56 @@ const INVARIANTS: [InvariantKind; 10] = [
     InvariantKind::Liveness,
 ];
 
+/// The invariants the checker watches in a world of `spec`'s algorithm, promised or not:
+/// the Raft checker's in Raft worlds, the lease checker's where a store and resource exist,
+/// liveness everywhere (docs/search.md, "Which properties apply").
+fn watched(spec: &crate::algo::AlgorithmSpec, kind: InvariantKind) -> bool {
+    use InvariantKind as K;
+    match kind {
+        K::ElectionSafety | K::TermMonotonic | K::LogMatching | K::LeaderCompleteness => {
+            spec.family == "raft"
+        }
+        K::SingleValidHolder
+        | K::TokenMonotonic
+        | K::ResourceTokenMonotonic
+        | K::TokenPerSession
+        | K::StaleWriteAccepted => spec.has_store(),
+        _ => true,
+    }
+}
+
+impl Property {
+    /// Refuses a property no run of `algorithm` could break because its worlds never check it
+    /// (Bully has no log, so `log-matching` always "held"): a search or check of it would
+    /// report "no violation" and prove nothing. The message lists what those worlds check.
+    pub fn check_applies(&self, algorithm: crate::Algorithm) -> Result<(), ScenarioError> {
+        let spec = algorithm.spec();
+        let kind = match self {
+            Property::StaleWrite => InvariantKind::StaleWriteAccepted,
+            Property::Invariant(k) => *k,
+            _ => return Ok(()),
+        };
+        if watched(spec, kind) {
+            return Ok(());
+        }
+        let checked: Vec<&str> = INVARIANTS
+            .into_iter()
+            .filter(|k| watched(spec, *k))
+            .map(InvariantKind::name)
+            .collect();
+        let why = if kind == InvariantKind::StaleWriteAccepted {
+            format!("needs a fenced resource, which only lease worlds have, not {algorithm}")
+        } else {
+            format!("is never checked in {algorithm} worlds, so no run could break it")
+        };
+        Err(ScenarioError::Invalid(format!(
+            "property {self} {why}: give any-promised, split-brain, \
+             no-leader-for=DURATION or one of the invariants {algorithm} worlds check: {}",
+            checked.join(", ")
+        )))
+    }
+}
+
 impl fmt::Display for Property {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
