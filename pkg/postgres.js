@@ -16,6 +16,9 @@ import { notWellFormed, readingInput } from "./guard.js";
 import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "a `pg` Pool or a connected `pg` Client";
+/** Why a string with U+0000 is refused: PostgreSQL's text cannot hold it, so every statement would fail. */
+const NUL_WORDS = (at) =>
+  `has U+0000 (NUL) at index ${at}, which PostgreSQL text cannot store (every statement with it would fail); remove it`;
 
 /**
  * Refuses, at construction, a `pg` client no statement could run on (docs/stores.md,
@@ -81,6 +84,10 @@ export class PostgresStore {
   async send(request) {
     readRequest("PostgresStore", request);
     const { type, key, holder, session } = request;
+    for (const field of ["key", "holder", "session"]) {
+      const at = request[field].indexOf("\0");
+      if (at >= 0) throw usageError(RangeError, "ERR_STORE_REQUEST", `PostgresStore.send: request.${field} ${describe(request[field])} ${NUL_WORDS(at)}`);
+    }
     const values =
       type === "Acquire"
         ? [key, holder, session, request.ttl_ms]
@@ -149,6 +156,9 @@ export class PostgresFencedTable {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key must be a non-empty string, got ${describe(options.key)}`);
     }
     checkWellFormed("PostgresFencedTable", "key", options.key);
+    if (options.key.includes("\0")) {
+      throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key ${describe(options.key)} ${NUL_WORDS(options.key.indexOf("\0"))}`);
+    }
     this.#key = options.key;
     const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);
     this.#table = quoteTable(name);
@@ -180,6 +190,9 @@ export class PostgresFencedTable {
     }
     const why = value === null ? undefined : notWellFormed(value);
     if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${why}`);
+    if (value !== null && value.includes("\0")) {
+      throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${NUL_WORDS(value.indexOf("\0"))}`);
+    }
     return this.#fence("write", token, value, true);
   }
 

@@ -201,6 +201,31 @@ test("postgres_lone_surrogates_in_keys_and_values_are_refused", async () => {
   assert.equal((await table.read()).value, "v\u{1F600}", "a surrogate pair round-trips");
 });
 
+// The story: a key with U+0000 passed every check, and each request then failed at the server
+// (ERR_STORE, "invalid byte sequence for encoding UTF8: 0x00"), so an election on it retried
+// and failed forever. PostgreSQL text cannot hold U+0000: refused before any statement.
+test("postgres_nul_in_keys_holders_and_values_is_refused_before_any_statement", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "nul_refused" });
+  await store.migrate();
+  const key = freshKey("nul");
+  for (const field of ["key", "holder", "session"]) {
+    const request = { type: "Acquire", key, holder: "a", session: "s", ttl_ms: 1000, [field]: "x\0y" };
+    await assert.rejects(store.send(request), (err) => {
+      assert.ok(err instanceof RangeError);
+      assert.equal(err.code, "ERR_STORE_REQUEST");
+      assert.match(err.message, new RegExp(`^PostgresStore\\.send: request\\.${field} "x\\\\u0000y" has U\\+0000 \\(NUL\\) at index 1, which PostgreSQL text cannot store`));
+      return true;
+    });
+  }
+  assert.equal((await store.send({ type: "Acquire", key, holder: "a", session: "s", ttl_ms: 1000 })).token, 1n, "nothing reached the table before");
+  assert.throws(() => new PostgresFencedTable({ client: pool, key: "r\0" }), { code: "ERR_STORE_OPTIONS", message: /options\.key "r\\u0000" has U\+0000 \(NUL\) at index 1/ });
+  const table = new PostgresFencedTable({ client: pool, key: freshKey("nul-value") });
+  await table.migrate();
+  await assert.rejects(table.write(1n, "v\0"), { code: "ERR_VALUE_TYPE", message: /the value "v\\u0000" has U\+0000 \(NUL\) at index 1/ });
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined }, "nothing was written");
+});
+
 // The story: the prepared statements were named `tenure_acquire_<table>`; PostgreSQL keeps the
 // first 63 bytes of a name, so on one connection the tables "aaa...a_one" and "aaa...a_two"
 // (50 a's) shared a statement, and the second store's every request failed with 42P05
