@@ -48,7 +48,7 @@ export class LeaderElection {
     try {
       this.#m = new LeaseCandidate({ ...o.machine, key: o.key, holder: this.#own.machineHolder });
     } catch (err) {
-      throw inOptionWords(err); // the machine names its snake_case keys; the caller wrote camelCase
+      throw inOptionWords(err, o.defaults); // the machine names its snake_case keys; the caller wrote camelCase
     }
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;

@@ -76,11 +76,19 @@ function readOptionsOf(options, allowed) {
     throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId ${quoted(nodeId)} ${notWellFormed(nodeId)}`);
   }
   const machine = {};
+  // The values the caller did not give, with where they came from, for the machine's
+  // ERR_CONFIG words (inOptionWords): "safetyMarginMs 0 (the default: 10% of ttlMs)".
+  const defaults = {};
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
+  if (options.ttlMs === undefined) defaults.ttlMs = "the default";
   checkMillis("ttlMs", ttl);
+  if (ttl === 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.ttlMs must be above 0 ms (a lease of no time is never held), got 0`);
   for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
     let v = options[camel];
-    if (v === undefined && camel in SCALED) v = micros(ttl * SCALED[camel]);
+    if (v === undefined && camel in SCALED) {
+      v = micros(ttl * SCALED[camel]);
+      defaults[camel] = `the default: ${SCALED[camel] * 100}% of ttlMs`;
+    }
     if (v === undefined) continue;
     if (camel.endsWith("Ms") && v !== null) checkMillis(camel, v);
     machine[snake] = v;
@@ -88,7 +96,7 @@ function readOptionsOf(options, allowed) {
   machine.ttl_ms = ttl;
   const closeTimeoutMs = options.closeTimeoutMs ?? ttl;
   checkMillis("closeTimeoutMs", closeTimeoutMs);
-  return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine };
+  return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine, defaults };
 }
 
 // Every duration is bounded by what a timer can wait: past 2^31 - 1 ms Node's setTimeout fires
@@ -110,12 +118,16 @@ function checkMillis(name, v) {
  * caller wrote camelCase; docs/conventions.md, "errors in the caller's words"). The error keeps
  * its class and `code`; anything else is returned as it is.
  */
-export function inOptionWords(err) {
+export function inOptionWords(err, defaults = {}) {
   if (!(err instanceof Error) || typeof err.code !== "string" || typeof err.message !== "string") return err;
   let message = err.message.replace(/\bconfig\.key\b/g, "options.key");
   for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
     message = message.replace(new RegExp(`\\bconfig\\.${snake}\\b`, "g"), `options.${camel}`);
     if (camel !== snake) message = message.replace(new RegExp(`\\b${snake}\\b`, "g"), camel);
+  }
+  // The first "name value" of each value the caller did not give says so.
+  for (const [camel, whence] of Object.entries(defaults)) {
+    message = message.replace(new RegExp(`\\b${camel} (\\d+(?:\\.\\d+)?)(?! \\()`), `${camel} $1 (${whence})`);
   }
   if (message !== err.message) err.message = message;
   return err;

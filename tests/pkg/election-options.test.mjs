@@ -125,3 +125,22 @@ test("memory_store_outage_demotes_every_leader_and_recovers", async () => {
   assert.equal(e.isLeader, true);
   await e.close();
 });
+
+test("an ERR_CONFIG says which values were defaults, and a ttlMs of 0 is refused as itself", () => {
+  // A trial found "safetyMarginMs 0 must be above 0 and below ttlMs 0" for { ttlMs: 0 } (a
+  // margin the caller never set), and no "(the default)" though the README promises it.
+  const store = new MemoryStore();
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 0 }), {
+    code: "ERR_MILLIS_RANGE",
+    message: "options.ttlMs must be above 0 ms (a lease of no time is never held), got 0",
+  });
+  assert.throws(() => new LeaderElection({ store, key: "k", renewIntervalMs: 50_000 }), {
+    code: "ERR_CONFIG",
+    message: /^invalid lease config: renewIntervalMs 50000 \+ maxRoundTripMs 1000 \(the default: 10% of ttlMs\) must be at most ttlMs 10000 \(the default\) - safetyMarginMs 1000 \(the default: 10% of ttlMs\):/,
+  });
+  // Values the caller gave carry no note.
+  assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 1000, safetyMarginMs: 2000 }), {
+    code: "ERR_CONFIG",
+    message: /^invalid lease config: safetyMarginMs 2000 must be above 0 and below ttlMs 1000: /,
+  });
+});
