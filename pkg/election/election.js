@@ -140,10 +140,11 @@ export class LeaderElection {
   /**
    * The fencing token to present with a leader action, or throws LeadershipExpiredError
    * (`ERR_LEADERSHIP_EXPIRED` with `deadlineMs` once the local deadline passed;
-   * `ERR_NOT_LEADER` when not leading).
+   * `ERR_NOT_LEADER` when not leading; `ERR_CLOSED` after `close()`).
    */
   assertLeadership() {
-    if (this.#freed) throw notLeader(this.#key, "Stopped");
+    // Closed: not "not the leader, campaign() again", since campaign() is refused now too.
+    if (this.#freed) throw closedError("assertLeadership", "the election was closed: it leads no more and cannot contend again (make a new LeaderElection)");
     const now = this.#clock.now();
     const check = this.#m.assertLeadership(now);
     if (check.leader) return check.token;

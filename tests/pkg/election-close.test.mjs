@@ -126,3 +126,20 @@ test("async_dispose_closes_the_election", async () => {
   assert.equal(store.holder("k"), undefined);
   assert.equal(e.state, "Stopped");
 });
+
+test("after close(), assertLeadership() throws ERR_CLOSED as campaign() and withLeadership() reject, not 'campaign() again'", async () => {
+  const store = new MemoryStore();
+  const e = new LeaderElection({ store, key: "k", ...FAST });
+  await e.campaign();
+  assert.equal(typeof e.assertLeadership(), "bigint");
+  await e.close();
+  assert.throws(() => e.assertLeadership(), (err) => {
+    assert.equal(err.name, "LeadershipExpiredError");
+    assert.equal(err.code, "ERR_CLOSED");
+    assert.match(err.message, /^assertLeadership: the election was closed/);
+    return true;
+  });
+  await assert.rejects(e.campaign(), { code: "ERR_CLOSED" });
+  await assert.rejects(e.withLeadership(async () => 1), { code: "ERR_CLOSED" });
+  await store.close();
+});
