@@ -63,9 +63,36 @@ pub fn run_within(
     let mut peak = (0u64, 0u64);
     let mut sent = 0;
     let mut t = 0;
+    // The world itself stops once its queue holds twice the budget (the budget is checked
+    // on samples a second apart; the bound on every event), so a storm is caught before it
+    // allocates, never at the next sample.
+    world.set_queue_limit(
+        usize::try_from(budget.queue_len.saturating_mul(2))
+            .unwrap_or(usize::MAX)
+            .min(crate::world::MAX_QUEUED_EVENTS.saturating_add(world.scenario().faults.len())),
+    );
     while t < until_ms {
+        let second = t;
         t = t.saturating_add(1_000).min(until_ms);
-        world.run_until(Instant::from_millis(t));
+        // Ten slices a second: the second's messages so far are held to the whole second's
+        // budget, so a storm fails within 100 ms of simulated time, not after a second of
+        // it (a run within budget passes exactly as before; slicing changes no event).
+        let mut slice = second;
+        while slice < t {
+            slice = slice.saturating_add(100).min(t);
+            world.run_until(Instant::from_millis(slice));
+            if let Some(why) = world.storm() {
+                return (peak, Some(why.to_string()));
+            }
+            let so_far = world.metrics().messages_sent.saturating_sub(sent);
+            if so_far > budget.messages_per_second {
+                let why = format!(
+                    "{so_far} messages in the second before {t} ms; budget {}",
+                    budget.messages_per_second
+                );
+                return ((peak.0.max(so_far), peak.1), Some(why));
+            }
+        }
         let now_sent = world.metrics().messages_sent;
         let per_second = now_sent.saturating_sub(sent);
         sent = now_sent;

@@ -163,3 +163,51 @@ fn bully_failover_election_is_linear_in_the_number_of_nodes() {
         assert_eq!(w.metrics().elections_total, 2, "{nodes} nodes");
     }
 }
+
+/// A tester's trap: timers of a microsecond at 64 nodes. Validation accepts it; before the
+/// bound on queued events the queue grew until an allocation of 960 MiB failed and the
+/// process aborted. Now the world stops at `MAX_QUEUED_EVENTS` with a verdict naming the
+/// knobs, drops its queue, and stays readable.
+const TRAP: &str = r#"{"version":1,"algorithm":"raft","nodes":64,"seed":1,"duration_ms":10,
+    "config":{"heartbeat_interval_ms":0.001,"election_timeout_ms":0.002,
+    "election_timeout_max_ms":0.003},"faults":[]}"#;
+
+#[test]
+fn a_storm_stops_the_world_at_the_bound_on_queued_events() {
+    let s = Scenario::from_json(TRAP).unwrap();
+    let mut w = World::new(&s).unwrap();
+    w.run();
+    let why = w.storm().expect("the trap storms");
+    assert!(why.starts_with("message storm: "), "{why}");
+    assert!(
+        why.contains(&tenure_sim::world::MAX_QUEUED_EVENTS.to_string()),
+        "{why}"
+    );
+    assert!(why.contains("lengthen the timers"), "{why}");
+    assert_eq!(w.queue_len(), 0);
+    // Nothing left to run: stepping does nothing, reading still works.
+    assert!(!w.step());
+    let _ = w.snapshot();
+    // A healthy world never comes near the bound.
+    let mut ok = World::new(&Scenario::new(Algorithm::Raft, 64, 1, 2_000)).unwrap();
+    ok.run();
+    assert!(ok.storm().is_none());
+}
+
+#[test]
+fn chaos_stops_a_five_node_storm_within_a_tenth_of_a_second() {
+    let mut s = Scenario::from_json(TRAP).unwrap();
+    s.nodes = 5;
+    s.duration_ms = Ms::from_millis(2_000);
+    let budget = tenure_sim::budget::budget(&s);
+    let mut w = World::new(&s).unwrap();
+    let (_, over) = tenure_sim::budget::run_within(&mut w, 2_000, budget);
+    let why = over.expect("over budget");
+    assert!(why.contains("budget 193160"), "{why}");
+    // Before: 20 M messages in the first simulated second, caught at its end.
+    assert!(
+        w.metrics().messages_sent < 2_000_000,
+        "{} messages",
+        w.metrics().messages_sent
+    );
+}

@@ -121,7 +121,8 @@ impl Simulation {
     }
 
     /// Processes the next event. Returns `false`, doing nothing, when no event is left at or
-    /// before `endMs`.
+    /// before `endMs`, and so always once a message storm stopped the world (`runUntil`
+    /// throws `ERR_STORM` then).
     pub fn step(&mut self) -> bool {
         self.has_next() && self.world.step()
     }
@@ -131,7 +132,9 @@ impl Simulation {
     ///
     /// Throws `TypeError` `ERR_MILLIS_TYPE` / `RangeError` `ERR_MILLIS_RANGE` for a value
     /// that is not a finite, non-negative number of ms, and `RangeError`
-    /// `ERR_MILLIS_PRECISION` for a fraction below one microsecond (round first).
+    /// `ERR_MILLIS_PRECISION` for a fraction below one microsecond (round first), and
+    /// `RangeError` `ERR_STORM` once a message storm stopped the world (its queue passed the
+    /// simulator's bound): reading it still works, running it goes no further.
     #[wasm_bindgen(js_name = runUntil)]
     pub fn run_until(
         &mut self,
@@ -140,7 +143,13 @@ impl Simulation {
         let us = exact_micros_from_millis(&ms, "ms")?;
         let t = Instant::from_micros(us).min(self.world.end());
         self.world.run_until(t);
-        Ok(())
+        match self.world.storm() {
+            Some(why) => Err(SimulationError::Storm {
+                message: why.to_string(),
+            }
+            .into()),
+            None => Ok(()),
+        }
     }
 
     /// Applies `fault` now: after every event still due at this instant, exactly as a fault

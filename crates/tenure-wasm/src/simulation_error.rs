@@ -108,6 +108,13 @@ pub(crate) enum SimulationError {
         /// `typeof` of the value and a short preview.
         got: String,
     },
+    /// The world stopped in a message storm (`tenure_sim::World::storm`): its queue grew
+    /// past the bound (`ERR_STORM`, a `RangeError`).
+    #[error("{message}")]
+    Storm {
+        /// The simulator's one line: how many events, when, and the knobs to change.
+        message: String,
+    },
 }
 
 impl SimulationError {
@@ -139,6 +146,7 @@ impl SimulationError {
             SimulationError::Boundary(err) => err.code(),
             SimulationError::DuplicateKey { .. } => "ERR_DUPLICATE_KEY",
             SimulationError::Thrown(_) => "ERR_INPUT_THREW",
+            SimulationError::Storm { .. } => "ERR_STORM",
         }
     }
 
@@ -256,9 +264,8 @@ impl From<SimulationError> for JsValue {
             | SimulationError::NotKinds { .. } => js_sys::TypeError::new(&message).unchecked_into(),
             SimulationError::Invalid { .. }
             | SimulationError::CursorOutOfRange { .. }
-            | SimulationError::UnknownKind { .. } => {
-                js_sys::RangeError::new(&message).unchecked_into()
-            }
+            | SimulationError::UnknownKind { .. }
+            | SimulationError::Storm { .. } => js_sys::RangeError::new(&message).unchecked_into(),
         };
         // A data property on a fresh Error object: setting it cannot fail.
         let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &err.code().into());

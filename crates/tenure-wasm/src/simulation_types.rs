@@ -88,5 +88,7 @@ export type SimulationErrorCode =
   /** eventsSince got kinds that are not an array of strings. */
   | "ERR_KINDS_TYPE"
   /** eventsSince got a kind that names no event. */
-  | "ERR_KINDS_RANGE";
+  | "ERR_KINDS_RANGE"
+  /** A message storm stopped the world (its queue passed the bound); it runs no further. */
+  | "ERR_STORM";
 "#;

@@ -63,11 +63,12 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
         ));
     }
     world.run();
+    let over_budget = over_budget.or_else(|| world.storm().map(str::to_string));
     let m = world.metrics();
     Ok(RunOutcome {
         seed,
         violations: world.violation_counts().clone(),
-        failed: world.failed(),
+        failed: world.failed() || over_budget.is_some(),
         worst_split_brain_us: m.worst_split_brain_us,
         leader_after_heal_us: found.map(|t| t.saturating_since(heal).as_micros()),
         events: m.events,
@@ -75,7 +76,12 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
         first_violation: world
             .violations()
             .first()
-            .map(|v| format!("{} at {} us: {}", v.kind.name(), v.time_us, v.detail)),
+            .map(|v| format!("{} at {} us: {}", v.kind.name(), v.time_us, v.detail))
+            .or_else(|| {
+                over_budget
+                    .as_ref()
+                    .map(|why| format!("over budget: {why}"))
+            }),
         peak_messages_per_second: peak.0,
         peak_queue_len: peak.1,
         over_budget,

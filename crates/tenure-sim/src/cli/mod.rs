@@ -30,8 +30,9 @@ use std::process::ExitCode;
 pub const EXIT_CODES: &str = "Exit codes:
   0  no invariant the algorithm promises was violated (search, check: nothing found)
   1  a promised invariant was violated (search, check: a counterexample was found;
-     failover: a crash left no new leader within the bound)
-  2  bad arguments or scenario, one line on stderr";
+     failover: a crash left no new leader within the bound; run: a message storm
+     stopped the world, one line on stderr)
+  2  bad arguments or scenario, one line on stderr (search, check: a message storm)";
 
 /// Tenure: leader election you can watch, test and ship.
 #[derive(Debug, Parser)]

@@ -235,6 +235,12 @@ pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
             }
         }
     }
+    if let Some(why) = world.storm() {
+        return Err(CliError {
+            message: why.to_string(),
+            code: 1,
+        });
+    }
     print_summary(
         &world,
         a.json,

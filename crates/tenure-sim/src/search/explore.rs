@@ -316,6 +316,9 @@ pub fn check_with(
                     n.world.run_until(Instant::from_millis(t));
                     witness = n.monitor.observe(&n.world);
                 }
+                if let Some(why) = n.world.storm() {
+                    return Err(ScenarioError::Invalid(why.to_string()));
+                }
                 if let Some(w) = witness {
                     found.push((n.faults.clone(), w));
                 } else {

@@ -346,6 +346,9 @@ pub fn evaluate(
             witness = monitor.observe(&world);
         }
     }
+    if let Some(why) = world.storm() {
+        return Err(ScenarioError::Invalid(why.to_string()));
+    }
     Ok(Outcome {
         witness,
         score: monitor.score(&world),

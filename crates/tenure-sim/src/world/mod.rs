@@ -63,6 +63,13 @@ use queue::{Envelope, Ev, Queue};
 pub const MAX_VIOLATIONS: usize = 1000;
 /// Most recently dropped messages a snapshot shows.
 pub const RECENT_DROPS: usize = 64;
+/// Most events (messages in flight, timers, resumptions, wake-ups) a world holds queued at
+/// once, beyond its scenario's scheduled faults: 2^20. A world of at most 64 nodes that is
+/// not in a storm holds a few thousand (Raft's chaos budget at 64 nodes and default timers
+/// allows about 210k); a storm (timers of a microsecond, an election round per message)
+/// grows the queue without end and would exhaust memory. At about 100 bytes an event this
+/// is about 100 MB: the world stops there with [`World::storm`] set, instead of allocating.
+pub const MAX_QUEUED_EVENTS: usize = 1 << 20;
 
 /// Why `inject` refused a fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -123,6 +130,10 @@ pub struct World {
     leading: Leading,
     /// When the current split-brain window opened (meaningful while two or more lead).
     split_since: Instant,
+    /// Most events the queue may hold ([`MAX_QUEUED_EVENTS`] plus the scenario's faults).
+    queue_limit: usize,
+    /// Why the world stopped in a storm, once it has ([`World::storm`]).
+    storm: Option<String>,
 }
 
 impl core::fmt::Debug for World {
@@ -175,6 +186,8 @@ impl World {
             injected: Vec::new(),
             leading: Leading::default(),
             split_since: Instant::ZERO,
+            queue_limit: MAX_QUEUED_EVENTS.saturating_add(scenario.faults.len()),
+            storm: None,
         };
         for tf in &scenario.faults {
             world.schedule(tf.at_ms.instant(), Ev::Fault(tf.fault.clone()));
@@ -266,7 +279,40 @@ impl World {
             }
         }
         self.account();
+        if self.queue.len() > self.queue_limit {
+            self.halt_storm();
+        }
         true
+    }
+
+    /// Stops the world in a storm: records why and drops every queued event, so no run
+    /// goes on (`step` finds nothing left) and the memory they held is freed.
+    #[cold]
+    #[inline(never)]
+    fn halt_storm(&mut self) {
+        let queued = self.queue.len();
+        self.queue = Queue::default();
+        // Integer arithmetic: float formatting would grow the wasm modules.
+        let us = self.now.as_micros();
+        self.storm = Some(format!(
+            "message storm: {queued} events queued at {}.{:03} ms, over the bound of {}; \
+             lengthen the timers or use fewer nodes",
+            us / 1_000,
+            us % 1_000,
+            self.queue_limit
+        ));
+    }
+
+    /// Why the world stopped in a storm (its queue grew past [`MAX_QUEUED_EVENTS`]), if it
+    /// did: nothing is queued after that, so every run stops where the storm did.
+    pub fn storm(&self) -> Option<&str> {
+        self.storm.as_deref()
+    }
+
+    /// Lowers (or raises) the bound on queued events, for a driver with a tighter work
+    /// budget (chaos); a run that stays under it is unchanged.
+    pub fn set_queue_limit(&mut self, events: usize) {
+        self.queue_limit = events;
     }
 
     /// Processes every event up to and including true time `t`, then sets the time to `t`.
