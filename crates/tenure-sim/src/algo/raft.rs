@@ -24,7 +24,9 @@ pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
 /// minutes of simulated time; memory stays flat however long a run lasts.
 pub(crate) const DEFAULT_COMPACT_EVERY: u64 = 1024;
 
+mod backlog;
 mod spec;
+use backlog::backlogged;
 pub(crate) use spec::SPEC;
 
 #[derive(Clone)]
@@ -324,6 +326,7 @@ impl Adapter for RaftAdapter {
     fn timeout(&mut self, env: &mut Env<'_>, p: usize) {
         let now = env.local(p);
         let every = self.propose_every;
+        let n = self.slots.len();
         let Some(slot) = self.slots.get_mut(p) else {
             return;
         };
@@ -331,8 +334,10 @@ impl Adapter for RaftAdapter {
             return;
         };
         if slot.next_propose.is_some_and(|t| t <= now) {
-            self.next_command = self.next_command.saturating_add(1);
-            let _ = node.propose(now, self.next_command);
+            if !backlogged(&self.checker, self.compacted, n, node.last_log_index()) {
+                self.next_command = self.next_command.saturating_add(1);
+                let _ = node.propose(now, self.next_command);
+            }
             slot.next_propose = Some(now.saturating_add(every));
         }
         if node.poll_timeout().is_some_and(|t| t <= now) {
