@@ -68,6 +68,9 @@ pub(crate) struct Tracker {
 impl Tracker {
     /// Accounts for time up to `now` under the current leader count, then switches to
     /// `leaders`.
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn advance(&mut self, now: Instant, leaders: u64) {
         let now = now.as_micros();
         let m = &mut self.metrics;

@@ -26,6 +26,9 @@ impl QuadHeap {
     }
 
     /// Adds `key`.
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn push(&mut self, key: u128) {
         let mut i = self.keys.len();
         self.keys.push(key);

@@ -356,6 +356,9 @@ impl World {
 
     // ----- internals -----
 
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn schedule(&mut self, at: Instant, ev: Ev) {
         self.queue.push(at, ev);
     }

@@ -236,6 +236,9 @@ impl World {
     /// The number of acting leaders, updated for the processes touched since the last call:
     /// O(touched), not O(nodes), per event. A touched process's flag is set to what it is
     /// now, so the order they are looked at in does not matter.
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn count_leaders(&mut self) -> u64 {
         if self.leading.all || self.leading.flags.len() != self.nodes {
             self.recount_leaders();
@@ -272,6 +275,9 @@ impl World {
         leading.touched.clear();
     }
 
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn account(&mut self) {
         let leaders = self.count_leaders();
         let before = self.tracker.metrics.leaders_now;

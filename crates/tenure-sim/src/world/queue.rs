@@ -84,6 +84,9 @@ pub(super) struct Queue {
 
 impl Queue {
     /// Queues `ev` at true time `at`, after everything already queued for that time and rank.
+    // Native builds inline this into the event loop (a call per event saved); the
+    // wasm modules, built for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn push(&mut self, at: Instant, ev: Ev) {
         if self.seq + 1 >= SEQ_END {
             self.renumber();
