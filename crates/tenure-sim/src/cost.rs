@@ -14,6 +14,8 @@ use tenure::Duration;
 pub const MAX_RUN_MS: u64 = 86_400_000;
 /// Most pauses per node per hour `measure` accepts.
 pub const MAX_PAUSES_PER_HOUR: f64 = 3_600.0;
+/// Longest pause `measure` accepts, simulated ms (one hour).
+pub const MAX_PAUSE_MS: u64 = 3_600_000;
 
 /// How the stable cluster is disturbed: pauses of every node at a Poisson rate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,7 +111,7 @@ pub fn measure(s: &Scenario, d: &Disturbance) -> Result<CostReport, CostError> {
             d.pauses_per_hour
         )));
     }
-    if d.pause_ms > 3_600_000 {
+    if d.pause_ms > MAX_PAUSE_MS {
         return Err(CostError::Range(format!(
             "a pause must last at most one hour, not {} ms",
             d.pause_ms

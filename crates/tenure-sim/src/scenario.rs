@@ -309,6 +309,10 @@ pub enum ScenarioError {
     /// A value is out of range or inconsistent.
     #[error("scenario: {0}")]
     Invalid(String),
+    /// The run stopped in a message storm ([`crate::World::storm`]): its queue of events grew
+    /// past the bound. The simulator's one line, as `tenure run` and `Simulation` say it.
+    #[error("{0}")]
+    Storm(String),
 }
 
 impl Scenario {

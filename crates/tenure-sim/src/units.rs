@@ -274,20 +274,40 @@ impl<'de> Deserialize<'de> for Probability {
     }
 }
 
-/// Reads a `u64` given as a JSON number or as a decimal string (`"18446744073709551615"`),
-/// since JavaScript cannot put integers above 2^53 in JSON text as numbers.
+/// The seeds a scenario (and a search, and the failover lab) takes, in JS notation: a JSON or
+/// JavaScript number holds every whole number only up to 2 ** 53 - 1.
+pub const SEED_RANGE: &str = "a seed is a whole number from 0 to 2 ** 53 - 1, \
+     or a bigint or decimal string from 0 to 2n ** 64n - 1n";
+
+/// Reads a seed: a `u64` given as a JSON number or as a decimal string
+/// (`"18446744073709551615"`), since JavaScript cannot put integers above 2^53 in JSON text
+/// as numbers (a JS `bigint` arrives as an integer).
 ///
-/// Errors name the value: `invalid value: ...` for a number or string that is not a whole
-/// number in `0..2^64`, `invalid type: ...` for anything else.
-pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    use serde::de::Error;
+/// Errors name the value and [`SEED_RANGE`]: `invalid value: ...` for a number or string that
+/// is not a whole number in range (a fraction, a negative, a number past 2 ** 53 - 1),
+/// `invalid type: ...` for anything else.
+pub fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    seed_of(serde_json::Value::deserialize(d)?)
+}
+
+/// [`u64_number_or_string`] for an optional seed: `null` is "not given".
+pub fn optional_u64_number_or_string<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<u64>, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => Ok(None),
+        v => seed_of(v).map(Some),
+    }
+}
+
+fn seed_of<E: serde::de::Error>(v: serde_json::Value) -> Result<u64, E> {
     use serde_json::Value;
     let range = |shown: &dyn fmt::Display| {
-        D::Error::custom(format!(
-            "invalid value: {shown} is not a whole number from 0 to 2^64 - 1"
+        E::custom(format!(
+            "invalid value: {shown} is not a seed: {SEED_RANGE}"
         ))
     };
-    match Value::deserialize(d)? {
+    match v {
         Value::Number(n) => n.as_u64().ok_or_else(|| match n.as_f64() {
             // A whole number past 2^53 arrived as a float: it may not be the number the
             // caller wrote (2**60 + 1 reads as 2**60), so say so instead of "not whole".
@@ -295,17 +315,19 @@ pub(crate) fn u64_number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<u6
                 if f.fract() == 0.0
                     && (9_007_199_254_740_992.0..1.844_674_407_370_955_2e19).contains(&f) =>
             {
-                D::Error::custom(format!(
-                    "invalid value: {n} is above 2^53, where a JSON or JavaScript number no \
-                     longer holds every whole number exactly; give it as a bigint or a \
-                     decimal string"
+                E::custom(format!(
+                    "invalid value: {} is above 2 ** 53 - 1, where a number no longer holds \
+                     every whole number exactly: give it as a bigint or a decimal string \
+                     ({SEED_RANGE})",
+                    float_text(f)
                 ))
             }
-            _ => range(&n),
+            Some(f) => range(&float_text(f)),
+            None => range(&n),
         }),
         Value::String(t) => t.parse().map_err(|_| range(&format!("\"{t}\""))),
-        other => Err(D::Error::custom(format!(
-            "invalid type: {other}, expected a number or a decimal string"
+        other => Err(E::custom(format!(
+            "invalid type: {other}, expected a number, a bigint or a decimal string"
         ))),
     }
 }

@@ -281,3 +281,127 @@ fn a_message_storm_is_one_line_and_exit_1_within_bounded_memory() {
     assert!(err.contains("lengthen the timers"), "{err}");
     assert!(start.elapsed() < std::time::Duration::from_secs(60));
 }
+
+/// A fault scheduled after the scenario's end was accepted in silence, and never struck. It
+/// stays accepted (a shrunk scenario is a shortened run that keeps its later faults, and
+/// must still load), but `run` says on stderr, in one `note:` line, how many will not
+/// happen; stdout is the report it was, the same as without those faults.
+#[test]
+fn faults_after_the_end_are_noted_on_stderr_and_the_report_is_unchanged() {
+    let dir = std::env::temp_dir().join(format!("tenure-late-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = |faults: &str| {
+        format!(
+            r#"{{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 1, "duration_ms": 1000, "faults": [{faults}]}}"#
+        )
+    };
+    let crash = |at: u64| format!(r#"{{"at_ms": {at}, "fault": {{"type": "crash", "node": 1}}}}"#);
+    let heal = |at: u64| format!(r#"{{"at_ms": {at}, "fault": {{"type": "heal"}}}}"#);
+    let run = |name: &str, faults: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, scenario(faults)).unwrap();
+        let out = tenure(&["run", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (within, within_err) = run("within.json", &heal(500));
+    assert_eq!(within_err, "");
+    // A fault at the end itself still strikes: no note.
+    let (_, at_end_err) = run("at-end.json", &[heal(500), heal(1000)].join(", "));
+    assert_eq!(at_end_err, "");
+    let (one, one_err) = run("one.json", &[heal(500), crash(5000)].join(", "));
+    assert_eq!(
+        one_err,
+        "note: 1 fault is scheduled after the run ends at 1000 ms and will not happen\n"
+    );
+    assert_eq!(one, within);
+    let (two, two_err) = run(
+        "two.json",
+        &[crash(1001), heal(500), heal(60_000)].join(", "),
+    );
+    assert_eq!(
+        two_err,
+        "note: 2 faults are scheduled after the run ends at 1000 ms and will not happen\n"
+    );
+    assert_eq!(two, within);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A seed of 2^64 in a scenario file was refused as "1.8446744073709552e+19 is not a whole
+/// number from 0 to 2^64 - 1": serde_json reads the number as a float, so it was worded as a
+/// fraction might be. It is above the largest seed, and the message says so with the number
+/// as written; the same for a decimal-string seed, `--seed`, and another whole-number key.
+#[test]
+fn a_number_past_2_64_is_said_to_be_above_the_largest() {
+    let dir = std::env::temp_dir().join(format!("tenure-u64-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = tenure(&["run", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        let (_, words) = err.split_once(": scenario: ").unwrap();
+        words.trim_end().to_string()
+    };
+    let max = "2^64 - 1 (18446744073709551615)";
+    assert_eq!(
+        run(
+            "number.json",
+            r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 18446744073709551616, "duration_ms": 1000}"#
+        ),
+        format!("seed: 18446744073709551616 is above the largest seed, {max} at line 1 column 76")
+    );
+    assert_eq!(
+        run(
+            "string.json",
+            r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": "18446744073709551616", "duration_ms": 1000}"#
+        ),
+        format!("seed: 18446744073709551616 is above the largest seed, {max} at line 1 column 78")
+    );
+    // Another whole-number key, on a later line.
+    assert_eq!(
+        run(
+            "nodes.json",
+            "{\"version\": 1, \"algorithm\": \"raft\",\n \"nodes\": 99999999999999999999999, \"seed\": 1, \"duration_ms\": 1000}"
+        ),
+        format!(
+            "nodes: 99999999999999999999999 is above {max}, the largest whole number a scenario \
+             holds at line 2 column 33"
+        )
+    );
+    // The largest seed itself runs, and a fraction is still not a seed.
+    let path = dir.join("max.json");
+    std::fs::write(
+        &path,
+        r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 18446744073709551615, "duration_ms": 1000}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        tenure(&["run", path.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+    assert!(
+        run(
+            "fraction.json",
+            r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 1.5, "duration_ms": 1000}"#
+        )
+        .contains("1.5 is not a seed: a seed is a whole number")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        one_line_error(&[
+            "run",
+            "--algorithm",
+            "raft",
+            "--seed",
+            "18446744073709551616"
+        ])
+        .contains(
+            "--seed 18446744073709551616 is above the largest seed, 2^64 - 1 (18446744073709551615)"
+        )
+    );
+}

@@ -250,3 +250,77 @@ fn svg_dash_writes_the_plot_to_stdout_and_the_report_to_stderr() {
     assert!(stderr.contains("plot written to stdout"), "{stderr}");
     assert!(!dir.join("-").exists(), "a file named - was written");
 }
+
+/// The cost line's rate said "(36.0 per hour)" after a count of pauses, so it read as pauses
+/// per hour as well as false elections per hour; it is false elections per hour of simulated
+/// time (`false_elections_per_hour`), and the line says so.
+#[test]
+fn the_cost_rate_says_what_it_counts_per_hour() {
+    let out = tenure(&[
+        "failover",
+        "--algorithm",
+        "raft",
+        "--election-timeout-ms",
+        "100-200",
+        "--runs",
+        "2",
+        "--cost-run",
+        "10m",
+        "--pauses-per-hour",
+        "60",
+        "--pause",
+        "400ms",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("false elections:"))
+        .unwrap_or_else(|| panic!("no cost line in {text}"));
+    assert!(
+        line.ends_with(" false elections per simulated hour)"),
+        "{line}"
+    );
+}
+
+/// `--cost-run 0s` said "the run must last 1 ms to 86400000 ms, not 0 ms", and `--pause 2h`
+/// "a pause must last at most one hour, not 7200000 ms": the simulator's words, naming no
+/// flag. Each cost flag is refused with the flag, the value as given and its range.
+#[test]
+fn cost_flags_out_of_range_name_the_flag_the_value_and_the_range() {
+    for (flag, value, words) in [
+        (
+            "--cost-run",
+            "0s",
+            "error: --cost-run 0s is not a cost run from 1ms to 24h (86400000 ms, a day of \
+             simulated time)",
+        ),
+        (
+            "--cost-run",
+            "25h",
+            "error: --cost-run 25h is not a cost run from 1ms to 24h (86400000 ms, a day of \
+             simulated time)",
+        ),
+        (
+            "--pause",
+            "2h",
+            "error: --pause 2h is not a pause from 0ms to 1h (3600000 ms)",
+        ),
+        (
+            "--pauses-per-hour",
+            "5000",
+            "error: --pauses-per-hour 5000 is not a rate from 0 to 3600 pauses per node per hour \
+             (6, 0.5)",
+        ),
+    ] {
+        let mut args = vec!["failover", "--algorithm", "raft", "--runs", "2"];
+        if flag != "--cost-run" {
+            args.extend(["--cost-run", "1m"]);
+        }
+        args.extend([flag, value]);
+        let out = tenure(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end(), words, "{args:?}");
+    }
+}

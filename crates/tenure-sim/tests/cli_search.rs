@@ -412,6 +412,17 @@ fn an_output_replaces_only_a_scenario_and_says_so() {
         );
     }
 
+    // A scenario saved with a byte order mark is a scenario too (it runs), so it is replaced.
+    let with_bom = format!("\u{feff}{}", std::fs::read_to_string(&default).unwrap());
+    std::fs::write(&default, with_bom).unwrap();
+    let out = tenure_in(&dir, &search);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("(replaced the scenario that was there)")
+    );
+
     let before = std::fs::read_to_string(&default).unwrap();
     let out = tenure_in(
         &dir,

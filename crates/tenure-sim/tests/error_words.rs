@@ -74,12 +74,12 @@ fn every_scenario_mistake_reads_in_words() {
         (
             "negative seed",
             scenario(|v| v["seed"] = json!(-1)),
-            "-1 is not a whole number from 0 to 2^64 - 1",
+            "-1 is not a seed: a seed is a whole number from 0 to 2 ** 53 - 1, or a bigint or decimal string from 0 to 2n ** 64n - 1n",
         ),
         (
             "float seed past 2^53",
             scenario(|v| v["seed"] = json!(1.152_921_504_606_847e18)),
-            "above 2^53",
+            "is above 2 ** 53 - 1, where a number no longer holds",
         ),
         (
             "bool seed",

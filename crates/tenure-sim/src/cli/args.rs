@@ -7,6 +7,15 @@ use clap::Args;
 /// [`crate::scenario::MAX_DURATION_MS`]).
 const MAX_FLAG_MS: u128 = 1_000_000_000_000_000;
 
+/// The units a duration flag takes, as its messages list them.
+pub(crate) const DURATION_UNITS: &str = "ms, s, m or h";
+
+/// `1500ms` as (`1500`, `ms`): the letters at the end are the unit (`""` when there are none).
+pub(crate) fn split_unit(t: &str) -> (&str, &str) {
+    let num = t.trim_end_matches(char::is_alphabetic);
+    (num, &t[num.len()..])
+}
+
 /// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required. The
 /// number is read exactly as written (decimal digits, no float rounding), and a value that is
 /// not a whole number of milliseconds (`1.5ms`, `1.0000001s`) is refused, naming the 1 ms
@@ -14,18 +23,32 @@ const MAX_FLAG_MS: u128 = 1_000_000_000_000_000;
 /// resolution are refused").
 pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let (num, scale): (&str, u128) = if let Some(v) = t.strip_suffix("ms") {
-        (v, 1)
-    } else if let Some(v) = t.strip_suffix('s') {
-        (v, 1_000)
-    } else if let Some(v) = t.strip_suffix('m') {
-        (v, 60_000)
-    } else if let Some(v) = t.strip_suffix('h') {
-        (v, 3_600_000)
-    } else {
+    let (num, unit) = split_unit(t);
+    if num.trim().is_empty() {
+        // `lots`, `s`: no number at all, so no unit to name.
         return Err(format!(
-            "`{s}` is not a duration: give a unit, as in 60s, 1500ms or 2m"
+            "`{s}` is not a duration: give a number and a unit, as in 60s, 1500ms or 2m"
         ));
+    }
+    let scale: u128 = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "" => {
+            return Err(format!(
+                "`{s}` is not a duration: give a unit, as in 60s, 1500ms or 2m"
+            ));
+        }
+        // `1us`, `2sec`: a unit of another tool, named rather than read as a number with a
+        // stray letter ("`1u` is not a number").
+        _ => {
+            return Err(format!(
+                "`{s}` is not a duration: unknown unit `{unit}`; use {} (duration flags \
+                 count whole milliseconds)",
+                DURATION_UNITS
+            ));
+        }
     };
     let num = num.trim();
     if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
@@ -154,6 +177,12 @@ pub(crate) fn parse_nodes(s: &str) -> Result<u64, String> {
 
 /// `--seed`: any 64-bit seed, 0 to 2^64 - 1.
 pub(crate) fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) && t.parse::<u64>().is_err() {
+        return Err(format!(
+            "`{s}` is above the largest seed, 2^64 - 1 (18446744073709551615)"
+        ));
+    }
     whole(s, "a seed (a whole number)", 0, u64::MAX)
 }
 
@@ -421,6 +450,24 @@ mod tests {
         assert_eq!(parse_duration_ms(".5s"), Ok(500));
         assert!(parse_duration_ms("1e3ms").is_err());
         assert!(parse_duration_ms("99999999999999999999999h").is_err());
+        // A unit it does not take is named, with the units it does.
+        assert_eq!(
+            parse_duration_ms("1us"),
+            Err(
+                "`1us` is not a duration: unknown unit `us`; use ms, s, m or h (duration \
+                 flags count whole milliseconds)"
+                    .into()
+            )
+        );
+        assert!(
+            parse_duration_ms("2sec")
+                .unwrap_err()
+                .contains("unknown unit `sec`")
+        );
+        assert_eq!(
+            parse_duration_ms("xs"),
+            Err("`xs` is not a duration: give a number and a unit, as in 60s, 1500ms or 2m".into())
+        );
     }
 
     #[test]

@@ -73,14 +73,14 @@ pub(crate) struct FailoverArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
     /// Also count false elections (no crash, only latency and pauses) over this much
-    /// simulated time per setting (`10m`, `1h`).
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
+    /// simulated time per setting (`10m`, `1h`; 1ms to 24h).
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_cost_run)]
     cost_run: Option<u64>,
-    /// With --cost-run: stop-the-world pauses per node per hour [default: 6].
-    #[arg(long, value_parser = super::args::parse_rate)]
+    /// With --cost-run: stop-the-world pauses per node per hour, 0 to 3600 [default: 6].
+    #[arg(long, value_parser = parse_pauses_per_hour)]
     pauses_per_hour: Option<f64>,
-    /// With --cost-run: the length of each pause [default: 500ms].
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_duration_ms)]
+    /// With --cost-run: the length of each pause, 0ms to 1h [default: 500ms].
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_pause)]
     pause: Option<u64>,
     #[command(flatten)]
     raft: RaftFlags,
@@ -99,6 +99,42 @@ fn span(ms: u64) -> String {
         format!("{:.1} min", v / 60_000.0)
     } else {
         format!("{:.1} s", v / 1000.0)
+    }
+}
+
+/// `--cost-run`: a duration from 1 ms to [`cost::MAX_RUN_MS`] (a day), refused with the
+/// flag, the value and the range rather than the simulator's "the run must last ...".
+fn parse_cost_run(s: &str) -> Result<u64, String> {
+    let ms = parse_duration_ms(s)?;
+    if ms == 0 || ms > cost::MAX_RUN_MS {
+        return Err(format!(
+            "`{s}` is not a cost run from 1ms to 24h ({} ms, a day of simulated time)",
+            cost::MAX_RUN_MS
+        ));
+    }
+    Ok(ms)
+}
+
+/// `--pause`: a duration from 0 (no pauses) to [`cost::MAX_PAUSE_MS`] (an hour).
+fn parse_pause(s: &str) -> Result<u64, String> {
+    let ms = parse_duration_ms(s)?;
+    if ms > cost::MAX_PAUSE_MS {
+        return Err(format!(
+            "`{s}` is not a pause from 0ms to 1h ({} ms)",
+            cost::MAX_PAUSE_MS
+        ));
+    }
+    Ok(ms)
+}
+
+/// `--pauses-per-hour`: a rate from 0 to [`cost::MAX_PAUSES_PER_HOUR`] pauses per node per hour.
+fn parse_pauses_per_hour(s: &str) -> Result<f64, String> {
+    let max = cost::MAX_PAUSES_PER_HOUR;
+    match super::args::parse_rate(s) {
+        Ok(v) if v <= max => Ok(v),
+        _ => Err(format!(
+            "`{s}` is not a rate from 0 to {max} pauses per node per hour (6, 0.5)"
+        )),
     }
 }
 
@@ -363,7 +399,7 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             }
             if let Some(c) = &r.cost {
                 outln!(
-                    "    false elections: {} in {} of simulated time with {} pauses of {} ms ({:.1} per hour)",
+                    "    false elections: {} in {} of simulated time with {} pauses of {} ms ({:.1} false elections per simulated hour)",
                     c.false_elections,
                     span(c.run_ms),
                     c.pauses,

@@ -21,12 +21,15 @@ use serde_json::{Map, Value, json};
 pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
     let t = s.trim();
     let v = if t.starts_with('{') {
-        serde_json::from_str::<Value>(t).map_err(|e| {
+        let v = serde_json::from_str::<Value>(t).map_err(|e| {
             format!(
                 "`{s}` is not a fault: {}",
                 crate::serde_words::json_words(&e.to_string())
             )
-        })?
+        })?;
+        super::json_text::refuse_duplicate_keys(t)
+            .map_err(|e| format!("`{s}` is not a fault: {e}"))?;
+        v
     } else {
         words(t).map_err(|e| format!("`{s}` is not a fault: {e}"))?
     };
@@ -101,18 +104,16 @@ fn field(key: &str, value: &str) -> Result<(String, Value), String> {
             return Err(format!("{key}={value}: {e}"));
         }
     }
-    Ok((key.to_string(), plain(value)))
+    Ok((key.to_string(), plain(value)?))
 }
 
-/// Whether `value` is a digit followed by a time unit at its end (`1e300s`, `1.5ms`, `2h`),
-/// unlike a word that happens to end in one (`yes`, `ms`).
+/// Whether `value` is a digit followed by a time unit at its end (`1e300s`, `1.5ms`, `2h`, or
+/// a unit the flags do not take, `1us`), unlike a word that happens to end in one (`yes`,
+/// `ms`).
 fn ends_in_time_unit(value: &str) -> bool {
-    ["ms", "s", "m", "h"].iter().any(|unit| {
-        value
-            .strip_suffix(unit)
-            .and_then(|v| v.chars().last())
-            .is_some_and(|c| c.is_ascii_digit())
-    })
+    let (num, unit) = super::args::split_unit(value);
+    ["ms", "s", "m", "h", "us", "µs", "ns", "sec", "min"].contains(&unit)
+        && num.chars().last().is_some_and(|c| c.is_ascii_digit())
 }
 
 /// A millisecond value: `2000`, `2s`, `-500` (a signed offset) or a range `5-30`.
@@ -139,19 +140,21 @@ fn ms_value(value: &str) -> Result<Value, String> {
 }
 
 /// A value that is not a time: JSON, groups `1,2|3`, a list `1,2` or `1,`, or one atom.
-fn plain(value: &str) -> Value {
+/// JSON that gives a key twice in one object is refused, as in a scenario file.
+fn plain(value: &str) -> Result<Value, String> {
     if value.starts_with(['[', '{', '"'])
         && let Ok(v) = serde_json::from_str(value)
     {
-        return v;
+        super::json_text::refuse_duplicate_keys(value).map_err(|e| format!("`{value}`: {e}"))?;
+        return Ok(v);
     }
     if value.contains('|') {
-        return Value::Array(value.split('|').map(list).collect());
+        return Ok(Value::Array(value.split('|').map(list).collect()));
     }
     if value.contains(',') {
-        return list(value);
+        return Ok(list(value));
     }
-    atom(value)
+    Ok(atom(value))
 }
 
 fn list(value: &str) -> Value {
@@ -207,7 +210,7 @@ pub(crate) fn parse_set(s: &str) -> Result<(Vec<String>, Value), String> {
     let value = if last.ends_with("_ms") {
         ms_value(value.trim())?
     } else {
-        plain(value.trim())
+        plain(value.trim())?
     };
     Ok((path, value))
 }

@@ -12,12 +12,14 @@ mod config_flags;
 mod failover;
 mod fault_text;
 mod json_ms;
+mod json_text;
 mod memory_size;
 mod out;
 mod permalink;
 mod progress;
 mod run;
 mod search;
+mod shown;
 
 pub use args::{parse_duration_ms, parse_timeouts};
 pub use permalink::permalink_hash;
@@ -97,7 +99,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    // Every error line shows a long value the user gave shortened (`shown::shorten_values`).
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let say = |line: &str| shown::shorten_values(line, &args[1.min(args.len())..]);
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -115,7 +120,7 @@ where
                 };
             }
             if let Some(line) = value_error(&e) {
-                errln!("error: {line}");
+                errln!("error: {}", say(&line));
                 return ExitCode::from(2);
             }
             // One line: clap's first paragraph (the error and the arguments it names, which
@@ -133,7 +138,7 @@ where
             } else {
                 line
             };
-            errln!("{line} (see `tenure --help`)");
+            errln!("{} (see `tenure --help`)", say(&line));
             return ExitCode::from(2);
         }
     };
@@ -157,7 +162,7 @@ where
             }
         }
         Err(e) => {
-            errln!("error: {}", e.message);
+            errln!("error: {}", say(&e.message));
             ExitCode::from(e.code)
         }
     }
@@ -183,6 +188,7 @@ fn value_error(e: &clap::Error) -> Option<String> {
     // "`-3` is not a number of nodes ..." after "--nodes -3" needs the value only once: a
     // parser's words start with the value they refuse, quoted, which the flag's text replaces.
     let quoted = format!("`{value}` ");
+    let value = shown::shown(&value);
     Some(match why.strip_prefix(&quoted) {
         Some(rest) => format!("{flag} {value} {rest}"),
         None => format!("{flag} {value}: {why}"),

@@ -84,8 +84,11 @@ fn read_scenario_text(path: &std::path::Path) -> Result<String, CliError> {
 fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(path) = &a.scenario {
         let text = read_scenario_text(path)?;
-        let s = Scenario::from_json(&text)
-            .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
+        let text = super::json_text::without_bom(&text);
+        let s = Scenario::from_json(text).map_err(|e| {
+            let words = super::json_text::above_u64_words(&e.to_string(), text);
+            CliError::usage(format!("{}: {words}", path.display()))
+        })?;
         a.raft.check(s.algorithm).map_err(CliError::usage)?;
         let mut s = s;
         if s.algorithm == Algorithm::Raft {
@@ -183,8 +186,27 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// The note for faults scheduled after the run's end, which never strike, or `None` when
+/// every fault is within the run. They are not refused: a shrunk scenario is a shortened
+/// run whose later faults stay in the file, and it must still load.
+fn late_faults_note(s: &Scenario) -> Option<String> {
+    let end = s.duration_ms;
+    let late = s.faults.iter().filter(|f| f.at_ms > end).count() as u64;
+    (late > 0).then(|| {
+        let verb = if late == 1 { "is" } else { "are" };
+        format!(
+            "note: {} {verb} scheduled after the run ends at {} and will not happen",
+            super::args::count(late, "fault"),
+            ms(end.micros())
+        )
+    })
+}
+
 pub(crate) fn run(a: RunArgs) -> Result<bool, CliError> {
     let s = scenario(&a)?;
+    if let Some(note) = late_faults_note(&s) {
+        errln!("{note}");
+    }
     let mut world = World::new(&s).map_err(|e| CliError::usage(e.to_string()))?;
     let mut sink: Option<Sink> = None;
     let to_stdout = a.trace.as_deref() == Some(std::path::Path::new("-"));

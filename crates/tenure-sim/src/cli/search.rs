@@ -34,15 +34,39 @@ fn parse_budget(s: &str) -> Result<SearchBudget, String> {
             Ok(SearchBudget::Runs(n))
         };
     }
-    let ms = parse_duration_ms(s)
-        .map_err(|_| format!("`{s}` is neither a number of runs (10000) nor a time (60s)"))?;
+    let ms = parse_duration_ms(s).map_err(|e| {
+        if e.contains("unknown unit") {
+            e
+        } else {
+            format!("`{s}` is neither a number of runs (10000) nor a time (60s)")
+        }
+    })?;
     if ms == 0 {
         return Err(format!("`{s}` would search for no time: give more than 0s"));
     }
     Ok(SearchBudget::Time(Duration::from_millis(ms)))
 }
 
+/// A property as [`Property`] reads it; the duration of `no-leader-for=` in any unit the
+/// duration flags take (`2m`, `1h`; the property itself reads `ms` and `s`), and a unit they
+/// do not take named as they name it (`unknown unit `us``).
 pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
+    if let Some(d) = s.strip_prefix("no-leader-for=") {
+        let (_, unit) = super::args::split_unit(d.trim());
+        if !matches!(unit, "" | "ms" | "s") {
+            // The duration parser's words start with the duration, quoted: the property's
+            // own text replaces it, so the value is shown once.
+            let ms = parse_duration_ms(d).map_err(|e| {
+                let quoted = format!("`{d}` ");
+                match e.strip_prefix(&quoted) {
+                    Some(rest) => format!("`{s}` {rest}"),
+                    None => format!("`{s}`: {e}"),
+                }
+            })?;
+            let read = format!("no-leader-for={ms}ms");
+            return read.parse().map_err(|e: String| e.replace(&read, s));
+        }
+    }
     s.parse()
 }
 
@@ -51,6 +75,10 @@ pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
     // line or column (one argument has no lines to point at).
     let value: serde_json::Value =
         crate::serde_words::from_text(s).map_err(|e| format!("`{s}` is not JSON: {e}"))?;
+    // A key given twice: serde_json's value keeps the last, where a scenario file's `config`
+    // refuses it.
+    super::json_text::refuse_duplicate_keys(s)
+        .map_err(|e| format!("`{s}` is not a config object: {e}"))?;
     // An array would be read as the config's fields in order (`[1, 2]`): only an object names
     // its keys.
     if !value.is_object() {

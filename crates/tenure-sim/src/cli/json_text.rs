@@ -1,0 +1,147 @@
+//! JSON text the CLI reads from files and arguments: a leading UTF-8 byte order mark is
+//! dropped (RFC 8259 section 8.1 lets a parser ignore one; editors on Windows write it), and
+//! a key given twice in one object is refused, as the scenario format refuses it
+//! (serde_json's `Value` would keep the last), and a whole number past 2^64 - 1 is named as
+//! written, from the text.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// `text` without a leading UTF-8 byte order mark (U+FEFF), which serde_json would refuse as
+/// "expected value at line 1 column 1". Every JSON file the CLI reads goes through it.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The largest whole number a scenario file's whole-number keys take, 2^64 - 1, in words.
+const U64_MAX_WORDS: &str = "2^64 - 1 (18446744073709551615)";
+
+/// `message`, the scenario reader's refusal of `text`, with a whole number of 2^64 or more
+/// said to be above 2^64 - 1 rather than "18446744073709552000 is not a seed" or "expected a
+/// whole number 0 or more, got 1.8446744073709552e+19": serde_json reads such a number as a
+/// float, so the reader cannot tell it from a fraction, but the text can. The number is the
+/// one the message's line and column end at, as the caller wrote it (a decimal string too,
+/// as a seed may be given). `seed: 18446744073709551616 is above the largest seed, 2^64 - 1
+/// (18446744073709551615) at line 1 column 69`. Other messages are returned as they are.
+pub(crate) fn above_u64_words(message: &str, text: &str) -> String {
+    let reworded = || -> Option<String> {
+        if !(message.contains(" is not a seed: ")
+            || message.contains("expected a whole number 0 or more, got "))
+        {
+            return None;
+        }
+        let at = message.rfind(" at line ")?;
+        let (body, position) = message.split_at(at);
+        let (line, column) = position.strip_prefix(" at line ")?.split_once(" column ")?;
+        let (line, column): (usize, usize) = (line.parse().ok()?, column.parse().ok()?);
+        let row = text.lines().nth(line.checked_sub(1)?)?;
+        let before = row.get(..column.min(row.len()))?;
+        let before = before.strip_suffix('"').unwrap_or(before);
+        let digits = &before[before.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
+        if digits.is_empty() || digits.parse::<u64>().is_ok() {
+            return None;
+        }
+        // "scenario: seed: ..." -> the prefix and the key path.
+        let (prefix, rest) = body.split_once(": ")?;
+        let (path, _) = rest.split_once(": ")?;
+        let words = if path == "seed" {
+            format!("{digits} is above the largest seed, {U64_MAX_WORDS}")
+        } else {
+            format!("{digits} is above {U64_MAX_WORDS}, the largest whole number a scenario holds")
+        };
+        Some(format!("{prefix}: {path}: {words}{position}"))
+    };
+    reworded().unwrap_or_else(|| message.to_string())
+}
+
+/// Refuses JSON text that gives a key twice in one object, at any depth, in the scenario
+/// reader's words: `config: the key "ttl_ms" is given twice at line 1 column 30`. Text
+/// that is not JSON passes; the caller's own reader says what is wrong with it.
+pub(crate) fn refuse_duplicate_keys(text: &str) -> Result<(), String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    match serde_path_to_error::deserialize::<_, Unique>(&mut de) {
+        Ok(Unique) => Ok(()),
+        Err(e) => {
+            let path = e.path().to_string();
+            let detail = e.into_inner().to_string();
+            if !detail.starts_with("duplicate field ") {
+                return Ok(());
+            }
+            let words = crate::serde_words::json_words(&detail);
+            if path.is_empty() || path == "." {
+                Err(words)
+            } else {
+                Err(format!("{path}: {words}"))
+            }
+        }
+    }
+}
+
+/// Any JSON value, read only to see that no object gives a key twice.
+struct Unique;
+
+impl<'de> Deserialize<'de> for Unique {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Unique, D::Error> {
+        d.deserialize_any(UniqueVisitor)
+    }
+}
+
+struct UniqueVisitor;
+
+impl<'de> Visitor<'de> for UniqueVisitor {
+    type Value = Unique;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Unique, D::Error> {
+        Unique::deserialize(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+        while seq.next_element::<Unique>()?.is_some() {}
+        Ok(Unique)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                // serde's own phrase, which `json_words` words as the scenario reader's
+                // ("the key \"ttl_ms\" is given twice").
+                return Err(de::Error::custom(format!("duplicate field `{key}`")));
+            }
+            map.next_value::<Unique>()?;
+            seen.insert(key);
+        }
+        Ok(Unique)
+    }
+}
