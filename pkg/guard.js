@@ -248,3 +248,42 @@ export function notWellFormed(text) {
     "pass a well-formed string (String.prototype.isWellFormed())"
   );
 }
+
+/**
+ * The longest string a lease names (its key, a holder, a session), in UTF-16 code units: what
+ * the machines and every store adapter accept (README, "Limits").
+ */
+export const MAX_LEASE_STRING = 65_536;
+
+/**
+ * Refuses a revoked Proxy as the bindings do (`new LeaseCandidate(revoked)`): a TypeError with
+ * `code: "ERR_REVOKED_PROXY"`, `${name} is a revoked Proxy and cannot be read`, the engine's own
+ * error as its `cause`. Anything else passes. `Array.isArray` runs no trap of a live Proxy and
+ * throws only for a revoked one, so this reads nothing of the value.
+ */
+export function refuseRevokedProxy(value, name) {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return;
+  try {
+    Array.isArray(value);
+  } catch (cause) {
+    const err = new TypeError(`${name} is a revoked Proxy and cannot be read`, { cause });
+    err.code = "ERR_REVOKED_PROXY";
+    throw err;
+  }
+}
+
+/**
+ * Why `value` is not a plain object (`{...}` or `Object.create(null)`, from any realm), in the
+ * bindings' words ("null", "an array", "a Map (not a plain object)", "number"), or `undefined`
+ * when it is one. Call refuseRevokedProxy first: this asks a Proxy for its prototype.
+ */
+export function notPlainObject(value) {
+  if (value === null) return "null";
+  if (typeof value !== "object") return typeof value;
+  if (Array.isArray(value)) return "an array";
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
+  const ctor = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+  const name = typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "object";
+  return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} (not a plain object)`;
+}

@@ -32,7 +32,7 @@ export interface PostgresStoreOptions {
  */
 export declare class PostgresStore implements Store {
   constructor(options: PostgresStoreOptions);
-  /** CREATE TABLE IF NOT EXISTS cluster_leadership (...). */
+  /** CREATE TABLE IF NOT EXISTS cluster_leadership (...), adding session_id to the older layout. A table of that name with other columns is refused (ERR_TABLE_SCHEMA), changing nothing. */
   migrate(): Promise<void>;
   send(request: StoreProtocolRequest): Promise<StoreReply>;
 }
@@ -55,9 +55,13 @@ export declare class PostgresFencedTable {
   constructor(options: PostgresFencedTableOptions);
   /** The table's name as quoted SQL, for your own statements (a trigger, a join). */
   readonly table: string;
-  /** Creates the table if needed and this key's row (token 0). */
+  /** Creates the table if needed and this key's row (token 0). A table of that name with other columns is refused (ERR_TABLE_SCHEMA), changing nothing. */
   migrate(): Promise<void>;
-  write(token: bigint, value: string | null): Promise<FenceResult>;
+  /**
+   * Writes `value` if `token` is at least the highest token seen. A string only: `null` is
+   * refused (`ERR_VALUE_TYPE`), since read() gives a never-written row's value as undefined.
+   */
+  write(token: bigint, value: string): Promise<FenceResult>;
   /** Raises the highest token without writing; await it before the new leader acts. */
   establish(token: bigint): Promise<FenceResult>;
   check(token: bigint): Promise<FenceResult>;

@@ -7,6 +7,10 @@ import {
   fenceWriteSql,
   fencedMigration,
   leaseMigration,
+  FENCED_COLUMNS,
+  LEASE_COLUMNS,
+  LEASE_COLUMNS_BEFORE_SESSION,
+  TABLE_COLUMNS_SQL,
   quoteTable,
   releaseSql,
   renewSql,
@@ -71,11 +75,17 @@ export class PostgresStore {
     };
   }
 
-  /** Creates the lease table if it does not exist (and adds `session_id` to an older one). */
+  /**
+   * Creates the lease table if it does not exist (and adds `session_id` to an older one). A
+   * table of that name with other columns (not this store's) is refused (ERR_TABLE_SCHEMA)
+   * before anything is created or altered.
+   */
   async migrate() {
     try {
+      await checkColumns(this.#client, "PostgresStore", this.#table, [LEASE_COLUMNS, LEASE_COLUMNS_BEFORE_SESSION], "the older layout without session_id, which migrate() upgrades");
       for (const statement of leaseMigration(this.#table)) await this.#client.query(statement);
     } catch (err) {
+      if (err?.code === "ERR_TABLE_SCHEMA") throw err;
       throw storeError("PostgresStore", { type: "migrate" }, err);
     }
   }
@@ -103,6 +113,34 @@ export class PostgresStore {
     }
     return readRows(request, result?.rows);
   }
+}
+
+/**
+ * Before migrate() creates or alters anything: when `table` exists, its columns (information_schema)
+ * must be exactly one of the `layouts` (each a list of "name type"), in any order. Otherwise an
+ * unrelated table of that name would be altered (ADD COLUMN) and every later statement would
+ * fail: refused with an Error coded ERR_TABLE_SCHEMA naming the table, the columns found and
+ * those expected (`table`, `found`, `expected` on the error), and nothing is changed.
+ */
+async function checkColumns(client, store, table, layouts, older) {
+  const result = await client.query({ text: TABLE_COLUMNS_SQL, values: [table] });
+  const row = result?.rows?.[0];
+  if (row === undefined || row.found !== true) return; // no such table: created next
+  const found = Array.isArray(row.columns) ? row.columns.map(String) : [];
+  const same = (layout) => layout.length === found.length && layout.every((c) => found.includes(c));
+  if (layouts.some(same)) return;
+  const list = (cols) => `(${cols.join(", ")})`;
+  const err = new Error(
+    `${store}.migrate: table ${table} exists and is not ${store === "PostgresStore" ? "a lease table" : "a fenced table"}: ` +
+      `its columns are ${found.length === 0 ? "none" : list(found)}; expected ${list(layouts[0])}` +
+      (older ? `, or ${list(layouts[1])} (${older})` : "") +
+      `. Nothing was created or altered: pass options.table naming a table of its own (a new name is created by migrate())`,
+  );
+  err.code = "ERR_TABLE_SCHEMA";
+  err.table = table;
+  err.found = found;
+  err.expected = layouts[0];
+  throw err;
 }
 
 function readRows(request, rows) {
@@ -175,22 +213,30 @@ export class PostgresFencedTable {
   async migrate() {
     const [create, row] = fencedMigration(this.#table);
     try {
+      await checkColumns(this.#client, "PostgresFencedTable", this.#table, [FENCED_COLUMNS]);
       await this.#client.query(create);
       await this.#client.query(row, [this.#key]);
     } catch (err) {
+      if (err?.code === "ERR_TABLE_SCHEMA") throw err;
       throw storeError("PostgresFencedTable", { type: "migrate", key: this.#key }, err);
     }
   }
 
-  /** Writes `value` (a string, or null) if `token` >= the highest token seen: one UPDATE. */
+  /**
+   * Writes the string `value` if `token` >= the highest token seen: one UPDATE. `null` is
+   * refused: the column's NULL is the row before any write, so read() could not tell them apart.
+   */
   async write(token, value) {
     readToken("PostgresFencedTable.write", token);
-    if (typeof value !== "string" && value !== null) {
-      throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value must be a string or null, got ${describe(value)}`);
+    if (value === null) {
+      throw usageError(TypeError, "ERR_VALUE_TYPE", 'PostgresFencedTable.write: the value must be a string, got null: read() gives a never-written row\'s value as undefined, and a null would read back the same (write "" for an empty value)');
     }
-    const why = value === null ? undefined : notWellFormed(value);
+    if (typeof value !== "string") {
+      throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value must be a string, got ${describe(value)}`);
+    }
+    const why = notWellFormed(value);
     if (why) throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${why}`);
-    if (value !== null && value.includes("\0")) {
+    if (value.includes("\0")) {
       throw usageError(TypeError, "ERR_VALUE_TYPE", `PostgresFencedTable.write: the value ${describe(value)} ${NUL_WORDS(value.indexOf("\0"))}`);
     }
     return this.#fence("write", token, value, true);

@@ -35,6 +35,7 @@ export class LeaderElection {
   #pumping = false;
   #releasing = 0;
   #listenerErrors;
+  #config; // the machine's config, kept when close() frees the machine
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -100,7 +101,9 @@ export class LeaderElection {
 
   /** The machine's effective config (snake_case, as LeaseCandidate reports it). */
   get config() {
-    return this.#m.config;
+    // After close() the machine is freed; its config is the copy kept then (a fresh object each
+    // time, as the machine's getter gives).
+    return this.#freed ? { ...this.#config } : this.#m.config;
   }
 
   // ----- events -----
@@ -188,10 +191,13 @@ export class LeaderElection {
   /**
    * The protected resource refused this leader's token ("stale fencing token"): pass the
    * rejection it returned ({ presented, required }); a leader under `presented` steps down
-   * now (`lost` with reason "Fenced"). Anything else is ignored.
+   * now (`lost` with reason "Fenced"). Anything else is ignored. A rejection whose `required`
+   * is not above its `presented` is one no fenced resource makes (it accepts every token at or
+   * above the highest it has seen): refused with RangeError ERR_TOKEN_RANGE, leadership kept.
    */
   reportFenced(rejection) {
     if (this.#freed) return;
+    refuseImpossibleRejection(rejection);
     const now = this.#clock.now();
     this.#input(() => this.#m.reportFenced(now, rejection));
   }
@@ -231,7 +237,11 @@ export class LeaderElection {
     } catch (err) {
       return Promise.reject(err); // refused: nothing closed, the election goes on
     }
-    this.#closing = (async () => {
+    // #closing is set before the body runs: the body emits `lost` (its release) before its
+    // first await, and a listener's campaign() or withLeadership() then must see "closing".
+    let settle;
+    this.#closing = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    (async () => {
       if (this.#m.state === "Campaigning") this.#input(() => this.#m.release(this.#clock.now()));
       if (this.#work.size > 0) {
         const drained = Promise.all([...this.#work].map((w) => w.done));
@@ -248,9 +258,10 @@ export class LeaderElection {
       this.#timer.clear();
       for (const resolve of this.#waiters.splice(0)) resolve({ leader: false, holder: undefined });
       this.#metrics.unregister();
+      this.#config = this.#m.config;
       this.#freed = true;
       this.#m.free();
-    })();
+    })().then(settle.resolve, settle.reject);
     return this.#closing;
   }
 
@@ -477,6 +488,36 @@ if (typeof Symbol.asyncDispose === "symbol") {
     writable: true,
     configurable: true,
   });
+}
+
+/**
+ * A fenced resource refuses `presented` only when it is below `required` (the highest token it
+ * has seen), so a rejection with `required <= presented` is impossible: a bug in the caller's
+ * resource or a hand-made object. Stepping down on it would end a valid leadership for nothing.
+ * Read as own data properties only (no getter or Proxy trap runs twice); anything else about the
+ * rejection (its type, missing fields, ranges) is left to the machine's own checks and words.
+ */
+function refuseImpossibleRejection(rejection) {
+  let presented;
+  let required;
+  try {
+    if (typeof rejection !== "object" || rejection === null) return;
+    const field = (name) => Object.getOwnPropertyDescriptor(rejection, name);
+    // Another `accepted` or `reason` is the machine's ERR_VARIANT, as it was.
+    if (field("accepted") !== undefined && field("accepted").value !== false) return;
+    if (field("reason") !== undefined && field("reason").value !== "stale fencing token") return;
+    presented = Object.getOwnPropertyDescriptor(rejection, "presented")?.value;
+    required = Object.getOwnPropertyDescriptor(rejection, "required")?.value;
+  } catch {
+    return; // a revoked or throwing Proxy: the machine reports it in its words
+  }
+  const token = (t) => typeof t === "bigint" && t >= 0n && t < 1n << 64n;
+  if (!token(presented) || !token(required) || required > presented) return;
+  throw misuse(
+    RangeError,
+    "ERR_TOKEN_RANGE",
+    `reportFenced(rejection): rejection.required ${required}n is not above rejection.presented ${presented}n: a fenced resource refuses only a token below the highest it has seen (required), so it would have accepted this one; leadership is kept`,
+  );
 }
 
 function notLeader(key, state) {

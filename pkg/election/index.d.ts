@@ -107,7 +107,8 @@ export type AdapterErrorCode =
   | "ERR_TOKEN_TYPE"
   | "ERR_TOKEN_RANGE"
   | "ERR_VALUE_TYPE"
-  | "ERR_FENCED_ROW_MISSING";
+  | "ERR_FENCED_ROW_MISSING"
+  | "ERR_TABLE_SCHEMA";
 
 /** The code of a `closeFailures` entry of a `tenure/testing` report (a store's close() that did not settle). A part of `TenureErrorCode`. */
 export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
@@ -170,9 +171,9 @@ export interface LeaderElectionOptions extends ElectionTuning {
   store: Store;
   /** The lease's name. */
   key: string;
-  /** This node's id [a random UUID]; a bigint is sent as its decimal string. */
+  /** This node's id [a random UUID]; a bigint is sent as its decimal string. A string of 1 to 65536 UTF-16 code units (longer: ERR_TOO_LARGE), well-formed. */
   nodeId?: string | bigint;
-  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). One that already has a `leader_election_*` metric tenure did not register is refused (ERR_METRIC_EXISTS): use a Registry of its own. */
+  /** Also expose the metrics on this prom-client registry (Node; prom-client installed). One that already has a `leader_election_*` metric tenure did not register is refused (ERR_METRIC_EXISTS): use a Registry of its own; so is one with an open election of the same key and nodeId. */
   registry?: PromRegistry;
   /** Default bound of close()'s wait for work in flight [ttlMs]. */
   closeTimeoutMs?: number;
@@ -245,6 +246,7 @@ export declare class LeaderElection {
   campaign(): Promise<CampaignResult>;
   assertLeadership(): FencingToken;
   withLeadership<T>(fn: (ctx: LeadershipContext) => T | Promise<T>): Promise<T>;
+  /** The resource refused this leader's token: step down ("Fenced"). A rejection whose `required` is not above `presented` is refused (RangeError ERR_TOKEN_RANGE), leadership kept. */
   reportFenced(rejection: { accepted?: false; reason?: "stale fencing token"; presented: FencingToken; required: FencingToken }): void;
   release(): Promise<void>;
   close(options?: { timeoutMs?: number }): Promise<void>;

@@ -7,7 +7,7 @@
 // Options add what a network does: one-way latency, loss, and an outage switch, all seeded.
 import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "./clock.js";
-import { guardThis, notWellFormed, readingInput } from "../guard.js";
+import { guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
 import { Random, freshSeed } from "./random.js";
@@ -271,8 +271,10 @@ function later(ms, fn) {
  * latency range is copied, so changing the caller's array later changes nothing.
  */
 function readStoreOptions(options) {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw misuse(TypeError, "ERR_OBJECT_TYPE", `MemoryStore options must be an object such as { latencyMs: [1, 5] }, got ${Array.isArray(options) ? "an array" : shown(options)}`);
+  refuseRevokedProxy(options, "MemoryStore options");
+  if (notPlainObject(options) !== undefined) {
+    const got = typeof options === "object" && options !== null ? notPlainObject(options) : shown(options);
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `MemoryStore options must be an object such as { latencyMs: [1, 5] }, got ${got}`);
   }
   for (const k of Object.keys(options)) {
     if (!KNOWN.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore options has an unknown key "${k}"; known: ${KNOWN.join(", ")}`);

@@ -3,6 +3,7 @@
 // (an optional peer dependency) when a registry is passed. One set of prom-client metrics
 // per registry serves every election registered with it.
 import { misuse } from "./errors.js";
+import { quoted } from "./options.js";
 
 let loadPromClient = () => undefined;
 
@@ -33,8 +34,14 @@ export class ElectionMetrics {
   constructor(labels, registry) {
     this.#labels = labels;
     if (registry !== undefined) {
+      const { members } = promSet(registry);
+      // Two elections of one key and node would write one series (the same labels): the
+      // second's values would hide the first's. Refused, as other collisions on a registry are.
+      for (const m of members) {
+        if (m.#labels.key === labels.key && m.#labels.node === labels.node) throw seriesExists(labels);
+      }
       this.#registry = registry;
-      promSet(registry).members.add(this);
+      members.add(this);
     }
   }
 
@@ -136,6 +143,16 @@ function promSet(registry) {
   set = { members };
   sets.set(registry, set);
   return set;
+}
+
+/** options.registry already has the series of an election of this key and node. */
+function seriesExists({ key, node }) {
+  return misuse(
+    Error,
+    "ERR_METRIC_EXISTS",
+    `options.registry already has the leader_election_* series of an election of key ${quoted(key)} on node ${quoted(node)} ({key, node} labels): a second one would write the same series. ` +
+      "Close the first (await its close(): a closed election leaves the registry) or give this one another nodeId (one nodeId per process: design rule 8)",
+  );
 }
 
 /** options.registry already has a metric named `name` that this module did not register. */

@@ -1,7 +1,7 @@
 // LeaderElection's options: the machine's knobs under their camelCased names, with defaults
 // that scale with `ttlMs` (each ttl/10, jitter ttl/20: exactly the machine's defaults at its
 // default ttl of 10 s), so `{ ttlMs: 2000 }` alone is a valid config (design rule 5).
-import { notWellFormed, readingInput } from "../guard.js";
+import { MAX_LEASE_STRING, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { misuse } from "./errors.js";
 import { randomId } from "./random.js";
 
@@ -28,6 +28,8 @@ export const ELECTION_KEYS = [...DRIVER_KEYS, ...Object.keys(MACHINE_KNOBS)];
 const SCALED = { safetyMarginMs: 0.1, maxRoundTripMs: 0.1, retryIntervalMs: 0.1, requestTimeoutMs: 0.1, retryJitterMs: 0.05 };
 
 const DEFAULT_TTL_MS = 10_000;
+/** The shortest `ttlMs` a LeaderElection takes, ms. */
+const MIN_TTL_MS = 10;
 
 const micros = (ms) => Math.round(ms * 1000) / 1000;
 
@@ -45,8 +47,12 @@ export function readOptions(options, allowed = []) {
 }
 
 function readOptionsOf(options, allowed) {
-  if (typeof options !== "object" || options === null) {
-    throw misuse(TypeError, "ERR_OBJECT_TYPE", `options must be an object with at least { store, key }, got ${options === null ? "null" : typeof options}`);
+  // An array, a Map or a class instance is an object to `typeof`, but never options: refused as
+  // the README's table says (and as the bindings refuse a config), before a key is read.
+  refuseRevokedProxy(options, "options");
+  const notPlain = notPlainObject(options);
+  if (notPlain !== undefined) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `options must be an object with at least { store, key }, got ${notPlain}`);
   }
   const known = [...ELECTION_KEYS, ...allowed];
   for (const k of Object.keys(options)) {
@@ -57,8 +63,9 @@ function readOptionsOf(options, allowed) {
     }
   }
   const { store } = options;
+  refuseRevokedProxy(store, "options.store");
   if (typeof store !== "object" || store === null || typeof store.send !== "function") {
-    throw misuse(TypeError, "ERR_STORE_TYPE", "options.store must be an object with a send(request) method (see \"The store contract\" in the README)");
+    throw misuse(TypeError, "ERR_STORE_TYPE", `options.store must be an object with a send(request) method (see "The store contract" in the README), got ${store === null ? "null" : Array.isArray(store) ? "an array" : typeof store === "object" ? "an object without one" : typeof store}`);
   }
   const key = options.key;
   if (typeof key !== "string" || key.length === 0) {
@@ -71,7 +78,11 @@ function readOptionsOf(options, allowed) {
   else if (typeof nodeId === "bigint") {
     if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is not from 0n to 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {
-    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId}`);
+    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId === "string" ? '""' : typeof nodeId}`);
+  } else if (nodeId.length > MAX_LEASE_STRING) {
+    // The id is every store request's holder: the stores refuse a longer one, so an election
+    // accepted here would have every request rejected, forever. Refused as options.key is.
+    throw misuse(RangeError, "ERR_TOO_LARGE", `options.nodeId has ${nodeId.length} UTF-16 code units; at most ${MAX_LEASE_STRING} are accepted (it is the holder of every store request)`);
   } else if (notWellFormed(nodeId)) {
     throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId ${quoted(nodeId)} ${notWellFormed(nodeId)}`);
   }
@@ -82,7 +93,10 @@ function readOptionsOf(options, allowed) {
   const ttl = options.ttlMs ?? DEFAULT_TTL_MS;
   if (options.ttlMs === undefined) defaults.ttlMs = "the default";
   checkMillis("ttlMs", ttl);
-  if (ttl === 0) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.ttlMs must be above 0 ms (a lease of no time is never held), got 0`);
+  // A lease shorter than 10 ms cannot be held from a JavaScript host: the timers it derives
+  // (each a tenth of it) fall under the 1 ms that JavaScript timers resolve, and a trial's
+  // { ttlMs: 1 } was elected and lost some 375 times a second.
+  if (ttl < MIN_TTL_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.ttlMs must be at least ${MIN_TTL_MS} ms (its timers, each a tenth of it by default, need the 1 ms a JavaScript timer resolves), got ${ttl}`);
   for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
     let v = options[camel];
     if (v === undefined && camel in SCALED) {
@@ -143,8 +157,10 @@ export function readCloseTimeout(where, options, fallback) {
 
 function readCloseTimeoutOf(where, options, fallback) {
   if (options === undefined) return fallback;
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where}: options must be an object such as { timeoutMs: 5000 }, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
+  refuseRevokedProxy(options, `${where}: options`);
+  const notPlain = notPlainObject(options);
+  if (notPlain !== undefined) {
+    throw misuse(TypeError, "ERR_OBJECT_TYPE", `${where}: options must be an object such as { timeoutMs: 5000 }, got ${notPlain}`);
   }
   for (const k of Object.keys(options)) {
     if (k !== "timeoutMs") throw misuse(TypeError, "ERR_UNKNOWN_KEY", `${where}: options has an unknown key "${k}"; known: timeoutMs`);

@@ -17,7 +17,7 @@
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
-import { guardThis, notWellFormed, readingInput } from "../guard.js";
+import { MAX_LEASE_STRING, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { StoreError, closedError, misuse } from "./errors.js";
@@ -51,7 +51,11 @@ export class ShardedElection {
   #session = randomId();
 
   constructor(options) {
-    if (typeof options !== "object" || options === null) throw misuse(TypeError, "ERR_OBJECT_TYPE", "ShardedElection options must be an object with { store, keys }");
+    refuseRevokedProxy(options, "ShardedElection options");
+    const notPlain = readingInput(() => notPlainObject(options));
+    if (notPlain !== undefined) {
+      throw misuse(TypeError, "ERR_OBJECT_TYPE", `ShardedElection options must be an object with { store, keys }, got ${notPlain}`);
+    }
     // Read once, as a plain copy: a getter or Proxy trap that throws is coded ERR_INPUT_THREW.
     const copy = readingInput(() => ({ ...options }));
     checkShardKeys(copy);
@@ -218,7 +222,9 @@ export class ShardedElection {
       await this.#member?.close();
       this.#member = undefined;
       for (let i = 0; i < this.#elections.size && this.#closing === undefined; i++) {
-        const e = new LeaderElection({ ...this.#tuning, key: this.#slot(i) });
+        // Not on `registry`: a member slot is this process's membership, not a key it leads
+        // (metrics() leaves it out too), so its is_leader would over-count sum(is_leader).
+        const e = new LeaderElection({ ...this.#tuning, registry: undefined, key: this.#slot(i) });
         e.on("error", (err) => this.#emitError(err));
         const result = await e.campaign();
         if (result.leader) {
@@ -298,11 +304,6 @@ export class ShardedElection {
 }
 
 /**
- * Refuses a key under "<group>/member/": that is where the member slots live (the leases
- * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
- * once, and the member count would be wrong.
- */
-/**
  * Refuses `keys` unless it is a dense, non-empty array of at most MAX_SHARD_KEYS non-empty
  * strings, measured before any element is read: `every` and `new Set` walk the holes of a
  * sparse array one by one (`new Array(2 ** 32 - 1)` ran for minutes), and a hole read as
@@ -328,6 +329,11 @@ function checkKeyList(keys) {
   }
 }
 
+/**
+ * Refuses a key under "<group>/member/": that is where the member slots live (the leases
+ * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
+ * once, and the member count would be wrong.
+ */
 function checkNotSlots(keys, group) {
   const prefix = `${group}/member/`;
   const i = keys.findIndex((k) => k.startsWith(prefix));
@@ -347,15 +353,12 @@ function checkProbeInterval(v) {
   if (!(v > 0 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
 }
 
-/** The longest lease key the machines read, in UTF-16 code units (README, "Limits"). */
-const MAX_KEY = 65_536;
-
 /** Each key, and the last member slot's name, within a lease key's limit (the machine would refuse it only once built). */
 function checkKeyLengths(keys, group) {
-  const i = keys.findIndex((k) => k.length > MAX_KEY);
-  if (i >= 0) throw misuse(RangeError, "ERR_TOO_LARGE", `options.keys[${i}] has ${keys[i].length} UTF-16 code units; a lease key has at most ${MAX_KEY}`);
+  const i = keys.findIndex((k) => k.length > MAX_LEASE_STRING);
+  if (i >= 0) throw misuse(RangeError, "ERR_TOO_LARGE", `options.keys[${i}] has ${keys[i].length} UTF-16 code units; a lease key has at most ${MAX_LEASE_STRING}`);
   const slot = `${group}/member/${keys.length - 1}`;
-  if (slot.length > MAX_KEY) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<i>") would pass a lease key's ${MAX_KEY}`);
+  if (slot.length > MAX_LEASE_STRING) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<i>") would pass a lease key's ${MAX_LEASE_STRING}`);
 }
 
 /** A value for a message: `the string "5"`, `5n`, `null`. */

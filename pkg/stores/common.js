@@ -1,7 +1,7 @@
 // What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
 // request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
 // the adapters load without the machines.
-import { notWellFormed, readingInput } from "../guard.js";
+import { MAX_LEASE_STRING, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 
 const U64_MAX = 2n ** 64n - 1n;
 const REQUEST_KEYS = {
@@ -21,8 +21,6 @@ export function usageError(Kind, code, message) {
   return fail(Kind, code, message);
 }
 
-/** The longest key, holder or session a store request carries, in UTF-16 code units. */
-const MAX_REQUEST_STRING = 65_536;
 
 /**
  * Reads a store request strictly (the shape `LeaderElection` sends, design rule 9): throws a
@@ -44,8 +42,8 @@ export function readRequest(store, request) {
   if (request.key === "") throw bad(RangeError, "request.key must not be empty");
   for (const field of ["key", "holder", "session"]) {
     // The lease key limit LeaderElection and the wasm LeaseStore hold to (pkg/README.md, "Limits").
-    if (request[field].length > MAX_REQUEST_STRING) {
-      throw bad(RangeError, `request.${field} has ${request[field].length} UTF-16 code units; at most ${MAX_REQUEST_STRING} are accepted`);
+    if (request[field].length > MAX_LEASE_STRING) {
+      throw bad(RangeError, `request.${field} has ${request[field].length} UTF-16 code units; at most ${MAX_LEASE_STRING} are accepted`);
     }
   }
   for (const field of ["key", "holder", "session"]) {
@@ -111,9 +109,13 @@ export function readOptions(store, options, clientMethods, clientDescription, kn
 }
 
 function readOptionsOf(store, options, clientMethods, clientDescription, known) {
+  refuseRevokedProxy(options, `new ${store}(options): options`);
   if (options === null || typeof options !== "object") {
     throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options must be an object with a \`client\`, got ${describe(options)}`);
   }
+  // A Map or class instance would be read as an object without a `client`: say what it is.
+  const notPlain = notPlainObject(options);
+  if (notPlain !== undefined) throw fail(TypeError, "ERR_STORE_OPTIONS", `new ${store}(options): options must be a plain object with a \`client\`, got ${notPlain}`);
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       throw fail(TypeError, "ERR_UNKNOWN_KEY", `new ${store}(options): unknown option "${key}"; known: ${known.join(", ")}`);
@@ -121,6 +123,7 @@ function readOptionsOf(store, options, clientMethods, clientDescription, known) 
   }
   const copy = { ...options };
   const { client } = copy;
+  refuseRevokedProxy(client, `new ${store}(options): options.client`);
   const missing = clientMethods.filter((m) => typeof client?.[m] !== "function" && typeof client?.[m] !== "object");
   if (client === null || typeof client !== "object" || missing.length > 0) {
     throw fail(

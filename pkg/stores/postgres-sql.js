@@ -56,6 +56,34 @@ export function leaseMigration(table) {
   ];
 }
 
+/**
+ * The columns of the table `$1` names (as quoted SQL text: `"name"` or `"schema"."name"`, resolved
+ * as the statements resolve it, on the search_path), from information_schema, in order: one row,
+ * `found` (whether such a table exists) and `columns` (`"name type"`, e.g. `"resource text"`).
+ */
+export const TABLE_COLUMNS_SQL = `
+SELECT to_regclass($1) IS NOT NULL AS found,
+       ARRAY(SELECT c.column_name::text || ' ' || c.data_type::text
+               FROM pg_catalog.pg_class r
+               JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+               JOIN information_schema.columns c ON c.table_schema = n.nspname AND c.table_name = r.relname
+              WHERE r.oid = to_regclass($1)
+              ORDER BY c.ordinal_position) AS columns`;
+
+/** The lease table's columns as information_schema names their types (leaseMigration's). */
+export const LEASE_COLUMNS = [
+  "resource text",
+  "holder_id text",
+  "session_id text",
+  "fencing_token bigint",
+  "acquired_at timestamp with time zone",
+  "expires_at timestamp with time zone",
+];
+/** The older layout (the sources' schema, no session) that leaseMigration upgrades. */
+export const LEASE_COLUMNS_BEFORE_SESSION = LEASE_COLUMNS.filter((c) => !c.startsWith("session_id "));
+/** The fenced table's columns (fencedMigration's). */
+export const FENCED_COLUMNS = ["key text", "fencing_token numeric", "value text", "updated_at timestamp with time zone"];
+
 const INTERVAL = (param) => `(${param}::double precision * interval '1 millisecond')`;
 
 /**

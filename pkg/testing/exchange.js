@@ -71,11 +71,6 @@ export function storeName(store) {
  */
 export async function closeWithin(store, timeoutMs, label = storeName(store)) {
   if (typeof store?.close !== "function") return undefined;
-  let timer;
-  const late = Symbol("late");
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(late), timeoutMs);
-  });
   let closing;
   try {
     closing = Promise.resolve(store.close()).then(
@@ -85,17 +80,30 @@ export async function closeWithin(store, timeoutMs, label = storeName(store)) {
   } catch {
     closing = Promise.resolve(); // close() threw: it settled, badly
   }
-  try {
-    const outcome = await Promise.race([closing, timeout]);
-    if (outcome !== late) return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+  if ((await within(closing, timeoutMs)).settled) return undefined;
   return {
     store: label,
     code: "ERR_STORE_CLOSE_TIMEOUT",
     error: `${label}: close() did not settle within ${timeoutMs} ms (options.closeTimeoutMs): a store whose close() never ends hangs the process that shuts it down`,
   };
+}
+
+/**
+ * Waits for `promise` (which must not reject) at most `timeoutMs`: `{ settled: true, value }`,
+ * or `{ settled: false }` once the time is up. The timer is cleared either way.
+ */
+async function within(promise, timeoutMs) {
+  let timer;
+  const expired = Symbol("expired");
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(expired), timeoutMs);
+  });
+  try {
+    const value = await Promise.race([promise, timeout]);
+    return value === expired ? { settled: false } : { settled: true, value };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `makeStore` as reports name it: `makeStore (makeRedis)`, or `makeStore` for an anonymous function. */
@@ -113,11 +121,6 @@ export function factoryName(makeStore) {
  */
 export async function makeWithin(makeStore, timeoutMs, late = () => {}) {
   const who = factoryName(makeStore);
-  let timer;
-  const expired = Symbol("expired");
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(expired), timeoutMs);
-  });
   let making;
   let how = "rejected";
   try {
@@ -137,13 +140,8 @@ export async function makeWithin(makeStore, timeoutMs, late = () => {}) {
       },
     }),
   );
-  let outcome;
-  try {
-    outcome = await Promise.race([settled, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-  if (outcome !== expired) return outcome;
+  const outcome = await within(settled, timeoutMs);
+  if (outcome.settled) return outcome.value;
   settled.then((o) => o.store !== undefined && late(o.store));
   return {
     failure: {

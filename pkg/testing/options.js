@@ -4,7 +4,7 @@
 // error naming the option as written (`options.steps`), the value given and what is allowed,
 // with the unit. A bad value is the caller's, so it is refused here, never blamed on the store
 // (a ttl of -1 ms would otherwise fail every case as "the store failed").
-import { readingInput } from "../guard.js";
+import { readingInput, refuseRevokedProxy } from "../guard.js";
 import { misuse } from "../election/errors.js";
 import { MAX_TIMER_MS } from "../election/options.js";
 
@@ -44,6 +44,7 @@ export function describe(value) {
  */
 export function readKitOptions(fn, options, spec) {
   if (options === undefined) return {};
+  refuseRevokedProxy(options, `${fn}: options`);
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw misuse(TypeError, "ERR_OBJECT_TYPE", `${fn}: options must be an object, got ${describe(options)}`);
   }

@@ -143,3 +143,96 @@ test("after close(), assertLeadership() throws ERR_CLOSED as campaign() and with
   await assert.rejects(e.withLeadership(async () => 1), { code: "ERR_CLOSED" });
   await store.close();
 });
+
+// A `lost` listener that campaigns again (a common "keep trying" loop) runs while close()
+// releases the lease. That campaign() was taken as a new one: close() had not yet recorded
+// that it was closing (its body ran before the promise was kept), so the call resolved
+// `{ leader: false }` when close() finished, as if the election were still open. It is refused
+// with ERR_CLOSED, as campaign() after close() is, and leaves no lease behind.
+test("campaign() from a lost listener while close() runs rejects with ERR_CLOSED", async () => {
+  const store = new MemoryStore();
+  const e = new LeaderElection({ store, key: "k", ...FAST });
+  await e.campaign();
+  const again = [];
+  e.on("lost", ({ reason }) => {
+    const attempt = e.campaign();
+    attempt.catch(() => {}); // awaited below
+    again.push([reason, attempt]);
+  });
+  await e.close();
+  assert.equal(again.length, 1, "lost is emitted once, by close()'s release");
+  assert.equal(again[0][0], "Released");
+  await assert.rejects(again[0][1], (err) => {
+    assert.equal(err.code, "ERR_CLOSED");
+    assert.match(err.message, /^campaign: the election was closed/);
+    return true;
+  });
+  assert.equal(store.holder("k"), undefined, "no lease left behind");
+  assert.equal(e.state, "Stopped");
+  await store.close();
+});
+
+// After close() the machine is freed, but the election is not: every getter still answers
+// (config included, from a copy kept before freeing) and every method answers in its own words,
+// never with the freed machine's ERR_FREED "LeaseCandidate ... free() was called".
+test("after_close_every_getter_answers_and_no_member_leaks_the_freed_machine", async () => {
+  const store = new MemoryStore();
+  const e = new LeaderElection({ store, key: "k", nodeId: "a", ...CALM });
+  await e.campaign();
+  const config = e.config;
+  await e.close();
+  assert.deepEqual(e.config, config, "config after close() is the config it had");
+  assert.notEqual(e.config, e.config, "a fresh copy each time: a caller's edit does not stick");
+  const leaks = (err) => err?.code === "ERR_FREED" || /LeaseCandidate|free\(\)/.test(String(err?.message));
+  const calls = {
+    campaign: () => e.campaign(),
+    assertLeadership: () => e.assertLeadership(),
+    withLeadership: () => e.withLeadership(async () => 1),
+    reportFenced: () => e.reportFenced({ accepted: false, reason: "stale fencing token", presented: 1n, required: 2n }),
+    release: () => e.release(),
+    close: () => e.close(),
+    metrics: () => e.metrics(),
+    on: () => e.on("elected", () => {}),
+    once: () => e.once("lost", () => {}),
+    off: () => e.off("elected", () => {}),
+  };
+  const members = Object.getOwnPropertyNames(LeaderElection.prototype).filter((k) => k !== "constructor");
+  for (const k of members) {
+    const d = Object.getOwnPropertyDescriptor(LeaderElection.prototype, k);
+    const call = d.get ? () => e[k] : calls[k];
+    assert.ok(call, `a call for LeaderElection.${k} in this test`);
+    let threw;
+    try {
+      await call();
+    } catch (err) {
+      threw = err;
+    }
+    assert.ok(!leaks(threw), `LeaderElection.${k} after close() threw ${threw?.code}: ${threw?.message}`);
+  }
+  assert.equal(e.state, "Stopped");
+  assert.equal(e.key, "k");
+  assert.equal(e.nodeId, "a");
+
+  const { ShardedElection } = await import("tenure");
+  const s = new ShardedElection({ store, keys: ["x", "y"], nodeId: "w", ...CALM });
+  s.start();
+  await wait(50);
+  await s.close();
+  for (const k of Object.getOwnPropertyNames(ShardedElection.prototype).filter((k) => k !== "constructor")) {
+    const d = Object.getOwnPropertyDescriptor(ShardedElection.prototype, k);
+    const call = d.get ? () => s[k] : { start: () => s.start(), close: () => s.close(), metrics: () => s.metrics(), election: () => s.election("x"), on: () => s.on("lost", () => {}), once: () => s.once("lost", () => {}), off: () => s.off("lost", () => {}) }[k];
+    assert.ok(call, `a call for ShardedElection.${k} in this test`);
+    let threw;
+    try {
+      await call();
+    } catch (err) {
+      threw = err;
+    }
+    assert.ok(!leaks(threw), `ShardedElection.${k} after close() threw ${threw?.code}: ${threw?.message}`);
+  }
+  for (const key of ["x", "y"]) {
+    const one = s.election(key);
+    assert.equal(one.config.key, key, `election("${key}").config after close()`);
+    assert.equal(one.config.ttl_ms, CALM.ttlMs);
+  }
+});

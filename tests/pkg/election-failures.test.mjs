@@ -161,3 +161,39 @@ test("an_identity_clash_is_reported_and_only_one_session_leads", async () => {
   assert.equal(b.isLeader, false);
   await Promise.all([a.close(), b.close()]);
 });
+
+// A fenced resource refuses a token only below the highest it has seen (`required`), so a
+// "rejection" with required <= presented is one no resource makes. reportFenced() took it and
+// stepped the leader down ("Fenced"), ending a valid leadership for nothing. It is refused
+// (RangeError ERR_TOKEN_RANGE, the token family of reportFenced's other input errors, naming
+// both fields and values) and the leader keeps leading; a real rejection still fences, and
+// one about another token (presented is not this leader's) is still ignored.
+test("report_fenced_refuses_an_impossible_rejection_and_keeps_leadership", async () => {
+  const store = new MemoryStore();
+  const election = new LeaderElection({ store, key: "k", nodeId: "n", ttlMs: 3000 });
+  const rec = record(election);
+  const { token } = await election.campaign();
+  const stale = { accepted: false, reason: "stale fencing token" };
+  for (const required of [token, 0n]) {
+    assert.throws(() => election.reportFenced({ ...stale, presented: token, required }), {
+      name: "RangeError",
+      code: "ERR_TOKEN_RANGE",
+      message: new RegExp(`rejection\\.required ${required}n is not above rejection\\.presented ${token}n`),
+    });
+  }
+  assert.throws(() => election.reportFenced({ presented: token + 5n, required: token + 5n }), { code: "ERR_TOKEN_RANGE" });
+  // The machine's own checks keep their words.
+  assert.throws(() => election.reportFenced({ accepted: true, presented: token, required: token }), { code: "ERR_VARIANT" });
+  assert.throws(() => election.reportFenced({ presented: 1, required: 0n }), { code: "ERR_TOKEN_TYPE" });
+  await wait(20);
+  assert.equal(election.isLeader, true, "an impossible rejection leaves leadership as it was");
+  assert.equal(election.assertLeadership(), token);
+  assert.deepEqual(rec.events.map(([n]) => n), ["elected"]);
+
+  election.reportFenced({ ...stale, presented: token + 7n, required: token + 8n }); // another token's: ignored
+  assert.equal(election.isLeader, true);
+  election.reportFenced({ ...stale, presented: token, required: token + 1n });
+  assert.equal(election.isLeader, false, "a real rejection still fences");
+  assert.deepEqual(rec.events.map(([n, p]) => [n, p.reason]), [["elected", undefined], ["lost", "Fenced"]]);
+  await election.close();
+});

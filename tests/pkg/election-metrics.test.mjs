@@ -119,3 +119,42 @@ test("a_clash_found_only_when_registering_rolls_back_what_was_registered", () =>
   assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry }), (err) => err.code === "ERR_METRIC_EXISTS" && /"leader_election_elections_total"/.test(err.message) && err.cause instanceof Error);
   assert.deepEqual(registry.getMetricsAsArray().map((m) => m.name), ["leader_election_elections_total"]);
 });
+
+// A ShardedElection's member slot ("<group>/member/<i>") is a LeaderElection of its own, made
+// with the same options, registry included: the registry showed
+// leader_election_is_leader{key="shards/member/0",node="w"} 1 beside the shards, though
+// s.metrics() leaves the slot out, so sum(leader_election_is_leader) over-counted by one per
+// process. Member slots now stay off the registry.
+test("a_sharded_election_keeps_its_member_slot_out_of_the_registry", async () => {
+  const { ShardedElection } = await import("tenure");
+  const registry = new Registry();
+  const s = new ShardedElection({ store: new MemoryStore(), keys: ["a", "b"], nodeId: "w", registry, ttlMs: 600 });
+  s.start();
+  await until(() => s.leading.length === 2, 2000, "leads both shards");
+  const text = await registry.metrics();
+  const leaders = text.split("\n").filter((l) => l.startsWith("leader_election_is_leader{"));
+  assert.deepEqual(leaders.sort(), ['leader_election_is_leader{key="a",node="w"} 1', 'leader_election_is_leader{key="b",node="w"} 1']);
+  assert.doesNotMatch(text, /shards\/member\//, "no series of a member slot");
+  assert.deepEqual(s.metrics().map((m) => m.labels.key), ["a", "b"], "the same keys as metrics()");
+  await s.close();
+});
+
+// Two elections of one key and nodeId on one registry wrote one series (the same labels): one
+// hid the other. The second is refused with ERR_METRIC_EXISTS, as other collisions on a
+// registry are; once the first is closed (it leaves the registry), the pair may be made again.
+test("a_second_election_of_the_same_key_and_node_on_one_registry_is_refused", async () => {
+  const registry = new Registry();
+  const store = new MemoryStore();
+  const first = new LeaderElection({ store, key: "orders", nodeId: "node-a", registry });
+  assert.throws(() => new LeaderElection({ store, key: "orders", nodeId: "node-a", registry }), {
+    code: "ERR_METRIC_EXISTS",
+    message: /already has the leader_election_\* series of an election of key "orders" on node "node-a"/,
+  });
+  await new LeaderElection({ store, key: "orders", nodeId: "node-b", registry }).close();
+  await new LeaderElection({ store, key: "orders", nodeId: "node-a", registry: new Registry() }).close();
+  await first.close();
+  const again = new LeaderElection({ store, key: "orders", nodeId: "node-a", registry });
+  await again.campaign();
+  assert.match(await registry.metrics(), /leader_election_is_leader\{key="orders",node="node-a"\} 1/);
+  await again.close();
+});

@@ -3,7 +3,7 @@
 // requests, event listeners, and the defaults that make a short config valid.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LeaderElection, MemoryStore } from "tenure";
+import { LeaderElection, MemoryStore, ShardedElection } from "tenure";
 import { FAST, wait } from "./helpers/election.mjs";
 
 const store = new MemoryStore();
@@ -22,6 +22,19 @@ test("leader_election_options_are_checked_with_codes", () => {
   assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: -5 }), { code: "ERR_MILLIS_RANGE" });
   assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 1000, safetyMarginMs: 1000 }), { code: "ERR_CONFIG" });
   assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 1000, renewIntervalMs: 950 }), { code: "ERR_CONFIG" });
+});
+
+// `new LeaderElection([])` was ERR_STORE_TYPE ("options.store must be an object with a
+// send(request) method"): an array passed the `typeof options === "object"` check, and its
+// missing `store` was blamed. The README's table promises ERR_OBJECT_TYPE for an array where
+// an object belongs, as MemoryStore and close() already refuse one.
+test("an array as the options is ERR_OBJECT_TYPE naming the array; an array as the store is ERR_STORE_TYPE", () => {
+  for (const make of [() => new LeaderElection([]), () => new LeaderElection([{ store, key: "k" }])]) {
+    assert.throws(make, (err) => err instanceof TypeError && err.code === "ERR_OBJECT_TYPE" && /^options must be an object with at least \{ store, key \}, got an array$/.test(err.message), "LeaderElection");
+  }
+  assert.throws(() => new ShardedElection([]), (err) => err instanceof TypeError && err.code === "ERR_OBJECT_TYPE" && /^ShardedElection options must be an object with \{ store, keys \}, got an array$/.test(err.message));
+  // `store` is the one option with its own code: an array there is not a store.
+  assert.throws(() => new LeaderElection({ store: [], key: "k" }), (err) => err.code === "ERR_STORE_TYPE" && /got an array$/.test(err.message));
 });
 
 test("defaults_scale_with_ttl_and_match_the_machine_at_ten_seconds", () => {
@@ -132,8 +145,11 @@ test("an ERR_CONFIG says which values were defaults, and a ttlMs of 0 is refused
   const store = new MemoryStore();
   assert.throws(() => new LeaderElection({ store, key: "k", ttlMs: 0 }), {
     code: "ERR_MILLIS_RANGE",
-    message: "options.ttlMs must be above 0 ms (a lease of no time is never held), got 0",
+    message: "options.ttlMs must be at least 10 ms (its timers, each a tenth of it by default, need the 1 ms a JavaScript timer resolves), got 0",
   });
+  // A trial's { ttlMs: 1 } was accepted, then elected and lost some 375 times a second.
+  for (const ttlMs of [1, 9.999]) assert.throws(() => new LeaderElection({ store, key: "k", ttlMs }), { code: "ERR_MILLIS_RANGE", message: new RegExp(`at least 10 ms .*got ${ttlMs}$`) });
+  new LeaderElection({ store, key: "k", ttlMs: 10 }).close();
   assert.throws(() => new LeaderElection({ store, key: "k", renewIntervalMs: 50_000 }), {
     code: "ERR_CONFIG",
     message: /^invalid lease config: renewIntervalMs 50000 \+ maxRoundTripMs 1000 \(the default: 10% of ttlMs\) must be at most ttlMs 10000 \(the default\) - safetyMarginMs 1000 \(the default: 10% of ttlMs\):/,
@@ -143,4 +159,31 @@ test("an ERR_CONFIG says which values were defaults, and a ttlMs of 0 is refused
     code: "ERR_CONFIG",
     message: /^invalid lease config: safetyMarginMs 2000 must be above 0 and below ttlMs 1000: /,
   });
+});
+
+// A nodeId is every store request's holder, and the stores refuse a holder over 65536 UTF-16
+// code units (RedisStore: "request.holder has ... code units"): such an election was accepted
+// and then had every request rejected, forever. It is refused at construction, with the code
+// and limit an over-long key gets, naming nodeId; and an empty one shows the value as key's does.
+test("an_over_long_or_empty_node_id_is_refused_at_construction_like_a_key", async () => {
+  const tooLong = "n".repeat(200_000);
+  assert.throws(() => new LeaderElection({ store, key: "n".repeat(200_000) }), { name: "RangeError", code: "ERR_TOO_LARGE" });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: tooLong }), {
+    name: "RangeError",
+    code: "ERR_TOO_LARGE",
+    message: /^options\.nodeId has 200000 UTF-16 code units; at most 65536 are accepted/,
+  });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: "n".repeat(65_537) }), { code: "ERR_TOO_LARGE", message: /options\.nodeId has 65537/ });
+  assert.throws(() => new ShardedElection({ store, keys: ["a"], nodeId: tooLong }), { code: "ERR_TOO_LARGE", message: /options\.nodeId/ });
+  const atLimit = new LeaderElection({ store, key: "k", nodeId: "n".repeat(65_536) });
+  assert.equal(atLimit.nodeId.length, 65_536);
+  await atLimit.close();
+
+  assert.throws(() => new LeaderElection({ store, key: "" }), { message: /got ""$/ });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: "" }), {
+    name: "TypeError",
+    code: "ERR_NODE_ID_TYPE",
+    message: 'options.nodeId must be a non-empty string or a bigint, got ""',
+  });
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: 5 }), { message: /got number$/ });
 });

@@ -73,3 +73,18 @@ test("the plot is standalone SVG with one line per series", () => {
   assert.match(svg, /Failover &lt;1&gt;/);
   assert.match(svg, /b &amp; c/);
 });
+
+// runs said "runs must be a whole number from 0 to 100000, not 1.5" (0 was allowed by that
+// sentence, then refused by another, "runs must be at least 1") and "not inf".
+test("failoverMeasure's runs errors name runs, the value and the range 1 to 100000", () => {
+  const setting = { algorithm: "raft" };
+  for (const [runs, shown] of [[0, "0"], [1.5, "1.5"], [100_001, "100001"], [-1, "-1"], [Infinity, "Infinity"], [NaN, "NaN"]]) {
+    assert.throws(() => failoverMeasure(setting, 0, runs), (err) => {
+      assert.ok(err instanceof RangeError, err.message);
+      assert.equal(err.code, "ERR_SCENARIO_RANGE");
+      assert.equal(err.message, `runs must be a whole number from 1 to 100000, got ${shown}`);
+      return true;
+    });
+  }
+  assert.throws(() => failoverMeasure(setting, 0, "5"), (err) => err instanceof TypeError && err.code === "ERR_SCENARIO_TYPE" && err.message === 'runs must be a number, got string "5"');
+});

@@ -84,3 +84,58 @@ test("the testing kit's options: a throwing trap is ERR_INPUT_THREW, a non-objec
     await assert.rejects(run(makeStore, { nope: 1 }), { code: "ERR_UNKNOWN_KEY" }, name);
   }
 });
+
+/** A `Proxy.revocable` proxy, revoked: every read of it throws the engine's TypeError. */
+const revoked = () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+};
+
+// `new LeaderElection(revokedProxy)` threw ERR_INPUT_THREW with the engine's words ("Cannot
+// perform 'IsArray' on a proxy that has been revoked"), where the README's table promises
+// ERR_REVOKED_PROXY, which `new LeaseCandidate(revokedProxy)` gives. Every options reader in
+// JS (the elections, MemoryStore, the store adapters, close(), the testing kit) now says so,
+// with the engine's error as `cause`; so do options.store and an adapter's options.client.
+test("a revoked Proxy as options is ERR_REVOKED_PROXY, the engine's error its cause", async () => {
+  const isRevoked = (where) => (err) =>
+    err instanceof TypeError && err.code === "ERR_REVOKED_PROXY" && /is a revoked Proxy and cannot be read/.test(err.message) && err.message.startsWith(where) && err.cause instanceof TypeError;
+  const where = { LeaderElection: "options", ShardedElection: "ShardedElection options", MemoryStore: "MemoryStore options" };
+  for (const [name, make] of SYNC) assert.throws(() => make(revoked()), isRevoked(where[name] ?? `new ${name}(options): options`), name);
+  assert.throws(() => new LeaderElection({ store: revoked(), key: "k" }), isRevoked("options.store"));
+  assert.throws(() => new ShardedElection({ store: revoked(), keys: ["a"] }), isRevoked("options.store"));
+  assert.throws(() => new RedisStore({ client: revoked() }), isRevoked("new RedisStore(options): options.client"));
+  assert.throws(() => new PostgresStore({ client: revoked() }), isRevoked("new PostgresStore(options): options.client"));
+  const e = new LeaderElection({ store: new MemoryStore(), key: "k" });
+  await assert.rejects(e.close(revoked()), isRevoked("close: options"));
+  await e.close();
+  for (const [name, run] of [["checkStoreContract", checkStoreContract], ["runDifferential", runDifferential]]) {
+    await assert.rejects(run(() => new MemoryStore(), revoked()), isRevoked(`${name}: options`), name);
+  }
+});
+
+// `new LeaderElection(new Map())` was ERR_STORE_TYPE ("options.store must be an object with a
+// send(request) method ..., got undefined"): a Map passed the typeof check and its missing
+// `store` was blamed. Options are a plain object ({...} or Object.create(null)), as the
+// README's ERR_OBJECT_TYPE row says: a Map, Date or class instance is ERR_OBJECT_TYPE, named.
+test("options that are not a plain object (a Map, a Date, a class instance) are ERR_OBJECT_TYPE, named", async () => {
+  const store = new MemoryStore();
+  class Opts {
+    store = store;
+    key = "k";
+  }
+  for (const [value, words] of [[new Map([["store", store], ["key", "k"]]), "a Map"], [new Date(0), "a Date"], [new Opts(), "an Opts"]]) {
+    const got = new RegExp(`got ${words} \\(not a plain object\\)$`);
+    assert.throws(() => new LeaderElection(value), { name: "TypeError", code: "ERR_OBJECT_TYPE", message: got });
+    assert.throws(() => new ShardedElection(value), { code: "ERR_OBJECT_TYPE", message: got });
+    assert.throws(() => new MemoryStore(value), { code: "ERR_OBJECT_TYPE", message: got });
+    assert.throws(() => new RedisStore(value), { code: "ERR_STORE_OPTIONS", message: got }, "an adapter's options keep their code family");
+  }
+  const e = new LeaderElection({ store, key: "k" });
+  await assert.rejects(e.close(new Map()), { code: "ERR_OBJECT_TYPE", message: /got a Map/ });
+  // Still taken: a null-prototype object, and a Proxy of a plain one.
+  const bare = Object.assign(Object.create(null), { store, key: "n" });
+  await new LeaderElection(bare).close();
+  await new LeaderElection(new Proxy({ store, key: "p" }, {})).close();
+  await e.close();
+});

@@ -143,7 +143,9 @@ test("public_type_declarations_contain_no_any", () => {
   ]) {
     const text = readFileSync(join(project, "node_modules", "tenure", file), "utf8")
       .replace(/\/\*[\s\S]*?\*\//g, "")
-      .replace(/\/\/.*$/gm, "");
+      .replace(/\/\/.*$/gm, "")
+      // A string literal type is not the type `any`: SearchProperty has "any-promised".
+      .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
     assert.doesNotMatch(text, /\bany\b/, file);
   }
 });

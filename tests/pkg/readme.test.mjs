@@ -67,3 +67,20 @@ test("readme_search_example_shrinks_to_what_its_comment_says", () => {
   const shrunk = JSON.parse(result.stdout.trim().split("\n").at(-1));
   for (const [, key, value] of claimed.matchAll(/(\w+): (\d+)/g)) assert.equal(shrunk[key], Number(value), `${key} in ${claimed}`);
 });
+
+// The Simulation example once left out `seed`, so each run drew one and its comment could only
+// say "e.g." about the roles it printed. It names its seed now, and prints what it says.
+test("readme_simulation_example_names_its_seed_and_prints_what_its_comments_say", () => {
+  const code = find("new Simulation({");
+  assert.ok(code, "the Simulation example");
+  assert.match(code, /^\s*seed: \d+,/m, "the example gives its seed");
+  const claimed = code.match(/snap\.nodes\.map\(\(n\) => \[n\.id, n\.role, n\.term\]\);\n\/\/ (\[\[.*\]\]):/)?.[1];
+  assert.ok(claimed, "the comment after snap.nodes.map");
+  const violations = code.match(/sim\.violations\(\);\s*\/\/ (\[\])/)?.[1];
+  assert.ok(violations, "the comment after sim.violations()");
+  const result = run(`${code}\nconsole.log(JSON.stringify([snap.nodes.map((n) => [n.id, n.role, n.term]), sim.violations()]));`);
+  assert.equal(result.status, 0, result.stderr);
+  const [roles, found] = JSON.parse(result.stdout.trim().split("\n").at(-1));
+  assert.deepEqual(roles, JSON.parse(claimed));
+  assert.deepEqual(found, JSON.parse(violations));
+});

@@ -197,7 +197,7 @@ test("bad search options are told by their key, in the caller's words", () => {
   const ok = { algorithm: "bully", property: "split-brain" };
   const cases = [
     [{ ...ok, families: "kill" }, TypeError, "ERR_SEARCH_TYPE", /^search options: families: /],
-    [{ ...ok, seed: 2n ** 64n }, RangeError, "ERR_SEARCH_RANGE", /^search options: seed must fit in 64 bits, got 18446744073709551616n$/],
+    [{ ...ok, seed: 2n ** 64n }, RangeError, "ERR_SEARCH_RANGE", /^search options: seed must fit in 64 bits, from 0n to 2n \*\* 64n - 1n, got 18446744073709551616n$/],
     [{ ...ok, seed: -1 }, null, null, /^search options: seed: .*-1(?!\.0)/],
     [{ ...ok, heal_ms: NaN }, null, null, /^search options: heal_ms must be a finite number, got NaN$/],
     [{ ...ok, nodes: "3" }, TypeError, "ERR_SEARCH_TYPE", /^search options: nodes: /],

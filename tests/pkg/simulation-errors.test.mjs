@@ -55,11 +55,11 @@ const badScenarios = [
   ["latency min above max", { ...good(), network: { latency_ms: [9, 2] } }, RangeError, "ERR_SCENARIO_RANGE", /min is greater than max/],
   ["fault on a missing node", { ...good(), faults: [{ at_ms: 1, fault: { type: "crash", node: 9 } }] }, RangeError, "ERR_SCENARIO_RANGE", /faults\[0\].*process n9, which is not in this 3-node raft world/],
   ["lease fault in raft", { ...good(), faults: [{ at_ms: 1, fault: { type: "store-outage", duration_ms: 5 } }] }, RangeError, "ERR_SCENARIO_RANGE", /applies only to lease worlds/],
-  ["negative seed", { ...good(), seed: -1 }, RangeError, "ERR_SCENARIO_RANGE", /scenario: seed: -1 is not a whole number from 0 to 2\^64 - 1/],
-  ["seed of the wrong type", { ...good(), seed: true }, TypeError, "ERR_SCENARIO_TYPE", /expected a number or a decimal string, got true/],
-  ["seed string that is not a number", { ...good(), seed: "12x" }, RangeError, "ERR_SCENARIO_RANGE", /scenario: seed: "12x" is not a whole number/],
-  ["seed past 2^53 as a number", { ...good(), seed: 2 ** 60 }, RangeError, "ERR_SCENARIO_RANGE", /scenario: seed: \S+ is above 2\^53, .*give it as a bigint or a decimal string/],
-  ["seed beyond u64", { ...good(), seed: 2n ** 64n }, RangeError, "ERR_SCENARIO_RANGE", /scenario\.seed must fit in 64 bits, got 18446744073709551616n/],
+  ["negative seed", { ...good(), seed: -1 }, RangeError, "ERR_SCENARIO_RANGE", /scenario: seed: -1 is not a seed: a seed is a whole number from 0 to 2 \*\* 53 - 1, or a bigint or decimal string from 0 to 2n \*\* 64n - 1n$/],
+  ["seed of the wrong type", { ...good(), seed: true }, TypeError, "ERR_SCENARIO_TYPE", /^scenario: seed: expected a number, a bigint or a decimal string, got true$/],
+  ["seed string that is not a number", { ...good(), seed: "12x" }, RangeError, "ERR_SCENARIO_RANGE", /^scenario: seed: "12x" is not a seed: a seed is a whole number from 0 to 2 \*\* 53 - 1, or a bigint or decimal string from 0 to 2n \*\* 64n - 1n$/],
+  ["seed past 2^53 as a number", { ...good(), seed: 2 ** 60 }, RangeError, "ERR_SCENARIO_RANGE", /scenario: seed: 1152921504606847000 is above 2 \*\* 53 - 1, .*give it as a bigint or a decimal string/],
+  ["seed beyond u64", { ...good(), seed: 2n ** 64n }, RangeError, "ERR_SCENARIO_RANGE", /scenario\.seed must fit in 64 bits, from 0n to 2n \*\* 64n - 1n, got 18446744073709551616n/],
 ];
 
 for (const [label, bad, Class, code, message] of badScenarios) {

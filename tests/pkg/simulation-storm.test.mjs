@@ -53,7 +53,10 @@ test("stepping into a storm stops at the bound: step returns false, runUntil thr
   assert.throws(() => sim.runUntil(sim.now), isStorm);
 });
 
-test("a search whose runs storm throws a coded RangeError naming the storm, never a trap", () => {
+// A search's storm was ERR_SCENARIO_RANGE ("scenario: message storm: ..."), as if the options
+// were out of range: the same storm is ERR_STORM from Simulation. Search says it the same way,
+// from runBatch, evaluate and shrink alike.
+test("a search whose runs storm throws ERR_STORM as Simulation does, never a trap", () => {
   const options = {
     algorithm: "raft",
     property: "any-promised",
@@ -67,12 +70,17 @@ test("a search whose runs storm throws a coded RangeError naming the storm, neve
     const search = new Search(options);
     search.runBatch(1);
   };
-  assert.throws(first, (err) => {
+  // A search's runs are bounded by the chaos runs' own work budget, a little above the
+  // simulator's bound: the message names the bound that stopped it.
+  const searchStorm = (err) => {
     assert.ok(err instanceof RangeError, `${err?.constructor?.name}: ${err?.message}`);
-    assert.match(err.code, /^ERR_/);
-    assert.match(err.message, /message storm/);
+    assert.equal(err.code, "ERR_STORM", err.message);
+    assert.match(err.message, /^message storm: \d+ events queued at [\d.]+ ms, over the bound of \d+; lengthen the timers or use fewer nodes$/);
     return true;
-  });
+  };
+  assert.throws(first, searchStorm);
+  assert.throws(() => Search.evaluate(trap(), "any-promised"), isStorm);
+  assert.throws(() => Search.shrink(trap(), "any-promised", 10), isStorm);
   // Not poisoned: the same module searches a healthy world afterwards.
   const ok = new Search({ algorithm: "bully", property: "split-brain", nodes: 3, duration_ms: 1_000, heal_ms: 500, seed: 1 });
   assert.equal(typeof ok.runBatch(1), "boolean");

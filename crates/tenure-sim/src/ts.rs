@@ -300,6 +300,30 @@ fn trace_event(cfg: &Config) -> String {
     out
 }
 
+/// `tenure/search`'s `SearchProperty`: the union of every property a search takes, from the
+/// one list the parser reads ([`crate::search::property::NAMED`] and
+/// [`crate::search::property::INVARIANTS`]), with `no-leader-for=` and a duration in `ms`
+/// or `s` as template literals. A misspelt property fails to type-check, as it is refused at
+/// run time.
+pub fn search_declarations() -> String {
+    use crate::search::property::{INVARIANTS, NAMED};
+    let mut out = String::from(
+        "/**\n * What a search looks for: \"any-promised\" (any invariant the algorithm promises),\n \
+         * \"split-brain\", \"stale-write\", \"no-leader-for=2s\" (or \"=250ms\": no leader for\n \
+         * longer than that), or an invariant's name such as \"election-safety\".\n */\n\
+         export type SearchProperty =\n",
+    );
+    let names = NAMED
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(INVARIANTS.iter().map(|k| k.name()));
+    for name in names {
+        out.push_str(&format!("  | \"{name}\"\n"));
+    }
+    out.push_str("  | `no-leader-for=${number}ms`\n  | `no-leader-for=${number}s`;\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -403,7 +403,10 @@ impl<'a> JsDe<'a> {
             .and_then(|b| b.to_string(10).ok())
             .map(String::from)
             .unwrap_or_default();
-        Err(self.invalid(format!("{} must fit in 64 bits, got {digits}n", self.path)))
+        Err(self.invalid(format!(
+            "{} must fit in 64 bits, from 0n to 2n ** 64n - 1n, got {digits}n",
+            self.path
+        )))
     }
 
     /// An object where the shape has one: an array (which serde would read as a struct) is

@@ -18,7 +18,6 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::simulation_error::{SimulationError, Subject};
-use crate::simulation_input::MAX_SAFE_INTEGER;
 use crate::simulation_output::serializer;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -110,19 +109,36 @@ fn read<T: serde::de::DeserializeOwned>(value: &JsValue, what: &str) -> Result<T
         .map_err(|e| SimulationError::from_de_at(what, e).into())
 }
 
-fn count(value: &JsValue, what: &str, max: u64) -> Result<u64, JsValue> {
-    let n = value
-        .as_f64()
-        .ok_or_else(|| shape(format!("{what} must be a number")))?;
+/// `runs`: a whole number from 1 to [`MAX_RUNS`], the value and the range named.
+fn runs_arg(value: &JsValue) -> Result<u64, JsValue> {
+    let n = value.as_f64().ok_or_else(|| {
+        shape(format!(
+            "runs must be a number, got {}",
+            crate::error::describe(value)
+        ))
+    })?;
     #[allow(clippy::cast_precision_loss)]
-    let limit = max as f64;
-    if n.fract() != 0.0 || !(0.0..=limit).contains(&n) {
+    let limit = MAX_RUNS as f64;
+    if n.fract() != 0.0 || !(1.0..=limit).contains(&n) {
         return Err(invalid(format!(
-            "{what} must be a whole number from 0 to {max}, not {n}"
+            "runs must be a whole number from 1 to {MAX_RUNS}, got {}",
+            crate::error::number_text(n)
         )));
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     Ok(n as u64)
+}
+
+/// A seed, read exactly as a scenario's `seed` (`tenure_sim::units::u64_number_or_string`):
+/// the same types, range and words in the failover lab as in `Simulation` and `Search`.
+#[derive(serde::Deserialize)]
+#[serde(transparent)]
+struct Seed(#[serde(deserialize_with = "tenure_sim::units::u64_number_or_string")] u64);
+
+fn seed_arg(value: &JsValue) -> Result<u64, JsValue> {
+    crate::js_de::from_js::<Seed>(value, "seed", Subject::Scenario, None)
+        .map(|s| s.0)
+        .map_err(|e| SimulationError::from_de_at("seed", e).into())
 }
 
 #[derive(Serialize)]
@@ -137,21 +153,19 @@ struct Measured {
     samples_ms: Vec<f64>,
 }
 
-/// Crashes the leader `runs` times (run `i` with seed `seed + i`) in worlds of `setting`,
+/// Crashes the leader `runs` times (run `i` with seed `seed + i`, wrapping past
+/// 2n ** 64n - 1n as the CLI's; `seed` is read as a scenario's) in worlds of `setting`,
 /// and returns `{ label, runs, failures, min_ms, median_ms, p99_ms, max_ms, samples_ms }`
 /// (sorted samples), exactly as `tenure failover --json` reports each setting.
 #[wasm_bindgen(js_name = failoverMeasure, unchecked_return_type = "FailoverReport")]
 pub fn failover_measure(
     #[wasm_bindgen(unchecked_param_type = "FailoverSetting | string")] setting: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | bigint | string")] seed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number")] runs: JsValue,
 ) -> Result<JsValue, JsValue> {
     let setting: Setting = read(&setting, "failover setting")?;
-    let seed = count(&seed, "seed", MAX_SAFE_INTEGER)?;
-    let runs = count(&runs, "runs", MAX_RUNS)?;
-    if runs == 0 {
-        return Err(invalid("runs must be at least 1".into()));
-    }
+    let seed = seed_arg(&seed)?;
+    let runs = runs_arg(&runs)?;
     let s = setting.scenario(seed).map_err(|e| invalid(e.to_string()))?;
     let r = failover::measure(&s, runs).map_err(|e| invalid(e.to_string()))?;
     let out = Measured {
@@ -179,12 +193,12 @@ pub fn failover_measure(
 #[wasm_bindgen(js_name = falseElections, unchecked_return_type = "CostReport")]
 pub fn false_elections(
     #[wasm_bindgen(unchecked_param_type = "FailoverSetting | string")] setting: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] seed: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | bigint | string")] seed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Disturbance | string")] disturbance: JsValue,
 ) -> Result<JsValue, JsValue> {
     let setting: Setting = read(&setting, "failover setting")?;
     let d: Disturbance = read(&disturbance, "disturbance")?;
-    let seed = count(&seed, "seed", MAX_SAFE_INTEGER)?;
+    let seed = seed_arg(&seed)?;
     let s = setting.scenario(seed).map_err(|e| invalid(e.to_string()))?;
     let r = cost::measure(&s, &d).map_err(|e| invalid(e.to_string()))?;
     r.serialize(&serializer()).map_err(JsValue::from)

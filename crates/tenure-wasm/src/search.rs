@@ -9,7 +9,8 @@
 //! same scenario natively, in Node and in the page, and shrink it to the same file.
 //!
 //! Errors: a bad options object throws a `TypeError` (`ERR_SEARCH_TYPE`, `ERR_UNKNOWN_KEY`)
-//! or a `RangeError` (`ERR_SEARCH_RANGE`); a bad scenario the `Simulation` codes.
+//! or a `RangeError` (`ERR_SEARCH_RANGE`); a bad scenario the `Simulation` codes, and a run
+//! that stopped in a message storm `ERR_STORM`, as `Simulation.runUntil` does.
 
 use serde::Deserialize;
 use tenure_sim::chaos::{ChaosOptions, Family};
@@ -31,16 +32,14 @@ pub(crate) const MAX_BATCH: u64 = 1_000_000;
 /// Most candidate runs a `shrink` call may try (the CLI's default is 2000).
 pub(crate) const MAX_SHRINK_STEPS: u64 = 100_000;
 
+/// `SearchProperty`, generated from the property parser's list (tests/sim_shapes.rs).
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SEARCH_PROPERTY: &'static str = include_str!("search_shapes.d.ts");
+
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SEARCH: &'static str = r#"
 /** Codes Search and the failover lab throw beside the Simulation's and the machines' (a part of TenureErrorCode). */
 export type SearchErrorCode = "ERR_SEARCH_TYPE" | "ERR_SEARCH_RANGE";
-
-/**
- * What to look for: "any-promised", "split-brain", "stale-write", "no-leader-for=2s" (or
- * "=250ms"), or an invariant name such as "election-safety".
- */
-export type SearchProperty = string;
 
 /** Options of `new Search(options)`: the `tenure search` flags, times in ms. */
 export interface SearchOptions {
@@ -50,8 +49,11 @@ export interface SearchOptions {
   nodes?: number;
   /** Fault families to draw from (default: every one that applies), as `tenure chaos`. */
   families?: string[];
-  /** Run i uses chaos seed `seed + i` (default 0): a safe integer or a bigint. */
-  seed?: number | bigint;
+  /**
+   * Run i uses chaos seed `seed + i` (default 0): as a scenario's seed, a whole number from 0
+   * to 2 ** 53 - 1, or a bigint or decimal string from 0 to 2n ** 64n - 1n.
+   */
+  seed?: number | bigint | string;
   /** Faulty period of each run, ms (default 20000; at most 600000). */
   duration_ms?: number;
   /** Quiet period after the heal, ms (default 5000; at most 600000). */
@@ -156,6 +158,11 @@ struct Spec {
     property: String,
     nodes: Option<u64>,
     families: Option<Vec<String>>,
+    /// Read as a scenario's seed is: the same types, range and words.
+    #[serde(
+        default,
+        deserialize_with = "tenure_sim::units::optional_u64_number_or_string"
+    )]
     seed: Option<u64>,
     duration_ms: Option<u64>,
     heal_ms: Option<u64>,
@@ -267,7 +274,7 @@ impl Search {
     }
 
     /// The property searched for, as the CLI prints it (`no-leader-for=2000ms`).
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "SearchProperty")]
     pub fn property(&self) -> String {
         self.inner.options().property.to_string()
     }

@@ -204,7 +204,8 @@ impl SimulationError {
             let m = message.strip_prefix("scenario: ").unwrap_or(&message);
             match m.strip_prefix(root) {
                 // A list's index stays on its name: `plot series[0].samples_ms[1] ...`.
-                Some(rest) if rest.starts_with('[') => format!("{root}{rest}"),
+                // A sentence on the root itself: `seed must fit in 64 bits, ...`.
+                Some(rest) if rest.starts_with(['[', ' ']) => format!("{root}{rest}"),
                 Some(rest) => format!("{root}: {}", rest.trim_start_matches(['.', ':', ' '])),
                 None => format!("{root}: {m}"),
             }

@@ -146,6 +146,9 @@ pub(crate) fn read_fault(value: &JsValue) -> Result<Fault, SimulationError> {
 pub(crate) fn scenario_error(err: ScenarioError) -> SimulationError {
     match err {
         ScenarioError::Json(detail) => SimulationError::from_serde(Subject::Scenario, &detail),
+        // A search's run (its batch, shrink or evaluate) that stormed: ERR_STORM, as
+        // `Simulation.runUntil` throws it.
+        ScenarioError::Storm(message) => SimulationError::Storm { message },
         other => SimulationError::Invalid {
             subject: Subject::Scenario,
             message: other.to_string(),

@@ -13,7 +13,7 @@ import {
   type Violation,
   Simulation,
 } from "tenure/sim";
-import { Search, type SearchOptionsJSON } from "tenure/search";
+import { Search, type SearchOptionsJSON, type SearchProperty } from "tenure/search";
 import type { TenureErrorCode } from "tenure";
 
 const scenario: Scenario = {
@@ -190,3 +190,13 @@ const options: SearchOptionsJSON = search.toJSON();
 const families: string[] = options.families;
 const sameSearch: Search = new Search(options);
 void families, sameSearch;
+// The property is the union of the names the search takes (generated from its parser's list).
+new Search({ algorithm: "bully", property: "no-leader-for=2s" });
+new Search({ algorithm: "raft", property: "election-safety" });
+// @ts-expect-error a misspelt property is refused at run time, and so by the type
+new Search({ algorithm: "bully", property: "split-brian" });
+// @ts-expect-error no-leader-for needs a unit, as at run time
+new Search({ algorithm: "bully", property: "no-leader-for=2" });
+// The getter gives a property shrink and evaluate take back.
+const property: SearchProperty = search.property;
+void property;

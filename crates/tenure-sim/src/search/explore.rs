@@ -317,7 +317,7 @@ pub fn check_with(
                     witness = n.monitor.observe(&n.world);
                 }
                 if let Some(why) = n.world.storm() {
-                    return Err(ScenarioError::Invalid(why.to_string()));
+                    return Err(ScenarioError::Storm(why.to_string()));
                 }
                 if let Some(w) = witness {
                     found.push((n.faults.clone(), w));

@@ -36,7 +36,17 @@ pub enum Property {
     Invariant(InvariantKind),
 }
 
-const INVARIANTS: [InvariantKind; 10] = [
+/// The properties with a name of their own, as the CLI, the options and the TypeScript type
+/// `SearchProperty` write them (generated from this list: `crate::ts::search_declarations`);
+/// beside them a property is `no-leader-for=DURATION` or one of [`INVARIANTS`].
+pub const NAMED: [(&str, Property); 3] = [
+    ("any-promised", Property::AnyPromised),
+    ("split-brain", Property::SplitBrain),
+    ("stale-write", Property::StaleWrite),
+];
+
+/// The invariants a property may name (`election-safety`, ...).
+pub const INVARIANTS: [InvariantKind; 10] = [
     InvariantKind::ElectionSafety,
     InvariantKind::TermMonotonic,
     InvariantKind::LogMatching,
@@ -102,9 +112,9 @@ impl Property {
 impl fmt::Display for Property {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Property::AnyPromised => f.write_str("any-promised"),
-            Property::SplitBrain => f.write_str("split-brain"),
-            Property::StaleWrite => f.write_str("stale-write"),
+            Property::AnyPromised => f.write_str(NAMED[0].0),
+            Property::SplitBrain => f.write_str(NAMED[1].0),
+            Property::StaleWrite => f.write_str(NAMED[2].0),
             Property::NoLeaderFor { ms } => write!(f, "no-leader-for={ms}ms"),
             Property::Invariant(k) => f.write_str(k.name()),
         }
@@ -148,11 +158,14 @@ fn over_ms(s: &str, max: u64) -> bool {
 impl FromStr for Property {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "any-promised" => return Ok(Property::AnyPromised),
-            "split-brain" => return Ok(Property::SplitBrain),
-            "stale-write" | "stale-write-accepted" => return Ok(Property::StaleWrite),
-            _ => {}
+        // `stale-write-accepted`, the invariant's name, is the property `stale-write`.
+        let named = if s == "stale-write-accepted" {
+            "stale-write"
+        } else {
+            s
+        };
+        if let Some((_, p)) = NAMED.iter().find(|(n, _)| *n == named) {
+            return Ok(*p);
         }
         if let Some(d) = s.strip_prefix("no-leader-for=") {
             let longest = crate::scenario::MAX_DURATION_MS;
@@ -347,7 +360,7 @@ pub fn evaluate(
         }
     }
     if let Some(why) = world.storm() {
-        return Err(ScenarioError::Invalid(why.to_string()));
+        return Err(ScenarioError::Storm(why.to_string()));
     }
     Ok(Outcome {
         witness,
@@ -360,6 +373,14 @@ pub fn evaluate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_named_property_parses_and_prints_back_as_its_name() {
+        for (name, property) in NAMED {
+            assert_eq!(name.parse::<Property>(), Ok(property));
+            assert_eq!(property.to_string(), name);
+        }
+    }
 
     #[test]
     fn properties_parse_and_print_back() {
