@@ -47,6 +47,58 @@ test("postgres_migrate_upgrades_the_sources_schema_with_a_session", async () => 
   });
 });
 
+// migrate() on `table` naming an existing table that is not a lease table (one of the user's
+// own) ran ALTER TABLE ... ADD COLUMN session_id on it, silently, and every send failed later.
+// Now it reads the table's columns (information_schema) first and refuses (ERR_TABLE_SCHEMA,
+// naming the table, the columns found and those expected) with nothing created or altered;
+// the store's own layout and the older one it upgrades are still taken. PostgresFencedTable's
+// migrate() checks its table the same way.
+test("postgres_migrate_refuses_an_unrelated_existing_table_and_changes_nothing", async () => {
+  const pool = pgPool(postgres());
+  await pool.query("CREATE TABLE some_existing_unrelated_table (id integer PRIMARY KEY, name text NOT NULL)");
+  await pool.query("INSERT INTO some_existing_unrelated_table VALUES (1, 'kept')");
+  const columns = async (name) =>
+    (await pool.query("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", [name])).rows.map(
+      (r) => `${r.column_name} ${r.data_type}`,
+    );
+  const before = await columns("some_existing_unrelated_table");
+  assert.deepEqual(before, ["id integer", "name text"]);
+  const store = new PostgresStore({ client: pool, table: "some_existing_unrelated_table" });
+  await assert.rejects(store.migrate(), (err) => {
+    assert.ok(err instanceof Error, show(err));
+    assert.equal(err.code, "ERR_TABLE_SCHEMA");
+    assert.equal(err.table, '"some_existing_unrelated_table"');
+    assert.deepEqual(err.found, ["id integer", "name text"]);
+    assert.equal(err.expected.length, 6);
+    assert.match(err.message, /^PostgresStore\.migrate: table "some_existing_unrelated_table" exists and is not a lease table: its columns are \(id integer, name text\); expected \(resource text, holder_id text, session_id text, fencing_token bigint, acquired_at timestamp with time zone, expires_at timestamp with time zone\), or \(resource text, holder_id text, fencing_token bigint, acquired_at timestamp with time zone, expires_at timestamp with time zone\)/);
+    assert.match(err.message, /Nothing was created or altered/);
+    return true;
+  });
+  assert.deepEqual(await columns("some_existing_unrelated_table"), before, "no column added");
+  assert.deepEqual((await pool.query("SELECT * FROM some_existing_unrelated_table")).rows, [{ id: 1, name: "kept" }]);
+
+  // A lease table with a column of the wrong type is not the store's either.
+  await pool.query(`CREATE TABLE text_token_leadership (resource text PRIMARY KEY, holder_id text NOT NULL,
+    fencing_token text NOT NULL, acquired_at timestamptz NOT NULL, expires_at timestamptz NOT NULL)`);
+  await assert.rejects(new PostgresStore({ client: pool, table: "text_token_leadership" }).migrate(), { code: "ERR_TABLE_SCHEMA", message: /fencing_token text/ });
+  assert.deepEqual(await columns("text_token_leadership"), ["resource text", "holder_id text", "fencing_token text", "acquired_at timestamp with time zone", "expires_at timestamp with time zone"]);
+
+  // The fenced table's migrate() refuses an unrelated table too (it created nothing there, then its INSERT failed).
+  await assert.rejects(new PostgresFencedTable({ client: pool, key: "r", table: "some_existing_unrelated_table" }).migrate(), {
+    code: "ERR_TABLE_SCHEMA",
+    message: /^PostgresFencedTable\.migrate: table "some_existing_unrelated_table" exists and is not a fenced table: its columns are \(id integer, name text\); expected \(key text, fencing_token numeric, value text, updated_at timestamp with time zone\)/,
+  });
+
+  // Its own table (created, then again) and a schema-qualified name still migrate.
+  const fresh = new PostgresStore({ client: pool, table: "checked_leadership" });
+  await fresh.migrate();
+  await fresh.migrate();
+  await pool.query("CREATE SCHEMA IF NOT EXISTS other");
+  await new PostgresStore({ client: pool, table: "other.checked_leadership" }).migrate();
+  await new PostgresStore({ client: pool, table: "other.checked_leadership" }).migrate();
+  assert.equal((await fresh.send({ type: "Acquire", ...lease(freshKey(), "a"), ttl_ms: 1_000 })).type, "Granted");
+});
+
 test("postgres_tokens_grow_by_one_only_on_a_new_grant", async () => {
   const pool = pgPool(postgres());
   const store = new PostgresStore({ client: pool });
@@ -318,6 +370,26 @@ test("postgres_fenced_table_write_is_one_update_that_answers_required", async ()
   await assert.rejects(new PostgresFencedTable({ client: pool, key: "never-migrated" }).write(1n, "x"), {
     code: "ERR_FENCED_ROW_MISSING",
   });
+});
+
+// write(token, null) was accepted and stored NULL, the column's value in a row no write ever
+// reached, so read() gave `value: undefined` for both: a reader could not tell "written null"
+// from "never written". null is refused like every other non-string, naming the argument,
+// before any statement, and the row keeps what it had.
+test("postgres_fenced_table_refuses_a_null_value_so_read_tells_written_from_never_written", async () => {
+  const pool = pgPool(postgres());
+  const table = new PostgresFencedTable({ client: pool, key: freshKey("null-value") });
+  await table.migrate();
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined }, "never written");
+  await assert.rejects(table.write(1n, null), (err) => {
+    assert.ok(err instanceof TypeError, String(err));
+    assert.equal(err.code, "ERR_VALUE_TYPE");
+    assert.match(err.message, /^PostgresFencedTable\.write: the value must be a string, got null: /);
+    return true;
+  });
+  assert.deepEqual(await table.read(), { highestToken: 0n, value: undefined }, "the refused write changed nothing");
+  assert.deepEqual(await table.write(1n, ""), { accepted: true, token: 1n });
+  assert.deepEqual(await table.read(), { highestToken: 1n, value: "" }, "an empty value reads back as written");
 });
 
 test("postgres_fenced_table_under_concurrent_connections_reports_the_token_it_decided_on", async () => {

@@ -81,6 +81,36 @@ test("readme_redis_example_runs_and_hands_over_on_sigterm", async () => {
   assert.deepEqual(await new RedisStore({ client }).send(next("orders")), { type: "Granted", token: highestToken + 1n, ttl_ms: 10_000 });
 });
 
+// The examples once did their work only when `campaign()`'s first answer was a win: a node
+// that started second waited, was elected when the first went, and never wrote. Two copies
+// of the Redis example: the second writes under the next token once the first is stopped.
+test("readme_redis_example_works_on_the_node_that_takes_over", async () => {
+  const client = await redisClient(redis());
+  const orders = new RedisFencedResource({ client, key: "takeover" });
+  const code = example("redis").replaceAll('key: "orders"', 'key: "takeover"');
+  const first = await startExample(code, { REDIS_URL: redis().url }, async () => (await orders.read()).value === "ship order 7");
+  const { highestToken } = await orders.read();
+  let second;
+  try {
+    // The second node connects (a third client: this test's and the first node's before it),
+    // then its first attempt loses to the first node; only then is the first stopped.
+    const clients = async () => String(await client.sendCommand(["CLIENT", "LIST"])).trim().split("\n").length;
+    second = await startExample(code, { REDIS_URL: redis().url }, async () => (await clients()) >= 3);
+    await sleep(1_000);
+    first.child.kill("SIGTERM");
+    assert.deepEqual(await first.exited, { code: 0, signal: null }, first.output());
+    const deadline = performance.now() + 15_000;
+    while ((await orders.read()).highestToken <= highestToken) {
+      assert.equal(second.child.exitCode, null, `the second node exited:\n${second.output()}`);
+      assert.ok(performance.now() < deadline, `the second node never wrote after taking over:\n${second.output()}`);
+      await sleep(50);
+    }
+    assert.deepEqual(await orders.read(), { value: "ship order 7", highestToken: highestToken + 1n });
+  } finally {
+    for (const ex of [first, second]) if (ex && ex.child.exitCode === null) ex.child.kill("SIGKILL");
+  }
+});
+
 test("readme_postgres_example_runs_and_hands_over_on_sigterm", async () => {
   const pool = pgPool(postgres());
   const orders = new PostgresFencedTable({ client: pool, key: "orders" });
