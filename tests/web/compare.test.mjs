@@ -172,3 +172,35 @@ test("a comparison link with more than four panes is refused, not drawn", async 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// Compare mode ignored `height`: the single playground sizes its cluster from it (clamped to
+// 150-2,400 px, the clamp said in the element), while every pane kept its own height. Each
+// pane's cluster now takes it, clamped and said the same way, and follows a change.
+test("compare mode honours height: every pane's cluster, clamped to 150-2,400 px and said in the element", async () => {
+  const page = await browser.open("embed.html?compare=raft,bully,lease-fencing&preset=partition&height=420px");
+  const pg = page.locator("tenure-playground");
+  const note = pg.getByTestId("height-note");
+  const clusters = () => pg.locator("svg.cluster").evaluateAll((all) => all.map((s) => Math.round(s.getBoundingClientRect().height)));
+  assert.deepEqual(await clusters(), [420, 420, 420]);
+  assert.equal(await note.isHidden(), true, "no note for a height in range");
+  await seek(page, 9000);
+  await screenshot(page, "compare-height", { fullPage: true });
+  const set = async (v) => {
+    await page.evaluate((h) => document.querySelector("tenure-playground").setAttribute("height", h), v);
+    return [await note.textContent(), await clusters()];
+  };
+  assert.deepEqual(await set("99999999"), [`height="99999999" is 99,999,999 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 2,400 px.`, [2400, 2400, 2400]]);
+  assert.ok(page.warnings.some((w) => w.startsWith("<tenure-playground compare>") && w.includes(`height="99999999" is 99,999,999 px`)), "in the console too");
+  await screenshot(page, "compare-height-clamped", { clip: { x: 0, y: 0, width: 1280, height: 500 } });
+  assert.deepEqual(await set("0"), [`height="0" is 0 px; the cluster's height is 150 px to 2,400 px (e.g. height="360px" or "50vh"). Using 150 px.`, [150, 150, 150]]);
+  const [bad] = await set("banana");
+  assert.match(bad, /^height="banana" is not a CSS length the element can use; .*Keeping the default height\.$/);
+  await page.evaluate(() => document.querySelector("tenure-playground").removeAttribute("height"));
+  assert.equal(await note.isHidden(), true, "the note goes with the attribute");
+  // A pane added later takes the height too.
+  await set("300px");
+  await mode(page, (m) => m.addPane());
+  assert.deepEqual(await clusters(), [300, 300, 300, 300]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -3,9 +3,10 @@
 // lease-unfenced, raft, raft-pv-cq, bully); `preset` names a comparison (partition,
 // gc-pause, clock-drift, leader-crash) whose panes the list replaces; `use-hash` opens a
 // comparison permalink (#c=...) and takes the shortcut keys (space, ".", ","); `link-base`,
-// `autoplay` ("false" is off) and `wasm` as in single mode. The element's `compare` property
-// is the CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
-import { autoplayAsked } from "./attributes.js";
+// `autoplay` ("false" is off), `height` (each pane's cluster, clamped to 150-2,400 px and said
+// in the element, as in single mode) and `wasm` as in single mode. The element's `compare`
+// property is the CompareMode (its API: play, pause, step, seek, inject, outcomes, permalink...).
+import { autoplayAsked, heightOf } from "./attributes.js";
 import { CompareMode, parseCompareList, specOf } from "./compare.js";
 import { comparePresetById, COMPARE_PRESETS } from "./compare-presets.js";
 import { loadWasm } from "./model.js";
@@ -20,7 +21,8 @@ export function mountCompare(el) {
   const root = el.shadowRoot;
   root.replaceChildren(html("style", { text: css }), html("style", { text: compareCss }));
   const errorEl = html("p", { class: "error", role: "alert", "data-testid": "error", hidden: true });
-  root.append(errorEl);
+  const heightNote = html("p", { class: "error", role: "alert", "data-testid": "height-note", hidden: true });
+  root.append(heightNote, errorEl);
   // Whether a link or an attribute was refused: the comparison shown instead is not played.
   let refused = false;
   const showError = (msg) => {
@@ -33,6 +35,18 @@ export function mountCompare(el) {
   const linkBase = el.getAttribute("link-base") ?? (el.hasAttribute("use-hash") ? undefined : new URL("./compare.html", location.href).href);
   const mode = new CompareMode(root, { linkBase, useHash: el.hasAttribute("use-hash"), reducedMotion });
   el.compare = mode;
+  // The `height` attribute sets every pane's cluster view, as it sets the single playground's:
+  // clamped to 150-2,400 px, and a value out of range or not a length said in the element and
+  // the console (attributes.js). Panes come and go, so it is a property of their container.
+  el.applyCompareHeight = (value) => {
+    const { css, note } = value ? heightOf(value, innerWidth, innerHeight) : { css: "" };
+    if (note) console.warn(`${PREFIX} ${note}`);
+    heightNote.hidden = !note;
+    heightNote.textContent = note ?? "";
+    mode.container.style.setProperty("--pane-cluster-height", css || null);
+    mode.container.classList.toggle("fixed-height", !!css);
+  };
+  el.applyCompareHeight(el.getAttribute("height"));
   el.ready = loadWasm(el.getAttribute("wasm") || undefined).then(() => {
     let opened = false;
     if (el.hasAttribute("use-hash") && location.hash.includes("c=")) {

@@ -189,7 +189,10 @@ export class TenurePlayground extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (this.compare) return;
+    if (this.compare) {
+      if (name === "height" && old !== value) this.applyCompareHeight?.(value);
+      return;
+    }
     if (!this.dataset.ready || old === value) return;
     if (name === "preset" && value) this.loadPreset(value);
     if (name === "scenario" && value) {
