@@ -1018,3 +1018,39 @@ fn a_huge_argument_is_shortened_in_its_error() {
         stderr(&out)
     );
 }
+
+/// `--set holder_id=18446744073709551616` said "expected a whole number 0 or more, got
+/// 1.8446744073709552e+19": the value was read as a float. It is named as written, with the
+/// largest whole number a scenario holds; 2^64 - 1 itself is taken.
+#[test]
+fn a_set_value_past_2_64_is_named_as_written() {
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "lease-fencing",
+        "--duration",
+        "1s",
+        "--set",
+        "holder_id=18446744073709551616",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "--set holder_id=18446744073709551616: 18446744073709551616 is above 2^64 - 1 \
+             (18446744073709551615), the largest whole number a scenario holds"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("e+19"), "{err}");
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "lease-fencing",
+        "--duration",
+        "1s",
+        "--set",
+        "holder_id=18446744073709551615",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

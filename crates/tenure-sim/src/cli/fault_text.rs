@@ -142,6 +142,17 @@ fn ms_value(value: &str) -> Result<Value, String> {
 /// A value that is not a time: JSON, groups `1,2|3`, a list `1,2` or `1,`, or one atom.
 /// JSON that gives a key twice in one object is refused, as in a scenario file.
 fn plain(value: &str) -> Result<Value, String> {
+    // A whole number past 2^64 - 1 would be read as a float and then refused as "got
+    // 1.8446744073709552e+19"; say it as written.
+    if value.bytes().all(|b| b.is_ascii_digit())
+        && !value.is_empty()
+        && value.parse::<u64>().is_err()
+    {
+        return Err(format!(
+            "{value} is above {}, the largest whole number a scenario holds",
+            super::json_text::U64_MAX_WORDS
+        ));
+    }
     if value.starts_with(['[', '{', '"'])
         && let Ok(v) = serde_json::from_str(value)
     {

@@ -13,7 +13,7 @@ pub(crate) fn without_bom(text: &str) -> &str {
 }
 
 /// The largest whole number a scenario file's whole-number keys take, 2^64 - 1, in words.
-const U64_MAX_WORDS: &str = "2^64 - 1 (18446744073709551615)";
+pub(crate) const U64_MAX_WORDS: &str = "2^64 - 1 (18446744073709551615)";
 
 /// `message`, the scenario reader's refusal of `text`, with a whole number of 2^64 or more
 /// said to be above 2^64 - 1 rather than "18446744073709552000 is not a seed" or "expected a
