@@ -287,3 +287,16 @@ export function notPlainObject(value) {
   const name = typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "object";
   return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} (not a plain object)`;
 }
+
+/** A short description of a value for messages: `the string "100"`, `NaN`, `-1`, `5n`. */
+export function describe(value) {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)}`;
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return value.toString();
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : `an object (${value.constructor?.name ?? "no prototype"})`;
+  return `${typeof value} ${String(value)}`;
+}

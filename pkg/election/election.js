@@ -128,7 +128,9 @@ export class LeaderElection {
   /**
    * Starts contending (goes on in the background until release()/close()). Resolves with
    * `{ leader: true, token }` once elected, or `{ leader: false, holder }` when the first
-   * attempt ends without a grant (held by `holder`, if the store said; refused; or failed).
+   * attempt ends without a grant (held by `holder`, if the store said; refused), or
+   * `{ leader: false, holder: undefined, error }` when it failed (`error`: the StoreError,
+   * such as ERR_STORE_TIMEOUT, also emitted as "error"). Contending goes on in every case.
    */
   campaign() {
     if (this.#closing !== undefined) return Promise.reject(closedError("campaign"));
@@ -373,8 +375,8 @@ export class LeaderElection {
     // A late failure of a request that already timed out is not news.
     if (!first && code === "ERR_STORE_TIMEOUT") return;
     if (first && r.mreq.type === "Renew") this.#metrics.renewalFailed();
-    this.#error(code, text, r.req, reply, cause);
-    if (first && r.mreq.type === "Acquire") this.#settleAttempt(undefined);
+    const err = this.#error(code, text, r.req, reply, cause);
+    if (first && r.mreq.type === "Acquire") this.#settleAttempt(undefined, err);
     this.#pump();
   }
 
@@ -420,10 +422,15 @@ export class LeaderElection {
     this.#pump();
   }
 
-  /** An Acquire ended: campaign() callers learn the outcome unless it made us leader. */
-  #settleAttempt(holder) {
+  /**
+   * An Acquire ended: campaign() callers learn the outcome unless it made us leader. `error`:
+   * the StoreError (also emitted as "error") when the attempt failed rather than being
+   * answered, so a caller can tell a store that is down from a lease held by someone unnamed.
+   */
+  #settleAttempt(holder, error) {
     if (this.#m.state === "Leader") return; // resolved by Elected
-    for (const resolve of this.#waiters.splice(0)) resolve({ leader: false, holder });
+    const outcome = error === undefined ? { leader: false, holder } : { leader: false, holder, error };
+    for (const resolve of this.#waiters.splice(0)) resolve(outcome);
   }
 
   /** A grant that arrived after this node stopped contending: hand it back at once. */
@@ -448,7 +455,9 @@ export class LeaderElection {
   }
 
   #error(code, text, request, reply, cause) {
-    this.#emit("error", new StoreError(text, { code, key: this.#key, request, reply, cause }));
+    const err = new StoreError(text, { code, key: this.#key, request, reply, cause });
+    this.#emit("error", err);
+    return err;
   }
 
   #emit(event, payload) {

@@ -79,6 +79,7 @@ export type DriverErrorCode =
   | "ERR_EVENT_NAME"
   | "ERR_LISTENER_TYPE"
   | "ERR_FUNCTION_TYPE"
+  | "ERR_RATE_TYPE"
   | "ERR_RATE_RANGE"
   | "ERR_DUPLICATE_KEY"
   | "ERR_UNKNOWN_SHARD"
@@ -179,7 +180,16 @@ export interface LeaderElectionOptions extends ElectionTuning {
   closeTimeoutMs?: number;
 }
 
-export type CampaignResult = { leader: true; token: FencingToken } | { leader: false; holder: string | undefined };
+/**
+ * What campaign() resolves with: elected; or the first attempt answered without a grant
+ * (`holder`: the holder the store named, if it did); or the first attempt failed (`error`: the
+ * StoreError also emitted as "error", such as ERR_STORE_TIMEOUT when the store did not answer).
+ * Contending goes on in the background in every case.
+ */
+export type CampaignResult =
+  | { leader: true; token: FencingToken }
+  | { leader: false; holder: string | undefined; error?: undefined }
+  | { leader: false; holder: undefined; error: StoreError };
 
 export interface ElectedEvent {
   key: string;
@@ -261,7 +271,7 @@ export interface MemoryStoreOptions {
   latencyMs?: number | [number, number];
   /** Chance in [0, 1] that a request or its reply is lost (answer: undefined) [0]. */
   lossRate?: number;
-  /** Seed of the latency/loss draws [fresh]. */
+  /** Seed of the latency/loss draws, from 0n to 2n ** 64n - 1n (a number is refused: ERR_SEED_TYPE) [fresh; reported as `seed`]. */
   seed?: bigint;
 }
 

@@ -10,7 +10,7 @@ import { MonotonicClock } from "./clock.js";
 import { guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { misuse } from "./errors.js";
 import { machineCaps } from "./protocol.js";
-import { Random, freshSeed } from "./random.js";
+import { Random, freshSeed, seedOption } from "./random.js";
 
 const KNOWN = ["latencyMs", "lossRate", "seed"];
 
@@ -285,12 +285,17 @@ function readStoreOptions(options) {
   const range = Array.isArray(latencyMs) ? [latencyMs[0], latencyMs[1]] : [latencyMs, latencyMs];
   // Whole ms: a timer's resolution is 1 ms, so a fraction would be rounded (convention: times
   // finer than their resolution are refused, never rounded).
-  if (!pair || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
-    throw misuse(RangeError, "ERR_MILLIS_RANGE", `MemoryStore latencyMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs) or [min, max] of them, min <= max, got ${shown(latencyMs)}`);
+  // Wrong-typed values (a string, a bigint) are a TypeError; a list of the wrong length or a number out of range a RangeError.
+  const typed = !pair || range.every((v) => typeof v === "number");
+  if (!typed || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
+    const [Class, code] = typed ? [RangeError, "ERR_MILLIS_RANGE"] : [TypeError, "ERR_MILLIS_TYPE"];
+    throw misuse(Class, code, `MemoryStore latencyMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs) or [min, max] of them, min <= max, got ${shown(latencyMs)}`);
   }
-  if (typeof lossRate !== "number" || !(lossRate >= 0 && lossRate <= 1)) {
-    throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number in [0, 1], got ${shown(lossRate)}`);
+  if (typeof lossRate !== "number") {
+    throw misuse(TypeError, "ERR_RATE_TYPE", `MemoryStore lossRate must be a number from 0 to 1, got ${shown(lossRate)}`);
   }
-  if (seed !== undefined && typeof seed !== "bigint") throw misuse(TypeError, "ERR_SEED_TYPE", "MemoryStore seed must be a bigint");
-  return { latency: range, loss: lossRate, seed };
+  if (!(lossRate >= 0 && lossRate <= 1)) {
+    throw misuse(RangeError, "ERR_RATE_RANGE", `MemoryStore lossRate must be a number from 0 to 1, got ${shown(lossRate)}`);
+  }
+  return { latency: range, loss: lossRate, seed: seed === undefined ? undefined : seedOption("MemoryStore seed", seed) };
 }

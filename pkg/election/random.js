@@ -1,5 +1,7 @@
 // A small seeded PRNG (SplitMix64 folded to doubles) for MemoryStore's latency and loss and
 // the conformance kit's differential run: the same seed gives the same draws everywhere.
+import { describe } from "../guard.js";
+import { misuse } from "./errors.js";
 
 const MASK = (1n << 64n) - 1n;
 
@@ -45,4 +47,22 @@ export function randomId() {
   b[8] = (b[8] & 0x3f) | 0x80;
   const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * Reads a seed option: a bigint from 0n to 2n ** 64n - 1n. A number is refused (past 2 ** 53 it
+ * has lost digits already), with the bigint to write where there is one. MemoryStore and the
+ * testing kit read their seeds here. `where` names the option as the caller wrote it.
+ */
+export function seedOption(where, v) {
+  const want = `${where} must be a bigint from 0n to 2n ** 64n - 1n`;
+  if (typeof v !== "bigint") {
+    let got = describe(v);
+    if (Number.isSafeInteger(v)) got += v >= 0 ? ` (write ${v}n)` : " (a seed is 0n or more)";
+    else if (Number.isInteger(v)) got = `the number ${BigInt(v)}, past 2 ** 53 where numbers lose digits (write the seed as a bigint literal, such as 1152921504606846977n)`;
+    else if (typeof v === "number") got = `the number ${v}, not a whole number`;
+    throw misuse(TypeError, "ERR_SEED_TYPE", `${want}, got ${got}`);
+  }
+  if (v < 0n || v > 2n ** 64n - 1n) throw misuse(RangeError, "ERR_SEED_RANGE", `${want}, got ${v}n`);
+  return v;
 }

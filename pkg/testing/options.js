@@ -4,9 +4,14 @@
 // error naming the option as written (`options.steps`), the value given and what is allowed,
 // with the unit. A bad value is the caller's, so it is refused here, never blamed on the store
 // (a ttl of -1 ms would otherwise fail every case as "the store failed").
-import { readingInput, refuseRevokedProxy } from "../guard.js";
+import { describe, readingInput, refuseRevokedProxy } from "../guard.js";
 import { misuse } from "../election/errors.js";
 import { MAX_TIMER_MS } from "../election/options.js";
+import { seedOption } from "../election/random.js";
+
+export { describe };
+/** A bigint seed from 0n to 2n ** 64n - 1n (one reader with MemoryStore's: pkg/election/random.js). */
+export const seed = seedOption;
 
 // setTimeout's longest delay: a longer one fires at once (Node warns, browsers say nothing).
 // One bound and one wording with LeaderElection's (pkg/election/options.js, MS_RANGE).
@@ -23,19 +28,6 @@ export const MAX_PREFIX = 65_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 /** How long makeStore() may take to hand over its store (a client may connect first), ms. */
 export const DEFAULT_MAKE_STORE_TIMEOUT_MS = 10_000;
-
-/** A short description of a value for messages: `the string "100"`, `NaN`, `-1`, `5n`. */
-export function describe(value) {
-  if (value === undefined) return "undefined";
-  if (value === null) return "null";
-  if (typeof value === "bigint") return `${value}n`;
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)}`;
-  if (typeof value === "function") return "a function";
-  if (typeof value === "symbol") return value.toString();
-  if (typeof value === "object") return Array.isArray(value) ? "an array" : `an object (${value.constructor?.name ?? "no prototype"})`;
-  return `${typeof value} ${String(value)}`;
-}
 
 /**
  * Checks `options` of the kit's function `fn` ("checkStoreContract" or "runDifferential")
@@ -107,19 +99,6 @@ export function integer(min, max, noun) {
     if (!Number.isInteger(v) || v < min || v > max) throw misuse(RangeError, "ERR_INTEGER_RANGE", `${where} must be ${want}, got ${describe(v)}`);
     return v;
   };
-}
-
-/** A bigint seed from 0n to 2n ** 64n - 1n (a number is refused: above 2 ** 53 it has lost digits already). */
-export function seed(where, v) {
-  if (typeof v !== "bigint") {
-    let got = describe(v);
-    if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) got += ` (write ${v}n)`;
-    else if (Number.isInteger(v)) got = `the number ${BigInt(v)}, past 2 ** 53 where numbers lose digits (write the seed as a bigint literal, such as 1152921504606846977n)`;
-    else if (typeof v === "number") got = `the number ${v}, not a whole number`;
-    throw misuse(TypeError, "ERR_SEED_TYPE", `${where} must be a bigint from 0n to 2n ** 64n - 1n, got ${got}`);
-  }
-  if (v < 0n || v > 2n ** 64n - 1n) throw misuse(RangeError, "ERR_SEED_RANGE", `${where} must be a bigint from 0n to 2n ** 64n - 1n, got ${v}n`);
-  return v;
 }
 
 export function numbering(where, v) {

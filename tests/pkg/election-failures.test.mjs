@@ -197,3 +197,33 @@ test("report_fenced_refuses_an_impossible_rejection_and_keeps_leadership", async
   assert.deepEqual(rec.events.map(([n, p]) => [n, p.reason]), [["elected", undefined], ["lost", "Fenced"]]);
   await election.close();
 });
+
+// campaign() resolved `{ leader: false, holder: undefined }` both for a lease held by a holder
+// the store did not name and for a store that never answered: the caller could not tell a
+// store outage from a busy lease. A failed attempt now carries its StoreError.
+test("campaign_tells_a_failed_attempt_from_an_answered_one", async () => {
+  const store = new MemoryStore();
+  const link = new Link(store);
+  const a = new LeaderElection({ store: link, key: "k", nodeId: "a", ...FAST });
+  const errors = [];
+  a.on("error", (err) => errors.push(err));
+  link.mode = "silent";
+  const failed = await a.campaign();
+  assert.equal(failed.leader, false);
+  assert.equal(failed.holder, undefined);
+  assert.equal(failed.error?.name, "StoreError");
+  assert.equal(failed.error.code, "ERR_STORE_TIMEOUT");
+  assert.equal(failed.error, errors[0], "the error campaign() resolves with is the one emitted");
+  link.mode = "reject";
+  const b = new LeaderElection({ store: link, key: "k", nodeId: "b", ...FAST });
+  b.on("error", () => {});
+  const rejected = await b.campaign();
+  assert.equal(rejected.error.code, "ERR_STORE_REJECTED");
+  // Held by a holder the store does not name: answered, so no error.
+  link.mode = () => ({ type: "Held" });
+  const c = new LeaderElection({ store: link, key: "k", nodeId: "c", ...FAST });
+  c.on("error", () => {});
+  assert.deepEqual(await c.campaign(), { leader: false, holder: undefined });
+  link.mode = "up";
+  await Promise.all([a.close(), b.close(), c.close()]);
+});

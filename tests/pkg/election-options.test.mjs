@@ -79,10 +79,19 @@ test("memory_store_options_and_requests_are_checked_and_it_keeps_working", async
   assert.throws(() => new MemoryStore({ lossRate: 2 }), { code: "ERR_RATE_RANGE" });
   // The value as written: NaN is not "null", and a bigint is named rather than crashing the message.
   assert.throws(() => new MemoryStore({ latencyMs: NaN }), { code: "ERR_MILLIS_RANGE", message: /got NaN$/ });
-  assert.throws(() => new MemoryStore({ latencyMs: [1, 5n] }), { code: "ERR_MILLIS_RANGE", message: /got \[1, 5n\]$/ });
-  assert.throws(() => new MemoryStore({ latencyMs: "5" }), { code: "ERR_MILLIS_RANGE", message: /got "5"$/ });
-  assert.throws(() => new MemoryStore({ lossRate: 1n }), { code: "ERR_RATE_RANGE", message: /got 1n$/ });
-  assert.throws(() => new MemoryStore({ seed: 1 }), { code: "ERR_SEED_TYPE" });
+  // A value of the wrong type is a TypeError (_TYPE), one out of range a RangeError (_RANGE).
+  assert.throws(() => new MemoryStore({ latencyMs: [1, 5n] }), { name: "TypeError", code: "ERR_MILLIS_TYPE", message: /got \[1, 5n\]$/ });
+  assert.throws(() => new MemoryStore({ latencyMs: "5" }), { name: "TypeError", code: "ERR_MILLIS_TYPE", message: /got "5"$/ });
+  assert.throws(() => new MemoryStore({ lossRate: 1n }), { name: "TypeError", code: "ERR_RATE_TYPE", message: /got 1n$/ });
+  assert.throws(() => new MemoryStore({ lossRate: "0.5" }), { name: "TypeError", code: "ERR_RATE_TYPE", message: /from 0 to 1, got "0.5"$/ });
+  assert.throws(() => new MemoryStore({ lossRate: NaN }), { name: "RangeError", code: "ERR_RATE_RANGE", message: /got NaN$/ });
+  // A seed is read as the testing kit reads one: the value given and the bigint to write.
+  assert.throws(() => new MemoryStore({ seed: 1 }), { name: "TypeError", code: "ERR_SEED_TYPE", message: "MemoryStore seed must be a bigint from 0n to 2n ** 64n - 1n, got 1 (write 1n)" });
+  assert.throws(() => new MemoryStore({ seed: -1 }), { code: "ERR_SEED_TYPE", message: /got -1 \(a seed is 0n or more\)$/ });
+  assert.throws(() => new MemoryStore({ seed: NaN }), { code: "ERR_SEED_TYPE", message: /from 0n to 2n \*\* 64n - 1n, got the number NaN, not a whole number$/ });
+  assert.throws(() => new MemoryStore({ seed: -1n }), { name: "RangeError", code: "ERR_SEED_RANGE", message: /got -1n$/ });
+  assert.throws(() => new MemoryStore({ seed: 2n ** 64n }), { code: "ERR_SEED_RANGE", message: /got 18446744073709551616n$/ });
+  assert.equal(new MemoryStore({ seed: 2n ** 64n - 1n }).seed, 2n ** 64n - 1n);
   const s = new MemoryStore();
   await assert.rejects(s.send(null), { code: "ERR_OBJECT_TYPE" });
   await assert.rejects(s.send({ type: "Steal", key: "k" }), { code: "ERR_VARIANT" });

@@ -32,6 +32,11 @@ async function main(): Promise<void> {
   if (result.leader) {
     const t: bigint = result.token;
     void t;
+  } else if (result.error !== undefined) {
+    // A failed attempt: the error narrows the holder to undefined.
+    const code: string = result.error.code;
+    const none: undefined = result.holder;
+    void [code, none];
   } else {
     const h: string | undefined = result.holder;
     void h;
