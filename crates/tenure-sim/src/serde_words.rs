@@ -174,6 +174,9 @@ fn split_position(detail: &str) -> (&str, &str) {
 }
 
 fn reword(body: &str) -> Option<String> {
+    if let Some(words) = syntax_words(body) {
+        return Some(words);
+    }
     if let Some(rest) = body.strip_prefix("unknown field ") {
         let (name, expected) = split_expected(rest);
         return Some(match expected {
@@ -224,6 +227,18 @@ fn reword(body: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// serde_json's syntax errors that read as its parser's terms ("EOF while parsing an
+/// object", "expected ident") in words about the text the caller wrote; `None` for any other
+/// message. Its other syntax errors ("expected `,` or `]`", "trailing comma", "key must be
+/// a string") read as they are. Kept small: the sim module carries it.
+fn syntax_words(body: &str) -> Option<String> {
+    if let Some(what) = body.strip_prefix("EOF while parsing ") {
+        let what = if what == "a list" { "an array" } else { what };
+        return Some(format!("the text ends within {what}"));
+    }
+    (body == "expected ident" || body == "expected value").then(|| "not a JSON value".into())
 }
 
 /// "`ttl`, expected one of `ttl_ms`, `seed`" -> ("ttl", Some("`ttl_ms`, `seed`")).
@@ -351,6 +366,24 @@ mod tests {
         ];
         for (serde, words) in cases {
             assert_eq!(json_words(serde), words, "{serde}");
+        }
+    }
+
+    /// serde_json's syntax errors, as it writes them for real text, keep their position and
+    /// lose its words ("EOF while parsing", "ident").
+    #[test]
+    fn syntax_errors_are_worded_about_the_text() {
+        let cases = [
+            ("{", "the text ends within an object at line 1 column 1"),
+            ("[1", "the text ends within an array at line 1 column 2"),
+            ("\"a", "the text ends within a string at line 1 column 2"),
+            ("{\"a\":", "the text ends within a value at line 1 column 5"),
+            ("nope", "not a JSON value at line 1 column 2"),
+            ("[1 2]", "expected `,` or `]` at line 1 column 4"),
+        ];
+        for (text, words) in cases {
+            let err = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+            assert_eq!(json_words(&err.to_string()), words, "{text}: {err}");
         }
     }
 }

@@ -23,7 +23,7 @@ fn scenario(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 fn every_scenario_mistake_reads_in_words() {
     use serde_json::json;
     let cases: Vec<(&str, String, &str)> = vec![
-        ("not json", "{".into(), "EOF"),
+        ("not json", "{".into(), "the text ends within an object"),
         (
             "unknown key",
             scenario(|v| v["colour"] = json!(1)),
