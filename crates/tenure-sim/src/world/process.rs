@@ -54,6 +54,15 @@ impl World {
             };
             f(&mut self.adapter, &mut env);
         }
+        self.settle(p, pause);
+    }
+
+    /// What follows every adapter input, whatever its kind: the leader check, the notes, a
+    /// pause, the sends, the reschedule and the wake-ups. `call` is generic over its input, so
+    /// each kind of input has its own copy of `call`; this part is one function they share in
+    /// the wasm modules (built for size), and inlined into each in native builds, as it was.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn settle(&mut self, p: usize, pause: Option<(usize, Duration)>) {
         self.touch(p);
         // Most inputs note nothing and ask for no wake-up, and many send nothing: only a
         // buffer that holds something is taken out to be drained (and put back for reuse).
