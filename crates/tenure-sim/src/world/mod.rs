@@ -58,6 +58,7 @@ pub use manual::{CampaignError, HeldMessage};
 use observe::Leading;
 use process::{Armed, ProcState, ProcStatus};
 use queue::{Envelope, Ev, Queue};
+use transport::Head;
 
 /// Most violation records a world keeps (all are counted).
 pub const MAX_VIOLATIONS: usize = 1000;
@@ -261,21 +262,28 @@ impl World {
 
     /// Processes the next event; `false` if none is left.
     pub fn step(&mut self) -> bool {
-        let Some((at, ev)) = self.queue.pop() else {
+        // The event is lent in its slot: a message's payload goes to the adapter from there;
+        // every other kind is taken out (a few words) before it is handled.
+        let Some((at, slot)) = self.queue.pop_lent() else {
             return false;
         };
         self.advance_to(at);
-        match ev {
-            Ev::Deliver(env) => self.deliver(env),
-            Ev::Timer { p, generation } => self.fire_timer(p, generation),
-            Ev::Resume { p, generation } => self.resume(p, generation),
-            Ev::Fault(f) => {
-                let _ = self.apply(f);
-            }
-            Ev::Wake { p, token } => {
-                self.call(p, |a, e| a.wake(e, token));
-                // A wake-up (a store outage ending) can change what every node may do.
-                self.touch_all();
+        if let Some(Ev::Deliver(env)) = self.queue.lent(slot) {
+            let head = Head::of(env);
+            self.deliver_lent(slot, head);
+        } else {
+            match self.queue.take(slot) {
+                Some(Ev::Timer { p, generation }) => self.fire_timer(p, generation),
+                Some(Ev::Resume { p, generation }) => self.resume(p, generation),
+                Some(Ev::Fault(f)) => {
+                    let _ = self.apply(f);
+                }
+                Some(Ev::Wake { p, token }) => {
+                    self.call(p, |a, e| a.wake(e, token));
+                    // A wake-up (a store outage ending) can change what every node may do.
+                    self.touch_all();
+                }
+                Some(Ev::Deliver(_)) | None => {}
             }
         }
         self.account();

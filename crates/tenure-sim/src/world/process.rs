@@ -40,6 +40,16 @@ pub(super) enum ProcStatus {
 impl World {
     /// Runs one adapter input for process `p`, then sends, records and reschedules.
     pub(super) fn call(&mut self, p: usize, f: impl FnOnce(&mut Machines, &mut Env<'_>)) {
+        self.call_lending(p, |a, env, _| f(a, env));
+    }
+
+    /// [`World::call`], the input also given the queue, from which a delivery moves the
+    /// payload of the message lent in its slot ([`Queue::take_payload`]).
+    pub(super) fn call_lending(
+        &mut self,
+        p: usize,
+        f: impl FnOnce(&mut Machines, &mut Env<'_>, &mut Queue),
+    ) {
         let mut pause = None;
         {
             // The adapter and the buffers are disjoint fields: the buffers are lent in place,
@@ -52,8 +62,17 @@ impl World {
                 pause: &mut pause,
                 wakes: &mut self.wake_buf,
             };
-            f(&mut self.adapter, &mut env);
+            f(&mut self.adapter, &mut env, &mut self.queue);
         }
+        self.settle(p, pause);
+    }
+
+    /// What follows every adapter input, whatever its kind: the leader check, the notes, a
+    /// pause, the sends, the reschedule and the wake-ups. `call` is generic over its input, so
+    /// each kind of input has its own copy of `call`; this part is one function they share in
+    /// the wasm modules (built for size), and inlined into each in native builds, as it was.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn settle(&mut self, p: usize, pause: Option<(usize, Duration)>) {
         self.touch(p);
         // Most inputs note nothing and ask for no wake-up, and many send nothing: only a
         // buffer that holds something is taken out to be drained (and put back for reuse).
@@ -234,7 +253,11 @@ impl World {
         for env in inbox {
             // A process may pause itself again while draining; keep the rest queued.
             match self.procs.get_mut(p) {
-                Some(s) if s.status == ProcStatus::Up => self.hand_over(env),
+                Some(s) if s.status == ProcStatus::Up => {
+                    let head = Head::of(&env);
+                    let slot = self.queue.lend(Ev::Deliver(env));
+                    self.hand_over(slot, head);
+                }
                 Some(s) => s.inbox.push_back(env),
                 None => {}
             }

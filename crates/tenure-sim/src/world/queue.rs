@@ -13,9 +13,14 @@
 //! message, timer or wake-up: kept apart, those sift through a heap a few times smaller. A pop
 //! takes the lesser of the two heaps' least keys, and the keys are the same as in one heap,
 //! so the order (ties included) is the one a single heap gives.
+//!
+//! The world pops an event by borrowing its slot (`lend.rs`): a message's payload moves from
+//! the slot straight into the adapter's input, not through a copy of the whole event.
 
 use super::heap::QuadHeap;
 use super::*;
+
+mod lend;
 
 #[derive(Clone, Debug)]
 pub(super) struct Envelope {
@@ -97,7 +102,20 @@ impl Queue {
         } else {
             0
         };
-        let slot = match self.free.pop() {
+        let slot = self.place(ev);
+        let k = key(at.as_micros(), rank, self.seq, slot);
+        if rank == 0 {
+            self.heap.push(k);
+        } else {
+            self.faults.push(k);
+        }
+    }
+
+    /// Puts `ev` in a free slot (or a new one) and returns the slot, with no key.
+    // Inlined into `push` in native builds; the wasm modules share one copy with `lend`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn place(&mut self, ev: Ev) -> u32 {
+        match self.free.pop() {
             Some(slot) => {
                 if let Some(s) = self.slab.get_mut(slot as usize) {
                     *s = Some(ev);
@@ -110,12 +128,6 @@ impl Queue {
                 self.slab.push(Some(ev));
                 slot
             }
-        };
-        let k = key(at.as_micros(), rank, self.seq, slot);
-        if rank == 0 {
-            self.heap.push(k);
-        } else {
-            self.faults.push(k);
         }
     }
 
@@ -157,19 +169,6 @@ impl Queue {
             (Some(e), Some(f)) if f < e => self.faults.pop(),
             (Some(_), _) => self.heap.pop(),
             (None, _) => self.faults.pop(),
-        }
-    }
-
-    /// Takes the earliest event out.
-    pub(super) fn pop(&mut self) -> Option<(Instant, Ev)> {
-        loop {
-            let k = self.pop_key()?;
-            let slot = slot_of(k);
-            let ev = self.slab.get_mut(slot).and_then(Option::take);
-            self.free.push(slot as u32);
-            if let Some(ev) = ev {
-                return Some((Instant::from_micros(at_of(k)), ev));
-            }
         }
     }
 

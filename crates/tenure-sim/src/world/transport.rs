@@ -89,33 +89,75 @@ impl World {
         });
     }
 
+    /// Delivers `env` (a message that waited outside the queue) as a queued one is.
     pub(super) fn deliver(&mut self, env: Envelope) {
-        if self.network.is_blocked(env.from, env.to) {
-            return self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Partition);
-        }
-        let Some(state) = self.procs.get_mut(env.to) else {
-            return;
-        };
-        match state.status {
-            ProcStatus::Crashed => {
-                self.drop_msg(env.id, env.from, env.to, env.label, DropReason::Crashed);
-            }
-            ProcStatus::Paused(_) => state.inbox.push_back(env),
-            ProcStatus::Up => self.hand_over(env),
-        }
+        let head = Head::of(&env);
+        let slot = self.queue.lend(Ev::Deliver(env));
+        self.deliver_lent(slot, head);
     }
 
-    pub(super) fn hand_over(&mut self, env: Envelope) {
+    /// Delivers the message lent in the queue's `slot` ([`Queue::pop_lent`]), whose envelope
+    /// reads `head`, or drops it, freeing the slot either way.
+    pub(super) fn deliver_lent(&mut self, slot: usize, head: Head) {
+        let reason = if self.network.is_blocked(head.from, head.to) {
+            DropReason::Partition
+        } else {
+            match self.procs.get_mut(head.to) {
+                Some(s) => match s.status {
+                    ProcStatus::Up => return self.hand_over(slot, head),
+                    ProcStatus::Paused(_) => {
+                        if let Some(Ev::Deliver(env)) = self.queue.take(slot) {
+                            s.inbox.push_back(env);
+                        }
+                        return;
+                    }
+                    ProcStatus::Crashed => DropReason::Crashed,
+                },
+                // No such process: dropped untraced.
+                None => return self.queue.discard(slot),
+            }
+        };
+        self.queue.discard(slot);
+        self.drop_msg(head.id, head.from, head.to, head.label, reason);
+    }
+
+    /// Hands the message lent in `slot` to its receiver; its payload moves from the slot
+    /// into the adapter's input.
+    pub(super) fn hand_over(&mut self, slot: usize, head: Head) {
         let m = &mut self.tracker.metrics;
         m.messages_delivered = m.messages_delivered.saturating_add(1);
-        let (from, to) = (self.name(env.from), self.name(env.to));
+        let (from, to) = (self.name(head.from), self.name(head.to));
         self.trace(TraceKind::Deliver {
-            id: env.id,
+            id: head.id,
             from,
             to,
-            msg: env.label,
+            msg: head.label,
         });
-        let (p, q) = (env.to, env.from);
-        self.call(p, |a, e| a.deliver(e, p, q, env.payload));
+        let (p, q) = (head.to, head.from);
+        self.call_lending(p, |a, e, queue| {
+            if let Some(payload) = queue.take_payload(slot) {
+                a.deliver(e, p, q, payload);
+            }
+        });
+    }
+}
+
+/// What a delivery reads of its envelope besides the payload (copied out of the slot).
+#[derive(Clone, Copy)]
+pub(super) struct Head {
+    id: u64,
+    from: usize,
+    to: usize,
+    label: &'static str,
+}
+
+impl Head {
+    pub(super) fn of(env: &Envelope) -> Head {
+        Head {
+            id: env.id,
+            from: env.from,
+            to: env.to,
+            label: env.label,
+        }
     }
 }

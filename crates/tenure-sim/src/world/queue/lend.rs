@@ -1,0 +1,57 @@
+//! Lending a queued event in its slot: a pop that leaves the event where it lies, so a
+//! delivery reads its envelope and moves its payload to the adapter straight from the slab
+//! (no copy of the whole event on the way out), and the calls that free the slot after.
+
+use super::*;
+
+impl Queue {
+    /// Takes the earliest event out.
+    #[cfg(test)] // the world pops with `pop_lent`
+    pub(in crate::world) fn pop(&mut self) -> Option<(Instant, Ev)> {
+        let (at, slot) = self.pop_lent()?;
+        self.take(slot).map(|ev| (at, ev))
+    }
+
+    /// Takes the earliest key out and lends its event where it lies: the event stays in its
+    /// slot, out of the queue's order (no key, so `in_flight`, `remove_where` and pushes
+    /// never see it), until [`Queue::take`], [`Queue::take_payload`] or [`Queue::discard`]
+    /// frees the slot. Every key names a slot that holds an event (a slot is emptied only
+    /// with its key gone), so the first key is the event.
+    pub(in crate::world) fn pop_lent(&mut self) -> Option<(Instant, usize)> {
+        let k = self.pop_key()?;
+        Some((Instant::from_micros(at_of(k)), slot_of(k)))
+    }
+
+    /// Lends `ev` as [`Queue::pop_lent`] does, without queueing it: a delivery of a message
+    /// that waited elsewhere (an inbox, manual mode) takes the same path as a queued one.
+    pub(in crate::world) fn lend(&mut self, ev: Ev) -> usize {
+        self.place(ev) as usize
+    }
+
+    /// The event lent in `slot`.
+    pub(in crate::world) fn lent(&self, slot: usize) -> Option<&Ev> {
+        self.slab.get(slot).and_then(Option::as_ref)
+    }
+
+    /// Takes the event lent in `slot` out and frees the slot.
+    pub(in crate::world) fn take(&mut self, slot: usize) -> Option<Ev> {
+        let ev = self.slab.get_mut(slot).and_then(Option::take);
+        self.free.push(slot as u32);
+        ev
+    }
+
+    /// Frees the lent `slot`, dropping its event (a message not delivered).
+    #[inline(never)]
+    pub(in crate::world) fn discard(&mut self, slot: usize) {
+        drop(self.take(slot));
+    }
+
+    /// The payload of the message lent in `slot`, moved straight out of the slot, which is
+    /// freed (`None` if the slot holds no message).
+    pub(in crate::world) fn take_payload(&mut self, slot: usize) -> Option<Payload> {
+        match self.take(slot) {
+            Some(Ev::Deliver(env)) => Some(env.payload),
+            _ => None,
+        }
+    }
+}
