@@ -9,6 +9,7 @@ mod lease;
 mod node_table;
 mod prefix_table;
 mod raft;
+mod recent;
 
 pub use lease::LeaseChecker;
 pub use raft::{EntryCode, RaftChecker};
