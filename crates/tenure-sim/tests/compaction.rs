@@ -26,7 +26,7 @@ fn run(s: &Scenario, every: u64) -> Ran {
     Ran {
         hash: w.trace_hash(),
         events: w.metrics().events,
-        verdicts: w.violation_counts().clone(),
+        verdicts: w.violation_counts(),
         records: w.log_records(),
     }
 }

@@ -42,7 +42,7 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
     if let Some(why) = &over_budget {
         return Ok(RunOutcome {
             seed,
-            violations: world.violation_counts().clone(),
+            violations: world.violation_counts(),
             failed: true,
             worst_split_brain_us: world.metrics().worst_split_brain_us,
             leader_after_heal_us: None,
@@ -67,7 +67,7 @@ pub fn run_one(opts: &ChaosOptions, seed: u64) -> Result<RunOutcome, ScenarioErr
     let m = world.metrics();
     Ok(RunOutcome {
         seed,
-        violations: world.violation_counts().clone(),
+        violations: world.violation_counts(),
         failed: world.failed() || over_budget.is_some(),
         worst_split_brain_us: m.worst_split_brain_us,
         leader_after_heal_us: found.map(|t| t.saturating_since(heal).as_micros()),

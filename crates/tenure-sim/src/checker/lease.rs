@@ -2,14 +2,14 @@
 //! increasing tokens, one session per token, a resource whose highest token never falls, and
 //! no stale write accepted.
 
+use super::recent::Recent;
 use super::{Finding, InvariantKind};
 use crate::process::Proc;
-use std::collections::BTreeMap;
 use tenure::lease::SessionId;
 use tenure::{Duration, Instant, NodeId};
 
 /// Keep the expiry of this many recent tokens, to judge late writes.
-const KEEP_TOKENS: usize = 256;
+pub(super) const KEEP_TOKENS: usize = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lease {
@@ -40,9 +40,9 @@ struct Lease {
 pub struct LeaseChecker {
     current: Option<Lease>,
     last_token: u64,
-    ends: BTreeMap<u64, Instant>,
+    ends: Recent<Instant>,
     /// The session each recent token was granted to.
-    sessions: BTreeMap<u64, (NodeId, SessionId)>,
+    sessions: Recent<(NodeId, SessionId)>,
     resource_highest: u64,
     shadow_highest: u64,
 }
@@ -103,13 +103,9 @@ impl LeaseChecker {
             end,
         });
         self.ends.insert(token, end);
-        self.sessions.entry(token).or_insert((holder, session));
-        while self.ends.len() > KEEP_TOKENS {
-            self.ends.pop_first();
-        }
-        while self.sessions.len() > KEEP_TOKENS {
-            self.sessions.pop_first();
-        }
+        self.sessions.insert_new(token, (holder, session));
+        self.ends.trim();
+        self.sessions.trim();
     }
 
     /// Rule 8: `token` is held by one session only, whichever grants or renewals name it.
@@ -121,7 +117,7 @@ impl LeaseChecker {
         what: &str,
         out: &mut Vec<Finding>,
     ) {
-        if let Some(&(first, owner)) = self.sessions.get(&token).filter(|(_, s)| *s != session) {
+        if let Some(&(first, owner)) = self.sessions.get(token).filter(|(_, s)| *s != session) {
             out.push(Finding {
                 kind: InvariantKind::TokenPerSession,
                 nodes: vec![Proc::Node(first), Proc::Node(holder)],
@@ -174,7 +170,7 @@ impl LeaseChecker {
 
     /// Whether a write with `token` leaving its node at store time `store_now` is late.
     pub fn is_late(&self, token: u64, store_now: Instant) -> bool {
-        self.ends.get(&token).is_none_or(|end| store_now >= *end)
+        self.ends.get(token).is_none_or(|end| store_now >= *end)
     }
 
     /// The lease valid at store time `now`: `(holder, token, expiry on the store clock)`.

@@ -9,6 +9,7 @@ mod lease;
 mod node_table;
 mod prefix_table;
 mod raft;
+mod recent;
 
 pub use lease::LeaseChecker;
 pub use raft::{EntryCode, RaftChecker};
@@ -53,6 +54,21 @@ pub enum InvariantKind {
 }
 
 impl InvariantKind {
+    /// Every kind, in declaration order (the `Ord` order): `ALL[k as usize] == k`.
+    pub(crate) const ALL: [InvariantKind; 11] = [
+        InvariantKind::ElectionSafety,
+        InvariantKind::TermMonotonic,
+        InvariantKind::LogMatching,
+        InvariantKind::LeaderCompleteness,
+        InvariantKind::SingleValidHolder,
+        InvariantKind::TokenMonotonic,
+        InvariantKind::ResourceTokenMonotonic,
+        InvariantKind::TokenPerSession,
+        InvariantKind::StaleWriteAccepted,
+        InvariantKind::SplitBrain,
+        InvariantKind::Liveness,
+    ];
+
     /// The kebab-case name.
     pub fn name(self) -> &'static str {
         match self {
@@ -117,6 +133,29 @@ pub struct Violation {
     pub promised: bool,
 }
 
+/// How many violations of each kind: one counter per kind, indexed by the kind. A fixed
+/// array in place of the ordered map it was (no B-tree code in the wasm modules); read in
+/// kind order, which was the map's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KindCounts([u64; InvariantKind::ALL.len()]);
+
+impl KindCounts {
+    /// Counts one violation of `kind`.
+    pub(crate) fn add(&mut self, kind: InvariantKind) {
+        if let Some(n) = self.0.get_mut(kind as usize) {
+            *n += 1;
+        }
+    }
+
+    /// The kinds counted at least once, with their counts, in kind order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (InvariantKind, u64)> + use<> {
+        InvariantKind::ALL
+            .into_iter()
+            .zip(self.0)
+            .filter(|&(_, n)| n > 0)
+    }
+}
+
 /// A violation before the world stamps it with time and promise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
@@ -133,6 +172,43 @@ mod tests {
     use super::*;
     use crate::units::Ms;
     use tenure::NodeId;
+
+    #[test]
+    fn all_lists_every_kind_at_its_index() {
+        for (i, k) in InvariantKind::ALL.into_iter().enumerate() {
+            assert_eq!(k as usize, i, "{k:?}");
+            // A kind added to the enum fails to compile here: add it to `ALL` too.
+            match k {
+                InvariantKind::ElectionSafety
+                | InvariantKind::TermMonotonic
+                | InvariantKind::LogMatching
+                | InvariantKind::LeaderCompleteness
+                | InvariantKind::SingleValidHolder
+                | InvariantKind::TokenMonotonic
+                | InvariantKind::ResourceTokenMonotonic
+                | InvariantKind::TokenPerSession
+                | InvariantKind::StaleWriteAccepted
+                | InvariantKind::SplitBrain
+                | InvariantKind::Liveness => {}
+            }
+        }
+        assert!(InvariantKind::ALL.is_sorted());
+        let mut counts = KindCounts::default();
+        for k in [
+            InvariantKind::Liveness,
+            InvariantKind::ElectionSafety,
+            InvariantKind::Liveness,
+        ] {
+            counts.add(k);
+        }
+        assert_eq!(
+            counts.iter().collect::<Vec<_>>(),
+            [
+                (InvariantKind::ElectionSafety, 1),
+                (InvariantKind::Liveness, 2)
+            ]
+        );
+    }
 
     #[test]
     fn pauses_and_clock_steps_break_the_lease_premise() {

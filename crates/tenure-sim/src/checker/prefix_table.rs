@@ -3,10 +3,16 @@
 //! Nearly every index holds entries of one term, and the indices held are the run of them
 //! above the compaction point, so the table keeps the first term seen at each index of that
 //! run in a `VecDeque` indexed by `index - base - 1`, and only the rest (a second term at an
-//! index, written by a leader that did not win, or an index below the run) in a `BTreeMap`.
+//! index, written by a leader that did not win, or an index below the run) in a `HashMap`.
 //! What it answers is what one `BTreeMap` of every pair would.
+//!
+//! The rest is a hash map, not a `BTreeMap` (no B-tree code in the wasm modules) and not a
+//! sorted `Vec`: it holds what the run does not, up to the entries above the compaction point
+//! of a leader cut off from its quorum (thousands), so an insert must not move the others.
+//! Nothing iterates it in an order that shows: a compaction keeps the pairs above the point
+//! (`retain`, one pass over the map, once per compaction).
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 #[derive(Clone, Debug, Default)]
 pub(super) struct PrefixTable {
@@ -14,7 +20,7 @@ pub(super) struct PrefixTable {
     base: u64,
     dense: VecDeque<(u64, u64)>,
     /// Every other recorded pair.
-    rest: BTreeMap<(u64, u64), u64>,
+    rest: HashMap<(u64, u64), u64>,
 }
 
 impl PrefixTable {
@@ -52,7 +58,7 @@ impl PrefixTable {
             .min(self.dense.len());
         self.dense.drain(..drop);
         self.base = self.base.max(index);
-        self.rest = self.rest.split_off(&(index.saturating_add(1), 0));
+        self.rest.retain(|&(i, _), _| i > index);
     }
 
     /// Pairs recorded.
@@ -64,6 +70,7 @@ impl PrefixTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     /// Random records, look-ups and compactions against one `BTreeMap` of every pair.
     #[test]

@@ -4,7 +4,6 @@ use super::node_table::NodeTable;
 use super::prefix_table::PrefixTable;
 use super::{Finding, InvariantKind};
 use crate::process::Proc;
-use std::collections::BTreeMap;
 use tenure::NodeId;
 
 /// One log entry as the checker sees it: its term and a code for its data.
@@ -54,7 +53,12 @@ impl NodeLog {
 #[derive(Clone, Debug, Default)]
 pub struct RaftChecker {
     terms: NodeTable<u64>,
-    leaders: BTreeMap<u64, NodeId>,
+    /// The leader of each term from the lowest current term up, sorted by term: a sorted
+    /// `Vec` in place of a `BTreeMap` (no B-tree code in the wasm modules). A new leader's
+    /// term is nearly always the highest one seen, so it goes at the end; one elected late
+    /// (a candidate paused with its votes queued) moves the few entries of later terms.
+    /// Terms below every node's current term are dropped ([`observe_term`](Self::observe_term)).
+    leaders: Vec<(u64, NodeId)>,
     logs: NodeTable<NodeLog>,
     prefixes: PrefixTable,
     /// Entries `1..=committed_base` are committed and compacted.
@@ -105,12 +109,8 @@ impl RaftChecker {
             return;
         }
         if let Some(min) = self.terms.values().min().copied() {
-            while let Some((&t, _)) = self.leaders.first_key_value() {
-                if t >= min {
-                    break;
-                }
-                self.leaders.remove(&t);
-            }
+            let below = self.leaders.partition_point(|&(t, _)| t < min);
+            self.leaders.drain(..below);
         }
     }
 
@@ -189,15 +189,19 @@ impl RaftChecker {
 
     /// `node` became leader of `term`.
     pub fn observe_leader(&mut self, node: NodeId, term: u64, out: &mut Vec<Finding>) {
-        match self.leaders.get(&term) {
-            Some(&other) if other != node => out.push(Finding {
-                kind: InvariantKind::ElectionSafety,
-                nodes: vec![Proc::Node(other), Proc::Node(node)],
-                detail: format!("{other} and {node} were both leader in term {term}"),
-            }),
-            _ => {
-                self.leaders.insert(term, node);
+        match self.leaders.binary_search_by_key(&term, |&(t, _)| t) {
+            Ok(i) => {
+                if let Some(&(_, other)) = self.leaders.get(i)
+                    && other != node
+                {
+                    out.push(Finding {
+                        kind: InvariantKind::ElectionSafety,
+                        nodes: vec![Proc::Node(other), Proc::Node(node)],
+                        detail: format!("{other} and {node} were both leader in term {term}"),
+                    });
+                }
             }
+            Err(i) => self.leaders.insert(i, (term, node)),
         }
         // Leader Completeness (Raft §5.4): an entry committed in term U is in the log of every
         // leader of a term above U. A leader of a lower term elected later in true time (a

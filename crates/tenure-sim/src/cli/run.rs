@@ -348,10 +348,11 @@ fn print_summary(world: &World, json: bool, out: &Out) {
     );
     row("events", m.events.to_string());
     row("trace hash", format!("{:016x}", world.trace_hash()));
-    if world.violation_counts().is_empty() {
+    let counts = world.violation_counts();
+    if counts.is_empty() {
         row("violations", "none".into());
     } else {
-        for (k, n) in world.violation_counts() {
+        for (k, n) in &counts {
             row("violations", super::violation_count(s.algorithm, *k, *n));
         }
         if let Some(v) = world.violations().first() {

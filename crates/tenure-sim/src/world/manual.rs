@@ -33,11 +33,15 @@ impl World {
         if on {
             // In (time, rank, sequence) order: the order they would have arrived in.
             let in_flight = self.queue.remove_where(|ev| matches!(ev, Ev::Deliver(_)));
-            let mut seen = std::collections::BTreeSet::new();
+            // Ids kept sorted (a `Vec`, not a `BTreeSet`: no B-tree code in the wasm modules);
+            // the messages in flight are bounded by the storm bound, and this runs once per
+            // switch, not per event.
+            let mut seen: Vec<u64> = Vec::new();
             for ev in in_flight {
                 if let Ev::Deliver(env) = ev
-                    && seen.insert(env.id)
+                    && let Err(i) = seen.binary_search(&env.id)
                 {
+                    seen.insert(i, env.id);
                     self.held_msgs.push(env);
                 }
             }

@@ -24,7 +24,7 @@
 //! order events were scheduled, so a scenario replays identically.
 
 use crate::algo::{Env, Machines, Note};
-use crate::checker::{InvariantKind, Violation};
+use crate::checker::{InvariantKind, KindCounts, Violation};
 use crate::clock::SimClock;
 use crate::event::NodeEvent;
 use crate::fault::{Fault, TimedFault};
@@ -36,7 +36,7 @@ use crate::scenario::{Scenario, ScenarioError, validate_fault};
 use crate::snapshot::{Dropped, InFlight, MessageDetail, NodeView, Snapshot, Status, TimerView};
 use crate::trace::{DEFAULT_LOG_CAPACITY, DropReason, EventLog, TraceEvent, TraceKind};
 use crate::units::{Ms, ms_to_us};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use tenure::{Duration, Instant, NodeId};
 
 #[cfg(test)]
@@ -118,7 +118,7 @@ pub struct World {
     /// What the algorithm promises; `SplitBrain` leaves once a fault breaks its premise.
     promised: Vec<InvariantKind>,
     violations: Vec<Violation>,
-    violation_counts: BTreeMap<InvariantKind, u64>,
+    violation_counts: KindCounts,
     dropped: VecDeque<Dropped>,
     next_msg: u64,
     out_buf: VecDeque<(usize, usize, Payload)>,
@@ -176,7 +176,7 @@ impl World {
             tracker: Tracker::default(),
             promised: spec.promises.to_vec(),
             violations: Vec::new(),
-            violation_counts: BTreeMap::new(),
+            violation_counts: KindCounts::default(),
             dropped: VecDeque::new(),
             next_msg: 0,
             out_buf: VecDeque::new(),

@@ -1,6 +1,7 @@
 //! Observation: metrics, violations, the trace hash, events, leaders and snapshots.
 
 use super::*;
+use std::collections::BTreeMap;
 
 impl World {
     /// Metrics so far.
@@ -16,9 +17,10 @@ impl World {
         &self.violations
     }
 
-    /// How many violations of each kind, promised or not.
-    pub fn violation_counts(&self) -> &BTreeMap<InvariantKind, u64> {
-        &self.violation_counts
+    /// How many violations of each kind, promised or not (a kind never violated is absent).
+    /// Built on each call from the world's per-kind counters: the world keeps no map.
+    pub fn violation_counts(&self) -> BTreeMap<InvariantKind, u64> {
+        self.violation_counts.iter().collect()
     }
 
     /// Whether any invariant the algorithm promises was violated (the CLI's exit code).
@@ -334,7 +336,7 @@ impl World {
             detail,
             promised: self.promised.contains(&kind),
         };
-        *self.violation_counts.entry(kind).or_insert(0) += 1;
+        self.violation_counts.add(kind);
         self.trace(TraceKind::Violation(v.clone()));
         if self.violations.len() < MAX_VIOLATIONS {
             self.violations.push(v);
