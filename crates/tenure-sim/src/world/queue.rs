@@ -267,6 +267,28 @@ mod tests {
         assert_eq!(q.len(), 0);
     }
 
+    /// A slot taken twice is freed once: two later events never share it.
+    #[test]
+    fn a_slot_taken_twice_is_freed_once() {
+        let mut q = Queue::default();
+        let at = Instant::from_micros;
+        q.push(at(1), timer(1));
+        let (_, slot) = q.pop_lent().unwrap();
+        assert!(q.take(slot).is_some());
+        assert!(q.take(slot).is_none());
+        q.push(at(2), timer(2));
+        q.push(at(3), timer(3));
+        assert_eq!(
+            q.slab.len(),
+            2,
+            "the freed slot is reused once, then the slab grows"
+        );
+        let ps: Vec<usize> = std::iter::from_fn(|| q.pop())
+            .map(|(_, ev)| p_of(&ev))
+            .collect();
+        assert_eq!(ps, [2, 3]);
+    }
+
     #[test]
     fn renumbering_when_the_sequence_runs_out_keeps_the_order() {
         let mut q = Queue::default();

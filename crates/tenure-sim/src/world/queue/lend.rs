@@ -33,10 +33,13 @@ impl Queue {
         self.slab.get(slot).and_then(Option::as_ref)
     }
 
-    /// Takes the event lent in `slot` out and frees the slot.
+    /// Takes the event lent in `slot` out and frees the slot. A slot that holds nothing is
+    /// not freed again (it is free already), so the free list never names a slot twice.
     pub(in crate::world) fn take(&mut self, slot: usize) -> Option<Ev> {
         let ev = self.slab.get_mut(slot).and_then(Option::take);
-        self.free.push(slot as u32);
+        if ev.is_some() {
+            self.free.push(slot as u32);
+        }
         ev
     }
 
