@@ -175,7 +175,7 @@ test("data the caller did not write as text gets no line or column", () => {
     assert.fail("nothing thrown");
   };
   const nodes = msg(() => new Simulation({ ...good(), nodes: "3" }));
-  assert.match(nodes, /expected a whole number 0 or more, got the string "3"/);
+  assert.match(nodes, /nodes: expected a whole number from 1 to 64, got the string "3"/);
   assert.doesNotMatch(nodes, / at line \d+ column/);
   const cfg = msg(() => new Search({ algorithm: "raft", property: "split-brain", config: { election_timeout_ms: "x" } }));
   assert.match(cfg, /^search options: config(?::\s*|\.)election_timeout_ms: /);

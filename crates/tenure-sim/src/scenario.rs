@@ -45,6 +45,9 @@ pub const MAX_DURATION_MS: u64 = 1_000_000_000;
 /// Most nodes a scenario may have (the playground draws them all).
 pub const MAX_NODES: u64 = 64;
 
+/// What `nodes` may be, in an error's words (kept equal to [`MAX_NODES`] by a test).
+pub(crate) const NODES_RANGE: &str = "expected a whole number from 1 to 64";
+
 /// Which election algorithm a world runs: an entry of the simulator's registry, written as
 /// its kebab-case name in JSON and on the command line ([`Algorithm::NAMES`]).
 /// [`Algorithm::spec`] says everything else about it (docs/algorithms.md).
@@ -390,7 +393,7 @@ impl Scenario {
         }
         if self.nodes == 0 || self.nodes > MAX_NODES {
             return Err(ScenarioError::Invalid(format!(
-                "nodes {} must be 1 to {MAX_NODES}",
+                "nodes {} must be a whole number from 1 to {MAX_NODES}",
                 self.nodes
             )));
         }

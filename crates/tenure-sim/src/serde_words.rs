@@ -68,7 +68,7 @@ impl KeyedError {
     /// The message in JSON words, the key first: `nodes: expected ...`; the text position
     /// (if any) last.
     pub fn words(&self) -> String {
-        let body = object_words(&self.detail);
+        let body = words_at(&self.path, &self.detail);
         // A missing key names itself ("the key \"node\" is required"); its object's path
         // still helps when it is nested.
         if self.path.is_empty() {
@@ -82,6 +82,19 @@ impl KeyedError {
 impl core::fmt::Display for KeyedError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&self.words())
+    }
+}
+
+/// [`object_words`] for a refusal at the key path `path` (`nodes`, `config.ttl_ms`, a search
+/// option's `options.nodes`): a key whose allowed values are narrower than its type's says them where
+/// serde names only the type ("expected a whole number from 1 to 64, got 3.5" for `nodes`).
+pub fn words_at(path: &str, detail: &str) -> String {
+    let body = object_words(detail);
+    match body.strip_prefix("expected a whole number 0 or more") {
+        Some(rest) if path == "nodes" || path.ends_with(".nodes") => {
+            format!("{}{rest}", crate::scenario::NODES_RANGE)
+        }
+        _ => body,
     }
 }
 
@@ -313,7 +326,28 @@ fn got_words(got: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::json_words;
+    use super::{json_words, words_at};
+
+    #[test]
+    fn nodes_names_its_range() {
+        let range = format!(
+            "expected a whole number from 1 to {}",
+            crate::scenario::MAX_NODES
+        );
+        assert_eq!(crate::scenario::NODES_RANGE, range);
+        assert_eq!(
+            words_at("nodes", "invalid type: floating point `3.5`, expected u64"),
+            format!("{range}, got 3.5")
+        );
+        // Another key with the same type keeps the type's words.
+        assert_eq!(
+            words_at(
+                "holder_id",
+                "invalid type: floating point `3.5`, expected u64"
+            ),
+            "expected a whole number 0 or more, got 3.5"
+        );
+    }
 
     #[test]
     fn serde_phrases_become_json_words() {

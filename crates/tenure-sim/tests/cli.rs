@@ -362,15 +362,23 @@ fn a_number_past_2_64_is_said_to_be_above_the_largest() {
         ),
         format!("seed: 18446744073709551616 is above the largest seed, {max} at line 1 column 78")
     );
-    // Another whole-number key, on a later line.
+    // `nodes`, on a later line: its own range.
     assert_eq!(
         run(
             "nodes.json",
             "{\"version\": 1, \"algorithm\": \"raft\",\n \"nodes\": 99999999999999999999999, \"seed\": 1, \"duration_ms\": 1000}"
         ),
+        "nodes: 99999999999999999999999 must be a whole number from 1 to 64 at line 2 column 33"
+    );
+    // Another whole-number key.
+    assert_eq!(
+        run(
+            "node.json",
+            r#"{"version": 1, "algorithm": "raft", "nodes": 3, "seed": 1, "duration_ms": 1000, "faults": [{"at_ms": 0, "fault": {"type": "crash", "node": 99999999999999999999999}}]}"#
+        ),
         format!(
-            "nodes: 99999999999999999999999 is above {max}, the largest whole number a scenario \
-             holds at line 2 column 33"
+            "faults[0].fault.node: 99999999999999999999999 is above {max}, the largest whole \
+             number a scenario holds at line 1 column 162"
         )
     );
     // The largest seed itself runs, and a fraction is still not a seed.

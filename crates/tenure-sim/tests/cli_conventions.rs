@@ -404,7 +404,7 @@ fn scenario_files_keep_their_line_and_column() {
     let err = stderr(&out);
     assert!(
         err.contains(
-            "nodes: expected a whole number 0 or more, got the string \"3\" at line 1 column"
+            "nodes: expected a whole number from 1 to 64, got the string \"3\" at line 1 column"
         ),
         "{err}"
     );

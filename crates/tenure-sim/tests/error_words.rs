@@ -44,7 +44,7 @@ fn every_scenario_mistake_reads_in_words() {
         (
             "string nodes",
             scenario(|v| v["nodes"] = json!("3")),
-            "nodes: expected a whole number 0 or more, got the string \"3\"",
+            "nodes: expected a whole number from 1 to 64, got the string \"3\"",
         ),
         (
             "fractional nodes",
@@ -64,7 +64,7 @@ fn every_scenario_mistake_reads_in_words() {
         (
             "no nodes",
             scenario(|v| v["nodes"] = json!(0)),
-            "nodes 0 must be 1 to 64",
+            "nodes 0 must be a whole number from 1 to 64",
         ),
         (
             "version",

@@ -177,12 +177,12 @@ impl SimulationError {
                 path,
             } => (class, message, path),
         };
-        let words = tenure_sim::serde_words::object_words(&detail);
         let path = path.unwrap_or_default();
         let rel = path
             .strip_prefix(subject.name())
             .unwrap_or(&path)
             .trim_start_matches('.');
+        let words = tenure_sim::serde_words::words_at(rel, &detail);
         let message = if rel.is_empty() {
             format!("{}: {words}", subject.name())
         } else {
@@ -298,7 +298,10 @@ mod tests {
                 "-5 is not a time in milliseconds (finite, >= 0)",
                 "ERR_SCENARIO_RANGE",
             ),
-            ("nodes 0 must be 1 to 64", "ERR_SCENARIO_RANGE"),
+            (
+                "nodes 0 must be a whole number from 1 to 64",
+                "ERR_SCENARIO_RANGE",
+            ),
         ];
         for (detail, code) in cases {
             let err = SimulationError::from_serde(Subject::Scenario, detail);

@@ -25,7 +25,8 @@ pub(crate) const U64_MAX_WORDS: &str = "2^64 - 1 (18446744073709551615)";
 pub(crate) fn above_u64_words(message: &str, text: &str) -> String {
     let reworded = || -> Option<String> {
         if !(message.contains(" is not a seed: ")
-            || message.contains("expected a whole number 0 or more, got "))
+            || message.contains("expected a whole number 0 or more, got ")
+            || message.contains(crate::scenario::NODES_RANGE))
         {
             return None;
         }
@@ -45,6 +46,11 @@ pub(crate) fn above_u64_words(message: &str, text: &str) -> String {
         let (path, _) = rest.split_once(": ")?;
         let words = if path == "seed" {
             format!("{digits} is above the largest seed, {U64_MAX_WORDS}")
+        } else if path == "nodes" {
+            format!(
+                "{digits} must be a whole number from 1 to {}",
+                crate::scenario::MAX_NODES
+            )
         } else {
             format!("{digits} is above {U64_MAX_WORDS}, the largest whole number a scenario holds")
         };
