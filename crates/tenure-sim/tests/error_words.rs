@@ -136,6 +136,15 @@ fn every_scenario_mistake_reads_in_words() {
             "heartbeat_interval_ms 50 (the default) must be above 0 and below election_timeout_ms 40",
         ),
         (
+            // A proposal every 0 ms would fire forever at one instant (the run never ends).
+            "proposals without an interval",
+            scenario(|v| {
+                v["algorithm"] = json!("raft");
+                v["config"] = json!({ "propose_interval_ms": 0 });
+            }),
+            "raft config: propose_interval_ms 0 must be above 0",
+        ),
+        (
             "config of another algorithm",
             scenario(|v| v["config"]["pre_vote"] = json!(true)),
             "does not apply to algorithm lease-fencing",

@@ -90,6 +90,7 @@ impl RaftAdapter {
         if let Some(v) = c.leader_lease_drift_ppm {
             base.max_drift_ppm = v;
         }
+        spec::check_workload(c)?;
         let n = usize::try_from(s.nodes).unwrap_or(0);
         let mut adapter = RaftAdapter {
             base,

@@ -2,6 +2,7 @@
 
 use super::{DEFAULT_PROPOSE_MS, RaftAdapter};
 use crate::checker::InvariantKind;
+use crate::scenario::ScenarioError;
 use tenure::raft::RaftConfig;
 
 /// Raft's registration.
@@ -62,3 +63,15 @@ pub(crate) const SPEC: crate::algo::AlgorithmSpec = crate::algo::AlgorithmSpec {
             .map_or(RaftConfig::default().heartbeat_interval, |m| m.duration())
     },
 };
+
+/// Refuses a workload the run could not get past: a proposal timer of 0 would fire again at
+/// the same instant forever, and the run would never end. Any positive interval is a workload
+/// (crates/tenure-sim/tests/compaction.rs proposes every 10 us to test the back-pressure bound).
+pub(super) fn check_workload(c: &crate::scenario::AlgoConfig) -> Result<(), ScenarioError> {
+    if c.propose_interval_ms.is_some_and(|m| m.micros() == 0) {
+        return Err(ScenarioError::Invalid(String::from(
+            "raft config: propose_interval_ms 0 must be above 0 (one proposal every so many ms)",
+        )));
+    }
+    Ok(())
+}
