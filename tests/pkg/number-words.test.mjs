@@ -22,11 +22,11 @@ function message(fn) {
 
 const cases = [
   // [label, scenario, the exact message]
-  ["fractional nodes", { ...good(), nodes: 1.5 }, "scenario: nodes: expected a whole number 0 or more, got 1.5"],
-  ["nodes past 2^53", { ...good(), nodes: 2 ** 60 }, "scenario: nodes: expected a whole number 0 or more, got 1152921504606847000.0"],
-  ["nodes at 1e21", { ...good(), nodes: 1e21 }, "scenario: nodes: expected a whole number 0 or more, got 1000000000000000000000.0"],
-  ["tiny nodes", { ...good(), nodes: 1.5e-7 }, "scenario: nodes: expected a whole number 0 or more, got 0.00000015"],
-  ["negative tiny nodes", { ...good(), nodes: -2.5e-300 }, `scenario: nodes: expected a whole number 0 or more, got -0.${"0".repeat(299)}25`],
+  ["fractional nodes", { ...good(), nodes: 1.5 }, "scenario: nodes: expected a whole number from 1 to 64, got 1.5"],
+  ["nodes past 2^53", { ...good(), nodes: 2 ** 60 }, "scenario: nodes: expected a whole number from 1 to 64, got 1152921504606847000.0"],
+  ["nodes at 1e21", { ...good(), nodes: 1e21 }, "scenario: nodes: expected a whole number from 1 to 64, got 1000000000000000000000.0"],
+  ["tiny nodes", { ...good(), nodes: 1.5e-7 }, "scenario: nodes: expected a whole number from 1 to 64, got 0.00000015"],
+  ["negative tiny nodes", { ...good(), nodes: -2.5e-300 }, `scenario: nodes: expected a whole number from 1 to 64, got -0.${"0".repeat(299)}25`],
   ["loss", { ...good(), network: { loss: 2.5 } }, "scenario: network.loss: 2.5 is not a probability from 0 to 1"],
   ["loss at 1e21", { ...good(), network: { loss: 1e21 } }, "scenario: network.loss: 1000000000000000000000 is not a probability from 0 to 1"],
   ["tiny negative loss", { ...good(), network: { loss: -1e-7 } }, "scenario: network.loss: -0.0000001 is not a probability from 0 to 1"],
@@ -35,7 +35,7 @@ const cases = [
   ["time with a tail", { ...good(), duration_ms: 5000.0004 }, "scenario: duration_ms: 5000.0004 ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at most 3 decimals"],
   ["time past 2^64 us", { ...good(), duration_ms: 1e30 }, "scenario: duration_ms: 1000000000000000000000000000000 is not a time in milliseconds: give a finite number, 0 or more, below 2^64 microseconds"],
   ["run too long", { ...good(), duration_ms: 1000000000.5 }, "scenario: duration_ms 1000000000.5 is above the longest run, 1000000000 ms (about 11.6 days of simulated time); split a longer study into runs over seeds"],
-  ["negative offset", fault({ type: "clock-offset", target: 1, offset_ms: -0.0004 }), "scenario: faults[0].fault.offset_ms: 0.0004 ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at most 3 decimals"],
+  ["negative offset", fault({ type: "clock-offset", target: 1, offset_ms: -0.0004 }), "scenario: faults[0].fault.offset_ms: -0.0004 ms is finer than 1 microsecond (0.001 ms), the resolution of times: give at most 3 decimals"],
   ["fractional ppm", fault({ type: "clock-drift", target: 1, ppm: 0.1 }), "scenario: faults[0].fault.ppm: expected a whole number, got 0.1"],
 ];
 

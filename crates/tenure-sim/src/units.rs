@@ -126,10 +126,19 @@ pub(crate) fn ser_vec_ms<S: Serializer>(us: &[u64], s: S) -> Result<S::Ok, S::Er
     s.collect_seq(us.iter().map(|&v| us_to_ms(v)))
 }
 
+/// Whether a whole number of ms is written as an integer. JSON text (natively) holds any
+/// whole number exactly, so it is; a JS number (the wasm modules write JS values, whose
+/// serializer refuses an integer it cannot hold exactly) only up to 2^53 - 1, so above it the
+/// time is written as the nearest float, which is what a JS caller gave (their number) and
+/// reads back as that number.
+fn whole_ms_fits(ms: u64) -> bool {
+    cfg!(not(target_arch = "wasm32")) || ms < 1 << 53
+}
+
 impl Serialize for Ms {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let us = self.micros();
-        if us.is_multiple_of(1000) {
+        if us.is_multiple_of(1000) && whole_ms_fits(us / 1000) {
             s.serialize_u64(us / 1000)
         } else {
             s.serialize_f64(us_to_ms(us))
@@ -202,7 +211,7 @@ pub struct SignedMs(pub i64);
 
 impl Serialize for SignedMs {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 1000 == 0 {
+        if self.0 % 1000 == 0 && whole_ms_fits((self.0 / 1000).unsigned_abs()) {
             s.serialize_i64(self.0 / 1000)
         } else {
             #[allow(clippy::cast_precision_loss)]
@@ -219,10 +228,15 @@ impl<'de> Deserialize<'de> for SignedMs {
         match us {
             Some(us) if v < 0.0 => Ok(SignedMs(us.saturating_neg())),
             Some(us) => Ok(SignedMs(us)),
-            None => Err(serde::de::Error::custom(millis_words(
-                v.abs(),
-                ms_to_us(v.abs()).err().unwrap_or(MillisError::OutOfRange),
-            ))),
+            None => Err(serde::de::Error::custom(match ms_to_us(v.abs()) {
+                Err(MillisError::SubMicrosecond) => millis_words(v, MillisError::SubMicrosecond),
+                // The sign as the caller wrote it, and the signed range.
+                _ => format!(
+                    "{} is not a time span in milliseconds: give a finite number, positive or \
+                     negative, under 2^63 microseconds in size",
+                    float_text(v)
+                ),
+            })),
         }
     }
 }
@@ -335,6 +349,39 @@ fn seed_of<E: serde::de::Error>(v: serde_json::Value) -> Result<u64, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_signed_span_out_of_range_keeps_its_sign_and_says_the_signed_range() {
+        let err = serde_json::from_str::<SignedMs>("-1.8e16")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(
+                "-18000000000000000 is not a time span in milliseconds: give a finite number, \
+                 positive or negative, under 2^63 microseconds in size"
+            ),
+            "{err}"
+        );
+        let err = serde_json::from_str::<SignedMs>("-0.0001")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("-0.0001 ms is finer than 1 microsecond"),
+            "{err}"
+        );
+        assert_eq!(
+            serde_json::from_str::<SignedMs>("-2.5").unwrap(),
+            SignedMs(-2_500)
+        );
+    }
+
+    #[test]
+    fn whole_ms_are_integers_in_json_text_however_large() {
+        // Natively (JSON text) every whole number is written exactly; the wasm modules write
+        // a float above 2^53 - 1 ms (`whole_ms_fits`), checked in tests/pkg.
+        let ms = Ms(Duration::from_micros(9_007_199_254_740_993_000));
+        assert_eq!(serde_json::to_string(&ms).unwrap(), "9007199254740993");
+    }
 
     #[test]
     fn whole_microseconds_pass_and_finer_fractions_do_not() {
