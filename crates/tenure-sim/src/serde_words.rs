@@ -251,6 +251,10 @@ fn syntax_words(body: &str) -> Option<String> {
         let what = if what == "a list" { "an array" } else { what };
         return Some(format!("the text ends within {what}"));
     }
+    if body == "recursion limit exceeded" {
+        // serde_json's reader stops at 128 levels of arrays and objects.
+        return Some("the text nests arrays and objects more than 128 levels deep".into());
+    }
     (body == "expected ident" || body == "expected value").then(|| "not a JSON value".into())
 }
 
@@ -419,5 +423,13 @@ mod tests {
             let err = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
             assert_eq!(json_words(&err.to_string()), words, "{text}: {err}");
         }
+        let deep = "[".repeat(200);
+        let err = serde_json::from_str::<serde_json::Value>(&deep).unwrap_err();
+        assert!(
+            json_words(&err.to_string()).starts_with(
+                "the text nests arrays and objects more than 128 levels deep at line 1 column "
+            ),
+            "{err}"
+        );
     }
 }
