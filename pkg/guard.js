@@ -284,7 +284,8 @@ export function notPlainObject(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
   const ctor = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
-  const name = typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "object";
+  const name = typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "";
+  if (name === "" || name === "Object") return "an object that is not a plain object";
   return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} (not a plain object)`;
 }
 

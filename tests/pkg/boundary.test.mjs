@@ -187,6 +187,7 @@ const NOT_PLAIN = () => [
   ["new Number(5)", new Number(5), /got a Number/],
   ["Object(5n)", Object(5n), /got a BigInt/],
   ["a class instance", new (class Settings {})(), /got a Settings/],
+  ["an object made from another", Object.create({ peers: [2n] }), /got an object that is not a plain object$/],
 ];
 
 for (const [label, call] of OBJECT_ENTRY_POINTS) {

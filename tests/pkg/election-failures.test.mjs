@@ -227,3 +227,13 @@ test("campaign_tells_a_failed_attempt_from_an_answered_one", async () => {
   link.mode = "up";
   await Promise.all([a.close(), b.close(), c.close()]);
 });
+
+// The store's answer of the wrong type names the request with its article ("an Acquire").
+test("a_reply_of_the_wrong_type_names_what_answers_the_request", async () => {
+  const { readReply } = await import("../../pkg/election/protocol.js");
+  const acquire = readReply({ type: "Acquire" }, { type: "Released" });
+  assert.equal(acquire.code, "ERR_STORE_REPLY");
+  assert.match(acquire.message, /^the store answered Acquire with Released; an Acquire is answered by Granted, Held, Rejected$/);
+  const renew = readReply({ type: "Renew" }, { type: "Granted", token: 1n, ttl_ms: 5 });
+  assert.match(renew.message, /; a Renew is answered by Renewed, Rejected$/);
+});

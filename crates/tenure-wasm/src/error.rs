@@ -598,9 +598,11 @@ pub(crate) fn describe(value: &JsValue) -> String {
         && !value.is_function()
         && !crate::js::is_plain_object(value).unwrap_or(true)
     {
+        // `constructor` is read through the prototype chain, so an object made from another
+        // (`Object.create({...})`) names Object, which is no answer.
         match crate::js::constructor_name(value) {
-            Some(name) => format!("a {name} (not a plain object)"),
-            None => String::from("an object that is not a plain object"),
+            Some(name) if name != "Object" => format!("a {name} (not a plain object)"),
+            _ => String::from("an object that is not a plain object"),
         }
     } else {
         kind
