@@ -740,12 +740,27 @@ fn knob_flags_on_set_commands_name_the_set_to_use() {
             ],
             "give it as --set network.latency_ms=5-30 (`run` only: chaos, search and check draw the network from their faults)",
         ),
+        (
+            // One latency is a range of one (`network.latency_ms=5` is refused as not a range).
+            vec!["run", "--algorithm", "raft", "--latency", "5"],
+            "give it as --set network.latency_ms=5-5 (`run` only:",
+        ),
     ] {
         let out = tenure(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(want), "{args:?}: {}", stderr(&out));
     }
-    // What the message says works.
+    // What the messages say works.
+    let out = tenure(&[
+        "run",
+        "--algorithm",
+        "raft",
+        "--duration",
+        "1s",
+        "--set",
+        "network.latency_ms=5-5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = tenure(&[
         "run",
         "--algorithm",

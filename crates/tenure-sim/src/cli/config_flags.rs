@@ -50,6 +50,10 @@ fn through_set(key: &'static str) -> impl Fn(&str) -> Result<String, String> + C
             Some((lo, hi)) if key == "election_timeout_ms" && !lo.is_empty() => {
                 format!("--set election_timeout_ms={lo} --set election_timeout_max_ms={hi}")
             }
+            // The network's latency is a range; one value is a range of one.
+            _ if key == "network.latency_ms" && !value.contains('-') => {
+                format!("--set {key}={value}-{value}")
+            }
             _ => format!("--set {key}={value}"),
         };
         let only_run = if key.starts_with("network.") {
