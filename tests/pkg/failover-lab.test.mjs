@@ -16,6 +16,14 @@ test("failover samples are sorted, summarised and the same for the same seeds", 
   assert.notDeepEqual(a.samples_ms, failoverMeasure(s, 6, 10).samples_ms);
 });
 
+test("with no new leader after any crash there is no time to report: null, as the CLI's --json", () => {
+  // One node: its crash leaves nobody to take over, so every run is a failure.
+  const r = failoverMeasure({ algorithm: "raft", nodes: 1 }, 0, 2);
+  assert.equal(r.failures, 2);
+  assert.deepEqual(r.samples_ms, []);
+  assert.deepEqual([r.min_ms, r.median_ms, r.p99_ms, r.max_ms], [null, null, null, null]);
+});
+
 test("a longer lease fails over later", () => {
   const short = failoverMeasure({ algorithm: "lease-fencing", ttl_ms: 2000 }, 1, 5);
   const long = failoverMeasure({ algorithm: "lease-fencing", ttl_ms: 5000 }, 1, 5);

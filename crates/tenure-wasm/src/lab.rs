@@ -36,15 +36,19 @@ export interface FailoverSetting {
   coordinator_timeout_ms?: number | null;
   latency_ms?: [number, number] | null;
 }
-/** Time to a new leader over `runs` crashes of the leader, ms; `samples_ms` sorted. */
+/**
+ * Time to a new leader over `runs` crashes of the leader, ms; `samples_ms` sorted. The four
+ * figures are `null` when no crash was followed by a new leader (every run a failure), as
+ * `tenure failover --json` reports them.
+ */
 export interface FailoverReport {
   label: string;
   runs: number;
   failures: number;
-  min_ms: number;
-  median_ms: number;
-  p99_ms: number;
-  max_ms: number;
+  min_ms: number | null;
+  median_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
   samples_ms: number[];
 }
 /** How a crash-free run is disturbed: pauses of `pause_ms` at `pauses_per_hour` per node. */
@@ -146,10 +150,10 @@ struct Measured {
     label: String,
     runs: u64,
     failures: u64,
-    min_ms: f64,
-    median_ms: f64,
-    p99_ms: f64,
-    max_ms: f64,
+    min_ms: Option<f64>,
+    median_ms: Option<f64>,
+    p99_ms: Option<f64>,
+    max_ms: Option<f64>,
     samples_ms: Vec<f64>,
 }
 
@@ -168,14 +172,16 @@ pub fn failover_measure(
     let runs = runs_arg(&runs)?;
     let s = setting.scenario(seed).map_err(|e| invalid(e.to_string()))?;
     let r = failover::measure(&s, runs).map_err(|e| invalid(e.to_string()))?;
+    // No crash was followed by a new leader: there is no time to report (null, not 0).
+    let measured = |v: f64| (!r.samples_us.is_empty()).then_some(v);
     let out = Measured {
         label: setting.label(),
         runs: r.runs,
         failures: r.failures,
-        min_ms: r.min_ms,
-        median_ms: r.median_ms,
-        p99_ms: r.p99_ms,
-        max_ms: r.max_ms,
+        min_ms: measured(r.min_ms),
+        median_ms: measured(r.median_ms),
+        p99_ms: measured(r.p99_ms),
+        max_ms: measured(r.max_ms),
         samples_ms: r
             .samples_us
             .iter()

@@ -104,7 +104,7 @@ impl Simulation {
         seed_value(self.world.scenario().seed)
     }
 
-    /// When the next event is due, ms of simulated time, or `null` when none is left at or
+    /// When the next event is due, ms of simulated time, or `undefined` when none is left at or
     /// before `endMs` (lock-step playback: step every pane to the earliest of these).
     #[wasm_bindgen(getter = nextEventMs)]
     pub fn next_event_ms(&self) -> Option<f64> {
