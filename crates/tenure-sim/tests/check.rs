@@ -26,6 +26,8 @@ fn run(
             .map(|c| (c.depth, c.scenario.faults.len()))
     );
     assert!(!report.truncated, "the bounds were explored completely");
+    // Every unique state is a successor explored (the initial state is in neither count).
+    assert!(report.unique_states <= report.states_explored, "{report:?}");
     report
 }
 
@@ -88,6 +90,16 @@ fn raft_keeps_its_promises_under_crashes_and_isolation() {
     });
     assert!(r.counterexample.is_none());
     assert!(r.unique_states > 1_000);
+}
+
+#[test]
+fn without_faults_each_step_has_one_state() {
+    // No fault to choose: one successor per step, each new.
+    let r = run(Algorithm::Bully, Property::SplitBrain, |o| {
+        o.max_faults = 0;
+        o.steps = 2;
+    });
+    assert_eq!((r.states_explored, r.unique_states), (2, 2));
 }
 
 #[test]

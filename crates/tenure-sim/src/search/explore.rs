@@ -138,7 +138,9 @@ pub struct Counterexample {
 pub struct CheckReport {
     /// Successor states computed (each one step of simulation).
     pub states_explored: u64,
-    /// Distinct fingerprints kept.
+    /// Distinct fingerprints kept: successor states no other successor of the same depth
+    /// matched. The initial state is neither explored nor counted here, so this is at most
+    /// `states_explored` (it counted the initial state and read "explored 2, unique 3").
     pub unique_states: u64,
     /// Deepest level finished.
     pub depth_reached: u32,
@@ -254,7 +256,7 @@ pub fn check_with(
     }
     let mut report = CheckReport {
         states_explored: 0,
-        unique_states: 1,
+        unique_states: 0,
         depth_reached: 0,
         truncated: false,
         cut_short_by: None,
