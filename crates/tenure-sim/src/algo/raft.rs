@@ -25,6 +25,7 @@ pub(crate) const DEFAULT_PROPOSE_MS: u64 = 200;
 pub(crate) const DEFAULT_COMPACT_EVERY: u64 = 1024;
 
 mod backlog;
+mod compact;
 mod spec;
 use backlog::backlogged;
 pub(crate) use spec::SPEC;
@@ -56,6 +57,11 @@ pub(crate) struct RaftAdapter {
     compact_every: u64,
     /// Every log is compacted through this index.
     compacted: u64,
+    /// The committed length at which a drain tries to compact: `compacted + 2 x
+    /// compact_every` (saturating), `u64::MAX` with compaction off (a length of 2^64 - 1
+    /// entries is never reached). Kept beside the two it derives from
+    /// (`set_compaction_point`), so the test after every drain is one compare.
+    compact_at: u64,
 }
 
 fn code(e: &Entry) -> EntryCode {
@@ -105,7 +111,9 @@ impl RaftAdapter {
             codes: Vec::new(),
             compact_every: DEFAULT_COMPACT_EVERY,
             compacted: 0,
+            compact_at: u64::MAX,
         };
+        adapter.set_compaction_point(0);
         // Validate the config once, up front, with the first node's view.
         adapter.config(0, n, 0).validate().map_err(|e| {
             ScenarioError::Invalid(format!(
@@ -224,42 +232,9 @@ impl RaftAdapter {
         if !self.found.is_empty() {
             env.findings(std::mem::take(&mut self.found));
         }
-        if self.compact_every > 0
-            && self.checker.committed_len()
-                >= self
-                    .compacted
-                    .saturating_add(self.compact_every.saturating_mul(2))
-        {
+        if self.checker.committed_len() >= self.compact_at {
             self.maybe_compact();
         }
-    }
-
-    /// Compacts every log and the checker through the highest index that every node's log
-    /// holds the same as the committed log and that every live leader knows each peer to
-    /// hold (so no leader ever needs a compacted entry: Tenure has no snapshot transfer, see
-    /// `RaftNode::compact_log`), keeping `compact_every` entries below it.
-    fn maybe_compact(&mut self) {
-        let mut upto = u64::MAX;
-        for (p, slot) in self.slots.iter().enumerate() {
-            upto = upto.min(self.checker.agrees_through(id_of(p)));
-            if let Some(node) = slot.node.as_ref().filter(|n| n.role() == Role::Leader) {
-                for q in (0..self.slots.len()).filter(|&q| q != p) {
-                    upto = upto.min(node.match_index(id_of(q)).unwrap_or(0));
-                }
-            }
-        }
-        let upto = upto.saturating_sub(self.compact_every);
-        if upto < self.compacted.saturating_add(self.compact_every) {
-            return;
-        }
-        for slot in &mut self.slots {
-            if let Some(node) = slot.node.as_mut() {
-                node.compact_log(upto);
-            }
-            slot.durable.compact(upto);
-        }
-        self.checker.compact(upto);
-        self.compacted = upto;
     }
 }
 
@@ -454,6 +429,7 @@ impl Adapter for RaftAdapter {
 
     fn set_log_compaction(&mut self, every: u64) {
         self.compact_every = every;
+        self.set_compaction_point(self.compacted);
     }
 
     fn records(&self) -> usize {

@@ -45,6 +45,10 @@ impl QuadHeap {
     }
 
     /// Takes the least key out.
+    // Native builds inline this into the queue's pop (out of line, the call and the
+    // `Option<u128>` it returns cost some 25 instructions a pop); the wasm modules, built
+    // for size, keep it out of line (docs/performance.md).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn pop(&mut self) -> Option<u128> {
         let last = self.keys.pop()?;
         let Some(&top) = self.keys.first() else {

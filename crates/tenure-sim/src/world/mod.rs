@@ -262,11 +262,20 @@ impl World {
 
     /// Processes the next event; `false` if none is left.
     pub fn step(&mut self) -> bool {
-        // The event is lent in its slot: a message's payload goes to the adapter from there;
-        // every other kind is taken out (a few words) before it is handled.
         let Some((at, slot)) = self.queue.pop_lent() else {
             return false;
         };
+        self.process(at, slot);
+        true
+    }
+
+    /// Handles the event popped for true time `at` and lent in `slot` (`step`, `run_until`).
+    /// Out of line: `step` and `run_until` share it, and `run_until` pops with the test of
+    /// the event's time ([`Queue::pop_lent_by`]) instead of reading the queue's head first.
+    #[inline(never)]
+    fn process(&mut self, at: Instant, slot: usize) {
+        // The event is lent in its slot: a message's payload goes to the adapter from there;
+        // every other kind is taken out (a few words) before it is handled.
         self.advance_to(at);
         if let Some(Ev::Deliver(env)) = self.queue.lent(slot) {
             let head = Head::of(env);
@@ -290,7 +299,6 @@ impl World {
         if self.queue.len() > self.queue_limit {
             self.halt_storm();
         }
-        true
     }
 
     /// Stops the world in a storm: records why and drops every queued event, so no run
@@ -325,8 +333,8 @@ impl World {
 
     /// Processes every event up to and including true time `t`, then sets the time to `t`.
     pub fn run_until(&mut self, t: Instant) {
-        while self.queue.next_at().is_some_and(|at| at <= t) {
-            self.step();
+        while let Some((at, slot)) = self.queue.pop_lent_by(t) {
+            self.process(at, slot);
         }
         self.advance_to(t);
         self.account();

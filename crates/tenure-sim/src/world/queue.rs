@@ -165,11 +165,30 @@ impl Queue {
     /// Takes the least key out of either heap.
     #[inline(always)]
     fn pop_key(&mut self) -> Option<u128> {
-        match (self.heap.peek(), self.faults.peek()) {
-            (Some(e), Some(f)) if f < e => self.faults.pop(),
-            (Some(_), _) => self.heap.pop(),
-            (None, _) => self.faults.pop(),
+        self.pop_key_by(u64::MAX)
+    }
+
+    /// Takes the least key out of either heap if its time is no later than `t` (`at_of`
+    /// units): one look at the heaps' tops for the test and the pop, where `run_until` read
+    /// `next_at` and then popped. One call of the heap's pop, on the heap chosen: one copy
+    /// where it is inlined.
+    #[inline(always)]
+    fn pop_key_by(&mut self, t: u64) -> Option<u128> {
+        let (least, from_faults) = match (self.heap.peek(), self.faults.peek()) {
+            (Some(e), Some(f)) if f < e => (f, true),
+            (Some(e), _) => (e, false),
+            (None, Some(f)) => (f, true),
+            (None, None) => return None,
+        };
+        if at_of(least) > t {
+            return None;
         }
+        let heap = if from_faults {
+            &mut self.faults
+        } else {
+            &mut self.heap
+        };
+        heap.pop()
     }
 
     /// True time of the earliest event.

@@ -22,6 +22,13 @@ impl Queue {
         Some((Instant::from_micros(at_of(k)), slot_of(k)))
     }
 
+    /// [`Queue::pop_lent`] of an event due no later than `t`; `None` (nothing taken) if the
+    /// earliest is later or none is queued.
+    pub(in crate::world) fn pop_lent_by(&mut self, t: Instant) -> Option<(Instant, usize)> {
+        let k = self.pop_key_by(t.as_micros())?;
+        Some((Instant::from_micros(at_of(k)), slot_of(k)))
+    }
+
     /// Lends `ev` as [`Queue::pop_lent`] does, without queueing it: a delivery of a message
     /// that waited elsewhere (an inbox, manual mode) takes the same path as a queued one.
     pub(in crate::world) fn lend(&mut self, ev: Ev) -> usize {
