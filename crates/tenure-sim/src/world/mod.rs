@@ -332,11 +332,15 @@ impl World {
     }
 
     /// Processes every event up to and including true time `t`, then sets the time to `t`.
+    /// A world stopped in a storm ([`World::storm`]) stays at the time it stopped: no time
+    /// passed for it, and its readings (leaders, split-brain time) end there.
     pub fn run_until(&mut self, t: Instant) {
         while let Some((at, slot)) = self.queue.pop_lent_by(t) {
             self.process(at, slot);
         }
-        self.advance_to(t);
+        if self.storm.is_none() {
+            self.advance_to(t);
+        }
         self.account();
     }
 
@@ -352,7 +356,9 @@ impl World {
                 return Some(self.now);
             }
             if self.queue.next_at().is_none_or(|at| at > deadline) {
-                self.advance_to(deadline);
+                if self.storm.is_none() {
+                    self.advance_to(deadline);
+                }
                 self.account();
                 return None;
             }
