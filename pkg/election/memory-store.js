@@ -287,7 +287,7 @@ function readStoreOptions(options) {
   // finer than their resolution are refused, never rounded).
   // Wrong-typed values (a string, a bigint) are a TypeError; a list of the wrong length or a number out of range a RangeError.
   const typed = !pair || range.every((v) => typeof v === "number");
-  if (!typed || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
+  if (!pair || !typed || !range.every((v) => Number.isInteger(v) && v >= 0 && v <= MAX_TIMER_MS) || range[0] > range[1]) {
     const [Class, code] = typed ? [RangeError, "ERR_MILLIS_RANGE"] : [TypeError, "ERR_MILLIS_TYPE"];
     throw misuse(Class, code, `MemoryStore latencyMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs) or [min, max] of them, min <= max, got ${shown(latencyMs)}`);
   }

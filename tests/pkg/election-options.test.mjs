@@ -75,6 +75,9 @@ test("listeners_and_calls_are_checked", async () => {
 test("memory_store_options_and_requests_are_checked_and_it_keeps_working", async () => {
   assert.throws(() => new MemoryStore({ latency: 5 }), { code: "ERR_UNKNOWN_KEY" });
   assert.throws(() => new MemoryStore({ latencyMs: [5, 1] }), { code: "ERR_MILLIS_RANGE" });
+  // A list of any length but two is refused (three values were taken as the first two).
+  assert.throws(() => new MemoryStore({ latencyMs: [1, 2, 3] }), { name: "RangeError", code: "ERR_MILLIS_RANGE", message: /got \[1, 2, 3\]$/ });
+  assert.throws(() => new MemoryStore({ latencyMs: [] }), { name: "RangeError", code: "ERR_MILLIS_RANGE" });
   assert.throws(() => new MemoryStore({ latencyMs: -1 }), { code: "ERR_MILLIS_RANGE" });
   assert.throws(() => new MemoryStore({ lossRate: 2 }), { code: "ERR_RATE_RANGE" });
   // The value as written: NaN is not "null", and a bigint is named rather than crashing the message.
