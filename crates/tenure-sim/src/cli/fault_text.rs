@@ -34,8 +34,29 @@ pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
         words(t).map_err(|e| format!("`{s}` is not a fault: {e}"))?
     };
     crate::serde_words::from_value::<crate::fault::TimedFault>(v.clone())
-        .map_err(|e| format!("`{s}` is not a fault: {e}"))?;
+        .map_err(|e| format!("`{s}` is not a fault: {}", unitless(t, &e.to_string())))?;
     Ok(v)
+}
+
+/// `message` for a worded fault whose time was given without a unit (`duration=500`): the
+/// key is then taken as written and refused as unknown ("unknown key \"duration\"; the keys
+/// are target, duration_ms"), which blames the key; say that the number needs a unit.
+fn unitless(t: &str, message: &str) -> String {
+    for part in t.split_whitespace().skip(1) {
+        let Some((key, value)) = part.split_once('=') else {
+            continue;
+        };
+        if value.parse::<f64>().is_ok()
+            && message.contains(&format!("unknown key \"{key}\""))
+            && message.contains(&format!("{key}_ms"))
+        {
+            return format!(
+                "`{part}` needs a unit, as in {key}={value}ms or {key}=2s (or give \
+                 {key}_ms={value})"
+            );
+        }
+    }
+    message.to_string()
 }
 
 /// `crash node=1 at=2s` as `{"at_ms": 2000, "fault": {"type": "crash", "node": 1}}`.
@@ -318,6 +339,15 @@ mod tests {
                 assert!(!e.contains(rust), "{e}");
             }
         }
+        // A time without a unit blames the number, not the key.
+        assert_eq!(
+            parse_fault("pause target=1 duration=500 at=1s").unwrap_err(),
+            "`pause target=1 duration=500 at=1s` is not a fault: `duration=500` needs a unit, \
+             as in duration=500ms or duration=2s (or give duration_ms=500)"
+        );
+        // A key that is unknown with or without `_ms` is still named as unknown.
+        let e = parse_fault("crash nod=1 at=1s").unwrap_err();
+        assert!(e.contains("unknown key \"nod\""), "{e}");
     }
 
     #[test]
