@@ -45,6 +45,14 @@ pub const MAX_DURATION_MS: u64 = 1_000_000_000;
 /// Most nodes a scenario may have (the playground draws them all).
 pub const MAX_NODES: u64 = 64;
 
+/// Scenario JSON `text` without a leading UTF-8 byte order mark (U+FEFF), which serde_json
+/// would refuse as "expected value at line 1 column 1": editors on Windows write one, and
+/// RFC 8259 section 8.1 lets a reader ignore it. The CLI's scenario files and the bindings'
+/// `Simulation.fromJSON` text go through it.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// What `nodes` may be, in an error's words (kept equal to [`MAX_NODES`] by a test).
 pub(crate) const NODES_RANGE: &str = "expected a whole number from 1 to 64";
 

@@ -87,9 +87,8 @@ pub(crate) fn scenario_text(value: &JsValue) -> Result<Option<String>, Simulatio
 /// Parses scenario JSON text, as the CLI reads a scenario file (but refusing duplicate keys);
 /// draws the seed when absent.
 pub(crate) fn parse_scenario(text: &str) -> Result<Scenario, SimulationError> {
-    // A leading byte order mark (Windows editors write one; RFC 8259 section 8.1 lets a
-    // reader ignore it) is ignored, as the CLI ignores it in a scenario file.
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // A leading byte order mark is ignored, as the CLI ignores it in a scenario file.
+    let text = tenure_sim::scenario::without_bom(text);
     let json: Value = parse_unique(text).map_err(|e| match e {
         TextError::Syntax(e) => SimulationError::Shape {
             subject: Subject::Scenario,

@@ -1,16 +1,9 @@
 //! JSON text the CLI reads from files and arguments: a leading UTF-8 byte order mark is
-//! dropped (RFC 8259 section 8.1 lets a parser ignore one; editors on Windows write it), and
-//! a key given twice in one object is refused, as the scenario format refuses it
-//! (serde_json's `Value` would keep the last), and a whole number past 2^64 - 1 is named as
-//! written, from the text.
+//! dropped ([`crate::scenario::without_bom`]), a key given twice in one object is refused, as
+//! the scenario format refuses it (serde_json's `Value` would keep the last), and a whole
+//! number past 2^64 - 1 is named as written, from the text.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-
-/// `text` without a leading UTF-8 byte order mark (U+FEFF), which serde_json would refuse as
-/// "expected value at line 1 column 1". Every JSON file the CLI reads goes through it.
-pub(crate) fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
-}
 
 /// The largest whole number a scenario file's whole-number keys take, 2^64 - 1, in words.
 pub(crate) const U64_MAX_WORDS: &str = "2^64 - 1 (18446744073709551615)";

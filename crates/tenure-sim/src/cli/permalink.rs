@@ -38,7 +38,7 @@ fn is_scenario(path: &Path) -> bool {
     small
         && std::fs::read_to_string(path)
             .ok()
-            .is_some_and(|text| Scenario::from_json(super::json_text::without_bom(&text)).is_ok())
+            .is_some_and(|text| Scenario::from_json(crate::scenario::without_bom(&text)).is_ok())
 }
 
 /// Refuses to replace a file at `path` that is not a scenario (new-user review: `search --out

@@ -84,7 +84,7 @@ fn read_scenario_text(path: &std::path::Path) -> Result<String, CliError> {
 fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
     if let Some(path) = &a.scenario {
         let text = read_scenario_text(path)?;
-        let text = super::json_text::without_bom(&text);
+        let text = crate::scenario::without_bom(&text);
         let s = Scenario::from_json(text).map_err(|e| {
             let words = super::json_text::above_u64_words(&e.to_string(), text);
             CliError::usage(format!("{}: {words}", path.display()))
