@@ -286,7 +286,12 @@ export function notPlainObject(value) {
   const ctor = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
   const name = typeof ctor === "function" && typeof ctor.name === "string" && ctor.name !== "" ? ctor.name : "";
   if (name === "" || name === "Object") return "an object that is not a plain object";
-  return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} (not a plain object)`;
+  return `${withArticle(name)} (not a plain object)`;
+}
+
+/** `word` with its English article, as a message reads it: "an Acquire", "a Map". */
+export function withArticle(word) {
+  return `${/^[AEIOU]/.test(word) ? "an" : "a"} ${word}`;
 }
 
 /** A short description of a value for messages: `the string "100"`, `NaN`, `-1`, `5n`. */

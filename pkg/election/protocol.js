@@ -14,6 +14,7 @@
 // "Unknown", a session field) so that this module works with today's LeaseCandidate and with
 // one that has grown those shapes; `machineCaps()` says what was found.
 import { LeaseCandidate } from "../dist/tenure.js";
+import { withArticle } from "../guard.js";
 
 const U64_MAX = (1n << 64n) - 1n;
 const DECIMAL_U64 = /^(0|[1-9][0-9]{0,19})$/;
@@ -145,9 +146,6 @@ export function readReply(request, reply) {
   }
 }
 
-/** `word` with its article, as the message reads it: "an Acquire", "a Renew". */
-const an = (word) => `${/^[AEIOU]/.test(word) ? "an" : "a"} ${word}`;
-
 function read(request, reply) {
   const bad = (message, code = "ERR_STORE_REPLY") => ({ ok: false, code, message });
   if (!isPlainObject(reply)) return bad(`the store answered ${request.type} with ${describe(reply)}, not a reply object`);
@@ -157,10 +155,10 @@ function read(request, reply) {
     return bad(`the store answered ${request.type} with type ${describe(type)}; expected one of ${FITS[request.type].join(", ")}`);
   }
   if (!FITS[request.type].includes(type)) {
-    return bad(`the store answered ${request.type} with ${type}; ${an(request.type)} is answered by ${FITS[request.type].join(", ")}`);
+    return bad(`the store answered ${request.type} with ${type}; ${withArticle(request.type)} is answered by ${FITS[request.type].join(", ")}`);
   }
   for (const k of Object.keys(reply)) {
-    if (!keys.includes(k)) return bad(`the store's ${type} has an unknown field "${k}" (${an(type)} has ${keys.filter((x) => x !== "type").join(", ") || "no fields"})`);
+    if (!keys.includes(k)) return bad(`the store's ${type} has an unknown field "${k}" (${withArticle(type)} has ${keys.filter((x) => x !== "type").join(", ") || "no fields"})`);
   }
   if ("key" in reply && reply.key !== request.key) {
     return bad(`the store's ${type} is for key ${describe(reply.key)}, the request was for ${describe(request.key)}`);

@@ -172,6 +172,25 @@ test("campaign() from a lost listener while close() runs rejects with ERR_CLOSED
   await store.close();
 });
 
+/**
+ * Calls every member of `cls.prototype` on `instance` (getters read, methods through `calls`,
+ * which must name each) and asserts none throws an error that `leaks` flags.
+ */
+async function everyMemberAnswers(cls, instance, calls, leaks) {
+  for (const k of Object.getOwnPropertyNames(cls.prototype).filter((k) => k !== "constructor")) {
+    const d = Object.getOwnPropertyDescriptor(cls.prototype, k);
+    const call = d.get ? () => instance[k] : calls[k];
+    assert.ok(call, `a call for ${cls.name}.${k} in this test`);
+    let threw;
+    try {
+      await call();
+    } catch (err) {
+      threw = err;
+    }
+    assert.ok(!leaks(threw), `${cls.name}.${k} after close() threw ${threw?.code}: ${threw?.message}`);
+  }
+}
+
 // After close() the machine is freed, but the election is not: every getter still answers
 // (config included, from a copy kept before freeing) and every method answers in its own words,
 // never with the freed machine's ERR_FREED "LeaseCandidate ... free() was called".
@@ -196,19 +215,7 @@ test("after_close_every_getter_answers_and_no_member_leaks_the_freed_machine", a
     once: () => e.once("lost", () => {}),
     off: () => e.off("elected", () => {}),
   };
-  const members = Object.getOwnPropertyNames(LeaderElection.prototype).filter((k) => k !== "constructor");
-  for (const k of members) {
-    const d = Object.getOwnPropertyDescriptor(LeaderElection.prototype, k);
-    const call = d.get ? () => e[k] : calls[k];
-    assert.ok(call, `a call for LeaderElection.${k} in this test`);
-    let threw;
-    try {
-      await call();
-    } catch (err) {
-      threw = err;
-    }
-    assert.ok(!leaks(threw), `LeaderElection.${k} after close() threw ${threw?.code}: ${threw?.message}`);
-  }
+  await everyMemberAnswers(LeaderElection, e, calls, leaks);
   assert.equal(e.state, "Stopped");
   assert.equal(e.key, "k");
   assert.equal(e.nodeId, "a");
@@ -218,18 +225,8 @@ test("after_close_every_getter_answers_and_no_member_leaks_the_freed_machine", a
   s.start();
   await wait(50);
   await s.close();
-  for (const k of Object.getOwnPropertyNames(ShardedElection.prototype).filter((k) => k !== "constructor")) {
-    const d = Object.getOwnPropertyDescriptor(ShardedElection.prototype, k);
-    const call = d.get ? () => s[k] : { start: () => s.start(), close: () => s.close(), metrics: () => s.metrics(), election: () => s.election("x"), on: () => s.on("lost", () => {}), once: () => s.once("lost", () => {}), off: () => s.off("lost", () => {}) }[k];
-    assert.ok(call, `a call for ShardedElection.${k} in this test`);
-    let threw;
-    try {
-      await call();
-    } catch (err) {
-      threw = err;
-    }
-    assert.ok(!leaks(threw), `ShardedElection.${k} after close() threw ${threw?.code}: ${threw?.message}`);
-  }
+  const shardCalls = { start: () => s.start(), close: () => s.close(), metrics: () => s.metrics(), election: () => s.election("x"), on: () => s.on("lost", () => {}), once: () => s.once("lost", () => {}), off: () => s.off("lost", () => {}) };
+  await everyMemberAnswers(ShardedElection, s, shardCalls, leaks);
   for (const key of ["x", "y"]) {
     const one = s.election(key);
     assert.equal(one.config.key, key, `election("${key}").config after close()`);
