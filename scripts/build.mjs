@@ -27,7 +27,7 @@ import { capture, root, run } from "./lib/run.mjs";
 
 // The features rustc enables by default for wasm32-unknown-unknown, all supported by Node 20
 // and current browsers. Not --all-features: that lets wasm-opt emit instructions Node 20 rejects.
-const WASM_FEATURES = [
+export const WASM_FEATURES = [
   "--enable-bulk-memory",
   "--enable-bulk-memory-opt",
   "--enable-nontrapping-float-to-int",
