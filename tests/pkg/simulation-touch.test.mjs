@@ -57,3 +57,30 @@ test("first_token_starts_the_store_at_that_token", () => {
   assert.throws(() => new Simulation(scenario("lease-fencing", { config: { first_token: 0 } })), (e) => e.code === "ERR_SCENARIO_RANGE" && /first_token 0/.test(e.message));
   assert.throws(() => new Simulation(scenario("raft", { config: { first_token: 5 } })), (e) => e.code === "ERR_SCENARIO_RANGE");
 });
+
+// A token or holder id past 2 ** 53 - 1 would lose digits in the JS numbers the outputs give,
+// so a scenario chooses them up to 2 ** 32: every output of such a run reads back exactly.
+test("chosen_tokens_and_holder_ids_stay_whole_js_numbers", () => {
+  const top = 2 ** 32;
+  const sim = new Simulation(scenario("lease-fencing", { duration_ms: 20_000, config: { first_token: top, holder_id: top } }));
+  sim.inject({ type: "crash", node: 1 });
+  sim.inject({ type: "crash", node: 2 });
+  sim.runUntil(20_000);
+  const tokens = sim.eventsSince(0).events.filter((e) => e.event === "write").map((e) => e.token);
+  assert.ok(tokens.length >= 1 && tokens.every((t) => Number.isSafeInteger(t) && t >= top), JSON.stringify(tokens));
+  assert.equal(sim.metrics().fencing_token, sim.snapshot().store.token);
+  assert.equal(new Simulation(sim.toJSON()).toJSON().config.first_token, top);
+  for (const [config, words] of [
+    [{ first_token: top + 1 }, `first_token ${top + 1} is not from 1 to 2 ** 32`],
+    [{ first_token: 2n ** 60n }, `first_token ${2n ** 60n} is not from 1 to 2 ** 32`],
+    [{ holder_id: top + 1 }, `holder_id ${top + 1} is not from 0 to 2 ** 32`],
+  ]) {
+    assert.throws(() => new Simulation(scenario("lease-fencing", { config })), (e) => e.code === "ERR_SCENARIO_RANGE" && e.message.includes(words), words);
+  }
+  // A whole number past 2 ** 53 - 1 is refused for what it is, in JS values and in JSON text.
+  const precision = /config\.first_token: .*got 1152921504606847000, above 2 \*\* 53 - 1, where a JS number no longer holds every whole number exactly/;
+  const wide = scenario("lease-fencing", { config: { first_token: 2 ** 60 } });
+  assert.throws(() => new Simulation(wide), (e) => e.code === "ERR_SCENARIO_TYPE" && precision.test(e.message));
+  const text = JSON.stringify(wide).replace("1152921504606847000", "1152921504606846977");
+  assert.throws(() => Simulation.fromJSON(text), (e) => e.code === "ERR_SCENARIO_TYPE" && precision.test(e.message));
+});

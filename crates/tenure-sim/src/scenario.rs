@@ -219,12 +219,12 @@ pub struct AlgoConfig {
     pub max_round_trip_ms: Option<Ms>,
     /// Lease: the holder id every contender claims, instead of its own node id: the
     /// misconfiguration of design rule 8 (two processes with one identity). Each contender is
-    /// still its own session, so the store keeps all but one out.
+    /// still its own session, so the store keeps all but one out. At most 2^32.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub holder_id: Option<u64>,
     /// Lease: the first fencing token the store issues (default 1), as a store continuing
     /// from a predecessor that issued every token below it (a control plane's generation
-    /// 41 after 40 others). At least 1.
+    /// 41 after 40 others). From 1 to 2^32, so every token of a run stays a whole JS number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_token: Option<u64>,
     // --- bully ---

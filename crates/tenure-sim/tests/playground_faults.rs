@@ -148,3 +148,31 @@ fn the_store_can_start_at_a_given_token() {
     raft.config.first_token = Some(5);
     assert!(World::new(&raft).is_err());
 }
+
+/// Tokens and holder ids a scenario chooses stay far below 2^53, so every one a run shows is a
+/// whole JS number in `tenure/sim`: the store starts at 2^32 at most, and a holder id is 2^32
+/// at most.
+#[test]
+fn chosen_tokens_and_holder_ids_stay_whole_js_numbers() {
+    let mut s = Scenario::new(Algorithm::LeaseFencing, 3, 7, 3_000);
+    s.config.first_token = Some(1 << 32);
+    s.config.holder_id = Some(1 << 32);
+    let mut w = World::new(&s).unwrap();
+    w.run_until(Instant::from_millis(1_000));
+    assert_eq!(w.snapshot().store.unwrap().token, Some(1 << 32));
+    for (key, value) in [("first_token", (1u64 << 32) + 1), ("first_token", u64::MAX)] {
+        s.config.first_token = Some(value);
+        let err = World::new(&s).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("{key} {value} is not from 1 to 2 ** 32")),
+            "{err}"
+        );
+    }
+    s.config.first_token = None;
+    s.config.holder_id = Some((1 << 32) + 1);
+    let err = World::new(&s).unwrap_err().to_string();
+    assert!(
+        err.contains("holder_id 4294967297 is not from 0 to 2 ** 32"),
+        "{err}"
+    );
+}

@@ -135,7 +135,26 @@ impl de::Error for DeError {
 /// Rust anyway (the failover plot).
 #[cfg(not(feature = "sim"))]
 fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
-    unexp.to_string()
+    match *unexp {
+        de::Unexpected::Float(f) if is_wide_whole(f) => wide_whole_words(&unexp.to_string()),
+        _ => unexp.to_string(),
+    }
+}
+
+/// A whole number past 2^53 - 1: a JS number reads it as a float, and may not hold the one
+/// written (2 ** 60 + 1 reads as 2 ** 60), so where a whole number is wanted the trouble is
+/// its precision, not a fraction.
+fn is_wide_whole(f: f64) -> bool {
+    f.fract() == 0.0 && f.abs() > MAX_SAFE
+}
+
+/// The words for such a number, `shown` as the message writes numbers.
+#[inline(never)]
+fn wide_whole_words(shown: &str) -> String {
+    format!(
+        "{shown}, above 2 ** 53 - 1, where a JS number no longer holds every whole number \
+         exactly (a bigint does)"
+    )
 }
 
 /// serde's words for `unexp` (its `Display`), with a float written by
@@ -146,6 +165,9 @@ fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
 fn unexpected_words(unexp: &de::Unexpected<'_>) -> String {
     use de::Unexpected;
     match *unexp {
+        Unexpected::Float(f) if is_wide_whole(f) => {
+            wide_whole_words(&tenure_sim::units::float_text(f))
+        }
         Unexpected::Float(f) => {
             let text = tenure_sim::units::float_text(f);
             // serde's `WithDecimalPoint`: a finite float is written with a decimal point.

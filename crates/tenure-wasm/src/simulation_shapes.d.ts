@@ -85,13 +85,13 @@ export type ScenarioConfigFields = {
   /**
    * Lease: the holder id every contender claims, instead of its own node id: the
    * misconfiguration of design rule 8 (two processes with one identity). Each contender is
-   * still its own session, so the store keeps all but one out.
+   * still its own session, so the store keeps all but one out. At most 2^32.
    */
   holder_id?: number,
   /**
    * Lease: the first fencing token the store issues (default 1), as a store continuing
    * from a predecessor that issued every token below it (a control plane's generation
-   * 41 after 40 others). At least 1.
+   * 41 after 40 others). From 1 to 2^32, so every token of a run stays a whole JS number.
    */
   first_token?: number,
   /**

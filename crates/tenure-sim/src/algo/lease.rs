@@ -46,7 +46,7 @@ pub use driver::LeaseWorld;
 pub(crate) use spec::{FENCING, LEASE_FAULTS, LEASE_PROCS, UNFENCED};
 
 use labels::{cause_of, timer_label};
-use store::first_store;
+use store::{check_holder_id, first_store};
 
 /// Default bound on a request's round trip, ms (rule 5).
 pub(crate) const DEFAULT_ROUND_TRIP_MS: u64 = 500;
@@ -112,6 +112,7 @@ impl LeaseAdapter {
         })?;
         let n = usize::try_from(s.nodes).unwrap_or(0);
         let store = first_store(&base, c.first_token)?;
+        check_holder_id(c.holder_id)?;
         Ok(LeaseAdapter {
             fencing: base.fencing,
             base,

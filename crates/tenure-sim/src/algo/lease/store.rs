@@ -3,6 +3,27 @@
 
 use super::*;
 
+/// The largest `config.first_token` and `config.holder_id`: 2^32. A run issues far fewer than
+/// 2^53 - 2^32 tokens, so every token and holder id a run shows stays a whole number that a
+/// JavaScript number holds exactly (above 2^53 - 1 it would lose digits, and the `tenure/sim`
+/// outputs, which give tokens and holders as JS numbers, would have to refuse them).
+pub(super) const MAX_CHOSEN_ID: u64 = 1 << 32;
+
+/// Refuses a `config.holder_id` above [`MAX_CHOSEN_ID`].
+pub(super) fn check_holder_id(holder: Option<u64>) -> Result<(), ScenarioError> {
+    match holder {
+        Some(h) if h > MAX_CHOSEN_ID => Err(chosen_id_range("holder_id", h, 0)),
+        _ => Ok(()),
+    }
+}
+
+fn chosen_id_range(key: &str, value: u64, least: u64) -> ScenarioError {
+    ScenarioError::Invalid(format!(
+        "lease config: {key} {value} is not from {least} to 2 ** 32 ({MAX_CHOSEN_ID}; so that every \
+         token and holder id of a run stays a whole JS number)"
+    ))
+}
+
 /// The store, continuing a predecessor's tokens when `config.first_token` asks for it.
 pub(super) fn first_store(
     base: &LeaseConfig,
@@ -13,6 +34,7 @@ pub(super) fn first_store(
         Some(0) => Err(ScenarioError::Invalid(String::from(
             "lease config: first_token 0 is below 1 (tokens start at 1)",
         ))),
+        Some(t) if t > MAX_CHOSEN_ID => Err(chosen_id_range("first_token", t, 1)),
         Some(t) => {
             store.continue_tokens_after(base.key.clone(), FencingToken(t - 1));
             Ok(store)
