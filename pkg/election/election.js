@@ -36,6 +36,7 @@ export class LeaderElection {
   #releasing = 0;
   #listenerErrors;
   #config; // the machine's config, kept when close() frees the machine
+  #highestToken = 0n; // the highest token this election has led under
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -323,6 +324,7 @@ export class LeaderElection {
   #onEvent(event, emits) {
     const now = this.#clock.now();
     if (event.type === "Elected") {
+      if (event.token > this.#highestToken) this.#highestToken = event.token;
       this.#metrics.elected(event.token, now);
       for (const resolve of this.#waiters.splice(0)) resolve({ leader: true, token: event.token });
       emits.push(["elected", { key: this.#key, token: event.token }]);
@@ -412,14 +414,50 @@ export class LeaderElection {
     if (ok.type === "Held") this.#emit("held", { key: this.#key, holder: ok.holder });
     const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
     const now = this.#clock.now();
+    let failed;
     try {
       this.#m.handleResponse(now, toMachineResponse(r.mreq, ok, this.#own));
     } catch (err) {
-      this.#error("ERR_STORE_REPLY", `the machine refused the store's ${ok.type}: ${message(err)}`, r.req, reply, err);
+      failed = this.#error("ERR_STORE_REPLY", `the store's ${ok.type} could not be taken: ${message(err).replaceAll("response.", `${ok.type}.`)}`, r.req, reply, err);
     }
     if (ok.type === "Granted" && (state === "Stopped" || this.#m.state === "Stopped")) this.#releaseOrphan(r.req, ok);
-    if (first && r.mreq.type === "Acquire") this.#settleAttempt(ok.type === "Held" ? ok.holder : undefined);
+    else if (failed === undefined && first && ok.type === "Granted" && this.#m.state !== "Leader") failed = this.#grantNotTaken(ok, r.req, reply);
+    if (failed === undefined && first && ok.type === "Rejected" && ok.reason === "TokensExhausted") {
+      failed = this.#error(
+        "ERR_TOKENS_EXHAUSTED",
+        `the store has no fencing token left to issue for "${this.#key}" (Rejected: TokensExhausted): no node can lead it until the key's token counter is reset, which also resets fencing`,
+        r.req,
+        reply,
+      );
+    }
+    if (first && r.mreq.type === "Acquire") this.#settleAttempt(ok.type === "Held" ? ok.holder : undefined, failed);
     this.#pump();
+  }
+
+  /**
+   * A grant the machine read and did not lead under (design rules 1 and 5): a lease too short to
+   * outlast the safety margin, or a token not above one this node already led under (a store
+   * that lost its state). Contending goes on; the error says why nothing came of the grant.
+   */
+  #grantNotTaken(ok, request, reply) {
+    const margin = this.#m.config.safety_margin_ms;
+    if (ok.ttl_ms <= margin) {
+      return this.#error(
+        "ERR_STORE_CONTRACT",
+        `the store granted "${this.#key}" for ${ok.ttl_ms} ms, not above the safety margin of ${margin} ms (safetyMarginMs): the lease would end before this node could use it`,
+        request,
+        reply,
+      );
+    }
+    if (ok.token <= this.#highestToken) {
+      return this.#error(
+        "ERR_STORE_CONTRACT",
+        `the store granted "${this.#key}" with token ${ok.token}n, not above ${this.#highestToken}n, a token this node already led under: fencing needs every grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again)`,
+        request,
+        reply,
+      );
+    }
+    return this.#error("ERR_STORE_CONTRACT", `the store granted "${this.#key}" with token ${ok.token}n and this node did not take the lease`, request, reply);
   }
 
   /**

@@ -122,6 +122,7 @@ export type StoreErrorCode =
   | "ERR_STORE_NO_ANSWER"
   | "ERR_STORE_REPLY"
   | "ERR_STORE_CONTRACT"
+  | "ERR_TOKENS_EXHAUSTED"
   | "ERR_HOLDER_CLASH"
   | "ERR_LISTENER";
 
