@@ -4,6 +4,7 @@
 // Until then every class throws a coded ERR_NOT_INITIALIZED error that says so, and a call
 // on a freed object throws ERR_FREED (pkg/guard.js).
 import wasmInit, * as bindings from "./dist/tenure.js";
+import { addMachineFromJSON } from "./machine-json.js";
 import { guardClasses, guardConstructor, wasmLoader } from "./guard.js";
 
 export * from "./dist/tenure.js";
@@ -12,6 +13,8 @@ export * from "./election/index.js";
 const loader = wasmLoader(wasmInit, bindings);
 const isReady = loader.isReady;
 guardClasses(bindings, isReady);
+// LeaseCandidate, RaftNode and BullyNode read their toJSON() back (pkg/machine-json.js).
+addMachineFromJSON(bindings);
 
 // Constructors cannot be patched in place: these names shadow the star export above.
 export const BullyNode = guardConstructor(bindings.BullyNode, isReady);

@@ -13,6 +13,35 @@ import type { InitInput } from "./dist/tenure.js";
 export declare function init(input?: InitInput | Promise<InitInput>): Promise<void>;
 export default init;
 
+// `fromJSON` on the machine classes (pkg/machine-json.js), merged into the generated classes.
+declare module "./dist/tenure.js" {
+  namespace LeaseCandidate {
+    /**
+     * A candidate with the config of a `toJSON()` summary (or its JSON text), as after a
+     * restart: it starts as a follower. Errors: `ERR_OBJECT_TYPE` when `json` is not such a
+     * summary; the constructor's errors for its config.
+     */
+    function fromJSON(json: string | Record<string, unknown>): LeaseCandidate;
+  }
+  namespace RaftNode {
+    /**
+     * A node with the config of a `toJSON()` summary (or its JSON text), starting at term 0
+     * with an empty log: the summary holds no persistent state (`RaftNode.restart(config,
+     * persisted)` restarts a node with its term, vote and log). Errors: `ERR_OBJECT_TYPE`
+     * when `json` is not such a summary; the constructor's errors for its config.
+     */
+    function fromJSON(json: string | Record<string, unknown>): RaftNode;
+  }
+  namespace BullyNode {
+    /**
+     * A node with the config of a `toJSON()` summary (or its JSON text), starting at epoch 0.
+     * Errors: `ERR_OBJECT_TYPE` when `json` is not such a summary; the constructor's errors
+     * for its config.
+     */
+    function fromJSON(json: string | Record<string, unknown>): BullyNode;
+  }
+}
+
 // The driver layer: LeaderElection, the store protocol, MemoryStore, ShardedElection.
 export * from "./election/index.js";
 

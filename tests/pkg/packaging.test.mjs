@@ -62,6 +62,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "etcd.js",
     "guard.js",
     "index.d.ts",
+    "machine-json.js",
     "node.js",
     "package.json",
     "postgres.d.ts",

@@ -192,3 +192,13 @@ const hard: RaftPersistOp = { type: "HardState", term: 1n };
 // @ts-expect-error the persisted Bully state is its epoch only
 BullyNode.restart({ id: 1n }, { epoch: 1n, role: "Follower" });
 void noop, hard;
+
+// A machine's toJSON() summary, or its text, reads back into the same class.
+{
+  const candidate: LeaseCandidate = LeaseCandidate.fromJSON(new LeaseCandidate({ holder: 5n }).toJSON());
+  const raft: RaftNode = RaftNode.fromJSON(JSON.stringify(new RaftNode({ id: 1n, peers: [2n, 3n] })));
+  const bully: BullyNode = BullyNode.fromJSON(new BullyNode({ id: 1n, peers: [2n] }).toJSON());
+  void [candidate, raft, bully];
+  // @ts-expect-error: a number is not a summary
+  LeaseCandidate.fromJSON(5);
+}
