@@ -126,6 +126,7 @@ export class MemoryStore {
 
   /** The valid lease of `key` now: `{ holder, session, token, expires_at_ms }`, or undefined. */
   holder(key) {
+    this.#open("holder");
     const h = this.#store.holder(key, this.#clock.now());
     if (h === undefined) return undefined;
     const { holder, session } = this.#who(h.holder, this.#store.lease(key)?.session);
@@ -143,12 +144,19 @@ export class MemoryStore {
 
   /** The last token issued for `key`, `undefined` before its first grant. */
   lastToken(key) {
+    this.#open("lastToken");
     return this.#store.lastToken(key);
   }
 
   /** Every key seen, in order. */
   keys() {
+    this.#open("keys");
     return this.#store.keys();
+  }
+
+  /** Refuses a read after close(), which freed the store's state. */
+  #open(call) {
+    if (this.#closed) throw misuse(Error, "ERR_CLOSED", `MemoryStore.${call} after close(): a closed store keeps no leases`);
   }
 
   /** Stops answering (later sends reject with ERR_CLOSED) and frees the wasm store. */

@@ -233,3 +233,14 @@ test("after_close_every_getter_answers_and_no_member_leaks_the_freed_machine", a
     assert.equal(one.config.ttl_ms, CALM.ttlMs);
   }
 });
+
+test("a_closed_memory_store_refuses_reads_in_its_own_words", async () => {
+  const store = new MemoryStore();
+  await store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 });
+  assert.equal(store.lastToken("k"), 1n);
+  await store.close();
+  for (const [call, read] of [["holder", () => store.holder("k")], ["lastToken", () => store.lastToken("k")], ["keys", () => store.keys()]]) {
+    assert.throws(read, (e) => e.code === "ERR_CLOSED" && e.message === `MemoryStore.${call} after close(): a closed store keeps no leases`, call);
+  }
+  await assert.rejects(store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 }), { code: "ERR_CLOSED" });
+});
