@@ -124,6 +124,20 @@ export function quoted(text) {
 function checkMillis(name, v) {
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
   if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a number of ms ${MS_RANGE}, got ${v}`);
+  checkMicros(`options.${name}`, v);
+}
+
+/**
+ * Refuses a time finer than a microsecond, by the machines' rule for every `..._ms` input
+ * (float noise around a whole microsecond, such as 1.005 or 0.1 + 0.2, is accepted), with
+ * their code and words. `v` is finite, 0 or more and at most MAX_TIMER_MS.
+ */
+function checkMicros(name, v) {
+  const scaled = v * 1000;
+  const noise = Math.abs(scaled - Math.round(scaled));
+  if (noise > Math.max(Math.round(scaled) * 8 * Number.EPSILON, 1e-3)) {
+    throw misuse(RangeError, "ERR_MILLIS_PRECISION", `${name} must be a whole number of microseconds (a multiple of 0.001 ms), got ${v}; round it, e.g. Math.round(ms * 1000) / 1000`);
+  }
 }
 
 /**
@@ -169,6 +183,7 @@ function readCloseTimeoutOf(where, options, fallback) {
   if (v === undefined) return fallback;
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
   if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a number of ms ${MS_RANGE}, got ${v}`);
+  checkMicros(`${where}: options.timeoutMs`, v);
   return v;
 }
 

@@ -199,3 +199,11 @@ test("an_over_long_or_empty_node_id_is_refused_at_construction_like_a_key", asyn
   });
   assert.throws(() => new LeaderElection({ store, key: "k", nodeId: 5 }), { message: /got number$/ });
 });
+
+test("close_timeouts_take_whole_microseconds_as_every_ms_option_does", async () => {
+  const words = (name, v) => `${name} must be a whole number of microseconds (a multiple of 0.001 ms), got ${v}; round it, e.g. Math.round(ms * 1000) / 1000`;
+  assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", closeTimeoutMs: 0.0004 }), (e) => e instanceof RangeError && e.code === "ERR_MILLIS_PRECISION" && e.message === words("options.closeTimeoutMs", 0.0004));
+  const e = new LeaderElection({ store: new MemoryStore(), key: "k", closeTimeoutMs: 0.1 + 0.2 });
+  await assert.rejects(e.close({ timeoutMs: 1.0004 }), (err) => err.code === "ERR_MILLIS_PRECISION" && err.message === words("close: options.timeoutMs", 1.0004));
+  await e.close({ timeoutMs: 1.005 });
+});
