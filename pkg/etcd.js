@@ -41,7 +41,7 @@ export class EtcdStore {
 
   /** One request: a few etcd calls, the deciding one a single transaction. Rejects (ERR_STORE) on failure. */
   async send(request) {
-    readRequest("EtcdStore", request);
+    request = readRequest("EtcdStore", request);
     const key = Buffer.from(this.#prefix + request.key);
     const value = Buffer.from(JSON.stringify({ holder: request.holder, session: request.session }));
     try {

@@ -92,7 +92,7 @@ export class PostgresStore {
 
   /** One request, one statement. Rejects (code ERR_STORE) if PostgreSQL fails. */
   async send(request) {
-    readRequest("PostgresStore", request);
+    request = readRequest("PostgresStore", request);
     const { type, key, holder, session } = request;
     for (const field of ["key", "holder", "session"]) {
       const at = request[field].indexOf("\0");

@@ -132,7 +132,7 @@ export class RedisStore {
 
   /** One request, one script, one round trip. Rejects (code ERR_STORE) if Redis fails. */
   async send(request) {
-    readRequest("RedisStore", request);
+    request = readRequest("RedisStore", request);
     const ttl = request.ttl_ms === undefined ? [] : [String(Math.ceil(request.ttl_ms))];
     const token = request.token === undefined ? [] : [String(request.token)];
     let reply;

@@ -4,6 +4,7 @@
 // per registry serves every election registered with it.
 import { misuse } from "./errors.js";
 import { quoted } from "./options.js";
+import { readingInput, refuseRevokedProxy } from "../guard.js";
 
 let loadPromClient = () => undefined;
 
@@ -34,7 +35,10 @@ export class ElectionMetrics {
   constructor(labels, registry) {
     this.#labels = labels;
     if (registry !== undefined) {
-      const { members } = promSet(registry);
+      // The registry is the caller's object: a revoked Proxy, or a getter or trap that throws
+      // while it is read, is refused with a code (ERR_REVOKED_PROXY, ERR_INPUT_THREW).
+      refuseRevokedProxy(registry, "options.registry");
+      const { members } = readingInput(() => promSet(registry));
       // Two elections of one key and node would write one series (the same labels): the
       // second's values would hide the first's. Refused, as other collisions on a registry are.
       for (const m of members) {

@@ -24,13 +24,18 @@ export function usageError(Kind, code, message) {
 
 /**
  * Reads a store request strictly (the shape `LeaderElection` sends, design rule 9): throws a
- * TypeError/RangeError with code `ERR_STORE_REQUEST` naming the field otherwise.
+ * TypeError/RangeError with code `ERR_STORE_REQUEST` naming the field otherwise. Returns a plain
+ * copy, each field read once: a getter is not asked again between the check and the use. A
+ * revoked Proxy is refused with `ERR_REVOKED_PROXY`, and a getter or trap that throws while
+ * the request is read passes its error on with `ERR_INPUT_THREW`.
  */
 export function readRequest(store, request) {
   const bad = (Kind, what) => fail(Kind, "ERR_STORE_REQUEST", `${store}.send: ${what}`);
-  if (request === null || typeof request !== "object" || Array.isArray(request)) {
+  refuseRevokedProxy(request, `${store}.send: the request`);
+  if (request === null || typeof request !== "object" || readingInput(() => Array.isArray(request))) {
     throw bad(TypeError, `the request must be an object, got ${describe(request)}`);
   }
+  request = readingInput(() => ({ ...request }));
   const keys = REQUEST_KEYS[request.type];
   if (!keys) throw bad(TypeError, `request.type must be "Acquire", "Renew" or "Release", got ${describe(request.type)}`);
   for (const key of Object.keys(request)) {

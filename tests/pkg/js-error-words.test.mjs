@@ -110,3 +110,24 @@ test("close() refuses a bad timeout before closing anything", async () => {
   await assert.rejects(shards.close({ timeoutMs: NaN }), (err) => err.code === "ERR_MILLIS_RANGE" && /^ShardedElection\.close: /.test(err.message));
   await shards.close();
 });
+
+test("a store request that cannot be read is refused with a code, and each field is read once", async () => {
+  const store = new RedisStore({ client });
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const revoked = await caught(() => store.send(proxy));
+  assert.equal(revoked.code, "ERR_REVOKED_PROXY");
+  assert.equal(revoked.message, "RedisStore.send: the request is a revoked Proxy and cannot be read");
+  const throwing = { type: "Acquire", holder: "a", session: "s", ttl_ms: 1000, get key() { throw new Error("no key today"); } };
+  const threw = await caught(() => store.send(throwing));
+  assert.equal(threw.code, "ERR_INPUT_THREW");
+  assert.equal(threw.message, "no key today");
+  // A getter that answers differently on a second read is asked once: the checked value is sent.
+  let reads = 0;
+  const sent = [];
+  const counting = new RedisStore({ client: { sendCommand: async (args) => (sent.push(args), [1, "1", "1000"]) } });
+  const shifty = { type: "Acquire", holder: "a", session: "s", ttl_ms: 1000, get key() { reads++; return reads === 1 ? "k" : "k\uD800"; } };
+  await counting.send(shifty).catch(() => {});
+  assert.equal(reads, 1);
+  assert.ok(sent.length === 0 || sent.every((args) => !args.some((a) => String(a).includes("\uD800"))), "the lone surrogate never reached the client");
+});
