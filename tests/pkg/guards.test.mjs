@@ -186,7 +186,10 @@ test("missing_keys_bad_variants_and_wrong_field_types_are_coded", () => {
     [() => new LeaseCandidate().handleResponse(0, { type: "Rejected", id: 1n, key: "k", reason: "Nope" }), TypeError, "ERR_VARIANT", /response.reason must be one of "NotHolder"/],
     [() => new LeaseCandidate({ fencing: "yes" }), TypeError, "ERR_BOOLEAN_TYPE", /config.fencing must be a boolean, got string "yes"/],
     [() => new LeaseCandidate({ key: 1 }), TypeError, "ERR_STRING_TYPE", /config.key must be a string/],
-    [() => new LeaseCandidate({ max_drift_ppm: 1.5 }), RangeError, "ERR_INTEGER_RANGE", /config.max_drift_ppm must be a whole number from 0 to 4294967295, got 1.5/],
+    [() => new LeaseCandidate({ max_drift_ppm: 1.5 }), RangeError, "ERR_INTEGER_RANGE", /config.max_drift_ppm must be a whole number from 0 to 999999, got 1.5/],
+    // The reader names the range the config takes (2e6 and 5e9 alike), not a u32's.
+    [() => new RaftNode({ id: 1n, peers: [], max_drift_ppm: 5e9 }), RangeError, "ERR_INTEGER_RANGE", /^config.max_drift_ppm must be a whole number from 0 to 999999, got 5000000000$/],
+    [() => new LeaseCandidate({ max_drift_ppm: 2e6 }), RangeError, "ERR_INTEGER_RANGE", /^config.max_drift_ppm must be a whole number from 0 to 999999, got 2000000$/],
     [() => new LeaseCandidate({ max_drift_ppm: -1 }), RangeError, "ERR_INTEGER_RANGE", /got -1/],
     [() => new LeaseCandidate({ max_drift_ppm: 2 ** 32 }), RangeError, "ERR_INTEGER_RANGE", /got 4294967296/],
     [() => new LeaseCandidate({ max_drift_ppm: 5n }), TypeError, "ERR_INTEGER_TYPE", /got bigint 5n/],

@@ -14,7 +14,7 @@ use crate::error::{BindingError, U64Arg};
 use crate::lease_fast::{self, KeyCache};
 use crate::lease_message::{request_to_js, response_from_js};
 use crate::object::{json_safe, plain_object};
-use crate::read::Fields;
+use crate::read::{Fields, MAX_DRIFT_PPM};
 use crate::seed::fresh_seed;
 use crate::shape::{bigint, js_union};
 
@@ -407,7 +407,7 @@ fn config_from_js(value: &JsValue) -> Result<LeaseConfig, JsValue> {
     if let Some(rtt) = f.opt_duration("max_round_trip_ms")? {
         c.max_round_trip = rtt;
     }
-    if let Some(ppm) = f.opt_int("max_drift_ppm", u64::from(u32::MAX))? {
+    if let Some(ppm) = f.opt_int("max_drift_ppm", MAX_DRIFT_PPM)? {
         c.max_drift_ppm = u32::try_from(ppm).unwrap_or(u32::MAX);
     }
     if let Some(retry) = f.opt_duration("retry_interval_ms")? {

@@ -16,7 +16,7 @@ use crate::raft_message::{
     entries_to_js, message_from_js, message_to_js, node_or_null, persist_op_to_js, state_from_js,
     state_to_js,
 };
-use crate::read::{Fields, each};
+use crate::read::{Fields, MAX_DRIFT_PPM, each};
 use crate::seed::fresh_seed;
 use crate::shape::{bigint, js_union};
 
@@ -406,7 +406,7 @@ fn config_from_js(value: &JsValue) -> Result<RaftConfig, JsValue> {
     if let Some(on) = f.opt_bool("leader_lease")? {
         c.leader_lease = on;
     }
-    if let Some(n) = f.opt_int("max_drift_ppm", u64::from(u32::MAX))? {
+    if let Some(n) = f.opt_int("max_drift_ppm", MAX_DRIFT_PPM)? {
         c.max_drift_ppm = u32::try_from(n).unwrap_or(u32::MAX);
     }
     c.seed = f.opt_u64("seed", U64Arg::Seed)?.unwrap_or_else(fresh_seed);

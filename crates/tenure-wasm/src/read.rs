@@ -22,6 +22,11 @@ use crate::convert::{exact_micros_from_millis, u64_from_bigint_named};
 use crate::error::{BindingError, Name, U64Arg, describe};
 use tenure::{Duration, Instant};
 
+/// The largest clock drift a machine config takes, in parts per million: the configs refuse
+/// 1,000,000 and more (a clock that may stop or run backwards), so the reader names this range
+/// rather than a `u32`'s.
+pub(crate) const MAX_DRIFT_PPM: u64 = 999_999;
+
 /// The own enumerable keys of one object, matched against the keys its shape defines.
 pub(crate) struct Fields {
     path: Name,
