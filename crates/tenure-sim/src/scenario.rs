@@ -279,7 +279,7 @@ pub struct Scenario {
     /// The algorithm every node runs.
     #[cfg_attr(feature = "ts", ts(skip))]
     pub algorithm: Algorithm,
-    /// Number of election nodes, ids `1..=nodes` (lease worlds add the store and resource).
+    /// Number of election nodes, ids 1 to `nodes` (lease worlds add the store and resource).
     pub nodes: u64,
     /// Algorithm parameters.
     #[serde(default)]

@@ -14,7 +14,7 @@ use crate::object::plain_object;
 /// A write with a token `>=` the highest seen is accepted and raises the highest; a lower one
 /// is rejected with `{ accepted: false, reason: "stale fencing token", presented, required }`
 /// and changes nothing. `establish(token)` raises the highest without writing, as a new leader
-/// does before it acts. Tokens are `bigint`s in `0n ..= 2n ** 64n - 1n`; anything else throws
+/// does before it acts. Tokens are `bigint`s from `0n` to `2n ** 64n - 1n`; anything else throws
 /// a `TypeError` (`code: "ERR_TOKEN_TYPE"`) or `RangeError` (`code: "ERR_TOKEN_RANGE"`) and
 /// leaves the resource unchanged.
 #[wasm_bindgen]

@@ -20,7 +20,7 @@ use crate::shape::{big, bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LEASE_MESSAGES: &'static str = r#"
-/** A node id (Raft, Bully, lease holder): u64, so a bigint in 0n ..= 2n ** 64n - 1n. */
+/** A node id (Raft, Bully, lease holder): an unsigned 64-bit integer, so a bigint from 0n to 2n ** 64n - 1n. */
 export type NodeId = bigint;
 /** A lease request id, chosen by the candidate and echoed by the store. */
 export type RequestId = bigint;

@@ -193,7 +193,7 @@ impl Search {
         Ok(Search { inner })
     }
 
-    /// Runs up to `runs` more runs (1..=1000000), stopping at the first violation; returns
+    /// Runs up to `runs` more runs (from 1 to 1000000), stopping at the first violation; returns
     /// whether one was found (now or before).
     #[wasm_bindgen(js_name = runBatch)]
     pub fn run_batch(

@@ -214,7 +214,7 @@ impl Simulation {
     /// caller that needs a few kinds pays for those only.
     ///
     /// Throws `TypeError` `ERR_CURSOR_TYPE` / `RangeError` `ERR_CURSOR_RANGE` unless the
-    /// cursor is an integer `number` in `0..=2^53 - 1`; `TypeError` `ERR_KINDS_TYPE` unless
+    /// cursor is an integer `number` in from 0 to `2 ** 53 - 1`; `TypeError` `ERR_KINDS_TYPE` unless
     /// `kinds` is `undefined` or an array of strings (at most 256); `RangeError`
     /// `ERR_KINDS_RANGE` for a name that is not an event's.
     #[wasm_bindgen(js_name = eventsSince, unchecked_return_type = "EventsPage")]

@@ -322,7 +322,7 @@ export type ScenarioFields = {
    */
   version: 1,
   /**
-   * Number of election nodes, ids `1..=nodes` (lease worlds add the store and resource).
+   * Number of election nodes, ids 1 to `nodes` (lease worlds add the store and resource).
    */
   nodes: number,
   /**

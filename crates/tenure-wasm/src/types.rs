@@ -14,7 +14,7 @@ const TS_SHAPES: &'static str = r#"
 import type { SimulationErrorCode } from "./tenure_sim.js";
 import type { SearchErrorCode } from "./tenure_search.js";
 
-/** A fencing token: u64 in Rust, so a bigint in 0n ..= 2n ** 64n - 1n. */
+/** A fencing token: an unsigned 64-bit integer, so a bigint from 0n to 2n ** 64n - 1n. */
 export type FencingToken = bigint;
 
 /** The token was >= the highest seen; the resource now records it as the highest. */
