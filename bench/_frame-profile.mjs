@@ -11,6 +11,10 @@
 // FRAME_PROFILE_DIR reuses a production build of web/ instead of building one).
 // FRAME_PROFILE_DOM=1 counts the DOM calls per frame instead (setAttribute, textContent,
 // append, remove, createElementNS...: wrapped, so the times are not taken), by call and tag.
+// FRAME_PROFILE_THREADS=1 also prints the CPU ms per frame of the browser's other busy threads
+// (the renderer's raster workers and compositor, the GPU process's compositor: on two cores
+// they are what a frame waits for) and each idle callback's wall and thread ms (where the
+// checkpoints' clones run).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +24,10 @@ import { openIsolatedPlayground } from "./_isolated-page.mjs";
 
 const WALL_MS = Number(process.env.BENCH_WALL_MS ?? 4000);
 const SEEK_MS = 3_000_000;
-const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink.user_timing"];
+const THREADS = Boolean(process.env.FRAME_PROFILE_THREADS);
+const CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "disabled-by-default-v8.gc", "blink.user_timing", ...(THREADS ? ["toplevel"] : [])];
+/** The threads FRAME_PROFILE_THREADS reports: process name / thread name. */
+const BUSY = [["main", /^Renderer\/CrRendererMain$/], ["raster", /^Renderer\/ThreadPoolForegroundWorker$/], ["compositor", /^Renderer\/Compositor$/], ["GPU process compositor", /^GPU Process\/VizCompositorThread$/]];
 const GC = /^(MinorGC|MajorGC|V8\.GC_SCAVENGER$|V8\.GC_MARK_COMPACTOR$|V8\.GC_MC_INCREMENTAL$|V8\.GC_MC_INCREMENTAL_FINALIZE$|V8\.GCScavenger$|V8\.GCFinalizeMC$|V8\.GCIncrementalMarking$|BlinkGC\.AtomicPhase$|V8\.GC_MINOR_MARK_SWEEPER$)/;
 
 function q(sorted, p) {
@@ -108,7 +115,27 @@ async function profileCase(browser, page, nodes) {
   console.log(`  GC inside a frame      ${fmt(rows.map((r) => r.gc))}   (frames with any: ${rows.filter((r) => r.gc > 0).length})`);
   const avg = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(`  slowest 5% of frames: wall ${avg(slow.map((r) => r.wall)).toFixed(2)}, thread ${avg(slow.map((r) => r.thread)).toFixed(2)}, GC ${avg(slow.map((r) => r.gc)).toFixed(2)} ms on average`);
+  if (THREADS) threadsReport(trace, frames);
   for (const [name, xs] of Object.entries(views.views ?? {})) console.log(`  view ${name.padEnd(16)} ${fmt(xs)}   (${xs.length} draws)`);
+}
+
+/** CPU ms per animation frame of the busy threads (their top-level tasks), and the idle callbacks. */
+function threadsReport(trace, frames) {
+  const names = new Map(trace.filter((e) => e.name === "thread_name").map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const procs = new Map(trace.filter((e) => e.name === "process_name").map((e) => [e.pid, e.args.name]));
+  const from = Math.min(...frames.map((f) => f.ts));
+  const to = Math.max(...frames.map((f) => f.ts + f.dur));
+  const cpu = new Map(BUSY.map(([label]) => [label, 0]));
+  for (const e of trace) {
+    if (e.ph !== "X" || e.ts < from || e.ts > to || !/^(ThreadControllerImpl::RunTask|ThreadPool_RunTask)$/.test(e.name)) continue;
+    const thread = `${procs.get(e.pid)}/${names.get(`${e.pid}:${e.tid}`)}`;
+    const busy = BUSY.find(([, re]) => re.test(thread));
+    if (busy) cpu.set(busy[0], cpu.get(busy[0]) + (e.tdur ?? 0) / 1000);
+  }
+  const fps = frames.length / ((to - from) / 1e6);
+  console.log(`  CPU per frame, ms: ${[...cpu].map(([k, v]) => `${k} ${(v / frames.length).toFixed(1)}`).join(", ")} (${fps.toFixed(0)} frames a second)`);
+  const idle = trace.filter((e) => e.name === "FireIdleCallback" && e.ph === "X" && e.ts >= from && e.ts <= to);
+  if (idle.length) console.log(`  idle callbacks, wall / thread ms: ${idle.map((e) => `${(e.dur / 1000).toFixed(2)} / ${((e.tdur ?? 0) / 1000).toFixed(2)}`).join(", ")}`);
 }
 
 const outDir = process.env.FRAME_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "tenure-web-"));
