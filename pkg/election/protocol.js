@@ -123,7 +123,7 @@ const describe = (v) => {
   if (typeof v === "bigint") return `${v}n`;
   if (typeof v === "string") return JSON.stringify(v);
   if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return v.constructor?.name && v.constructor !== Object ? `a ${v.constructor.name}` : "an object";
+  if (typeof v === "object") return v.constructor?.name && v.constructor !== Object ? withArticle(v.constructor.name) : "an object";
   return `${typeof v} ${String(v)}`;
 };
 

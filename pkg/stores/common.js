@@ -1,7 +1,7 @@
 // What the store adapters (tenure/redis, tenure/postgres, tenure/etcd) share: reading a store
 // request strictly, fencing-result shapes, token checks and error wrapping. Plain JS, no wasm:
 // the adapters load without the machines.
-import { MAX_LEASE_STRING, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
+import { MAX_LEASE_STRING, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy, withArticle } from "../guard.js";
 
 const U64_MAX = 2n ** 64n - 1n;
 const REQUEST_KEYS = {
@@ -39,7 +39,7 @@ export function readRequest(store, request) {
   const keys = REQUEST_KEYS[request.type];
   if (!keys) throw bad(TypeError, `request.type must be "Acquire", "Renew" or "Release", got ${describe(request.type)}`);
   for (const key of Object.keys(request)) {
-    if (!keys.includes(key)) throw bad(TypeError, `a ${request.type} request has no field "${key}"`);
+    if (!keys.includes(key)) throw bad(TypeError, `${withArticle(request.type)} request has no field "${key}"`);
   }
   for (const field of ["key", "holder", "session"]) {
     if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
