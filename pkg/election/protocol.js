@@ -124,6 +124,7 @@ const describe = (v) => {
   if (typeof v === "string") return JSON.stringify(v);
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return v.constructor?.name && v.constructor !== Object ? withArticle(v.constructor.name) : "an object";
+  if (v === undefined) return "undefined";
   return `${typeof v} ${String(v)}`;
 };
 

@@ -65,7 +65,13 @@ export class ShardedElection {
       const why = notWellFormed(k);
       if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `options.keys[${i}] ${quoted(k)} ${why}`);
     });
-    if (new Set(keys).size !== keys.length) throw misuse(RangeError, "ERR_DUPLICATE_KEY", "options.keys has a key twice");
+    if (new Set(keys).size !== keys.length) {
+      const first = new Map();
+      for (const [i, key] of keys.entries()) {
+        if (first.has(key)) throw misuse(RangeError, "ERR_DUPLICATE_KEY", `options.keys has the key ${quoted(key)} twice, at ${first.get(key)} and ${i}; each key may appear once`);
+        first.set(key, i);
+      }
+    }
     if (!(maxLeading === Infinity || (Number.isInteger(maxLeading) && maxLeading >= 1))) {
       throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
     }

@@ -145,7 +145,7 @@ test("every error code's message is in the caller's words", () => {
 test("config errors name the keys as written, the defaults and the rule", () => {
   assert.throws(() => new LeaseCandidate({ ttl_ms: 1_000 }), (err) => err.code === "ERR_CONFIG" && err.message ===
     "invalid lease config: safety_margin_ms 1000 (the default) must be above 0 and below ttl_ms 1000: 0 < safety_margin_ms < ttl_ms (design rule 5)");
-  assert.throws(() => new RaftNode({ seed: 1n }).propose(0, 1n), (err) => /no leader is known yet \(leaderId is null\)/.test(err.message));
+  assert.throws(() => new RaftNode({ seed: 1n }).propose(0, 1n), (err) => /no leader is known yet \(leaderId is undefined\)/.test(err.message));
   assert.throws(() => new FencedResource().check(-1n), (err) => /from 0n to 2n \*\* 64n - 1n/.test(err.message));
   assert.throws(() => new Simulation({ ...good(), algorithm: "paxos" }), (err) => /"paxos" is not one of lease-fencing, lease-unfenced, raft, /.test(err.message));
   assert.throws(() => new Simulation({ ...good(), seed: 2 ** 60 }), (err) => /above 2 \*\* 53 - 1.*bigint or a decimal string/.test(err.message));

@@ -71,7 +71,7 @@ test("max_leading_caps_one_process_and_an_unknown_key_is_refused", async () => {
   assert.equal(one.election(one.leading[0]).isLeader, true);
   assert.throws(() => one.election("zzz"), { code: "ERR_UNKNOWN_SHARD" });
   assert.throws(() => new ShardedElection({ store, keys: [] }), { code: "ERR_ARRAY_TYPE" });
-  assert.throws(() => new ShardedElection({ store, keys: ["a", "a"] }), { code: "ERR_DUPLICATE_KEY" });
+  assert.throws(() => new ShardedElection({ store, keys: ["a", "b", "a"] }), { code: "ERR_DUPLICATE_KEY", message: "options.keys has the key \"a\" twice, at 0 and 2; each key may appear once" });
   assert.throws(() => new ShardedElection({ store, keys: ["a"], maxLeading: 0 }), { code: "ERR_INTEGER_RANGE" });
   assert.throws(() => new ShardedElection({ store, keys: ["a"], ttl: 5 }), { code: "ERR_UNKNOWN_KEY" });
   await one.close();

@@ -547,7 +547,7 @@ fn not_leader_words(err: &tenure::NotLeader) -> String {
 fn leader_words(leader: Option<tenure::NodeId>) -> String {
     match leader {
         Some(id) => format!("the leader is {}n (leaderId); send the command there", id.0),
-        None => String::from("no leader is known yet (leaderId is null)"),
+        None => String::from("no leader is known yet (leaderId is undefined)"),
     }
 }
 
