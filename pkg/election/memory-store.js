@@ -178,6 +178,12 @@ export class MemoryStore {
       const why = notWellFormed(request[k]);
       if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `MemoryStore.send: request.${k} ${shown(request[k])} ${why}`);
     }
+    // What the Redis, PostgreSQL and etcd adapters refuse too (pkg/stores/common.js): a lease
+    // needs a key, and a lease of 0 ms or less would be over before it is granted.
+    if (request.key === "") throw misuse(RangeError, "ERR_STORE_REQUEST", "MemoryStore.send: request.key must not be empty");
+    if (typeof request.ttl_ms === "number" && !(request.ttl_ms > 0)) {
+      throw misuse(RangeError, "ERR_STORE_REQUEST", `MemoryStore.send: request.ttl_ms must be a number of ms above 0, got ${request.ttl_ms}`);
+    }
     return { ...request };
   }
 

@@ -244,3 +244,15 @@ test("a_closed_memory_store_refuses_reads_in_its_own_words", async () => {
   }
   await assert.rejects(store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 }), { code: "ERR_CLOSED" });
 });
+
+test("memory_store_refuses_what_the_real_adapters_refuse", async () => {
+  const store = new MemoryStore();
+  const acquire = { type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 };
+  await assert.rejects(store.send({ ...acquire, key: "" }), { code: "ERR_STORE_REQUEST", message: "MemoryStore.send: request.key must not be empty" });
+  for (const ttl_ms of [0, -0, -5, Number.NaN]) {
+    await assert.rejects(store.send({ ...acquire, ttl_ms }), { code: "ERR_STORE_REQUEST", message: `MemoryStore.send: request.ttl_ms must be a number of ms above 0, got ${ttl_ms}` });
+  }
+  assert.equal(store.lastToken("k"), undefined, "nothing was granted");
+  assert.equal((await store.send(acquire)).type, "Granted");
+  await store.close();
+});
