@@ -14,7 +14,7 @@ impl World {
         match self.network.send(self.now, from, to) {
             SendFate::Deliver(at, dup) => {
                 let (label, value) = payload.label_value();
-                self.trace(TraceKind::Send {
+                self.trace_with(|| TraceKind::Send {
                     id,
                     from: pf,
                     to: pt,
@@ -127,7 +127,7 @@ impl World {
         let m = &mut self.tracker.metrics;
         m.messages_delivered = m.messages_delivered.saturating_add(1);
         let (from, to) = (self.name(head.from), self.name(head.to));
-        self.trace(TraceKind::Deliver {
+        self.trace_with(|| TraceKind::Deliver {
             id: head.id,
             from,
             to,
