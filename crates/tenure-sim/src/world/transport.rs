@@ -23,21 +23,22 @@ impl World {
                     arrival_us: at.as_micros(),
                     duplicate_us: dup.map(Instant::as_micros),
                 });
-                let env = Envelope {
+                let sent = self.now;
+                let env = move |payload| Envelope {
                     id,
                     from,
                     to,
-                    sent: self.now,
+                    sent,
                     label,
                     payload,
                 };
-                if self.hold(&env) {
-                    return;
+                if self.manual {
+                    return self.hold(env(payload));
                 }
                 if let Some(d) = dup {
-                    self.schedule(d, Ev::Deliver(env.clone()));
+                    self.schedule(d, Ev::Deliver(env(payload.clone())));
                 }
-                self.schedule(at, Ev::Deliver(env));
+                self.schedule(at, Ev::Deliver(env(payload)));
             }
             SendFate::Blocked => {
                 self.drop_msg(id, from, to, payload.label(), DropReason::Partition)
