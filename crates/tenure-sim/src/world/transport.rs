@@ -136,9 +136,7 @@ impl World {
         });
         let (p, q) = (head.to, head.from);
         self.call_lending(p, |a, e, queue| {
-            if let Some(payload) = queue.take_payload(slot) {
-                a.deliver(e, p, q, payload);
-            }
+            queue.take_payload_to(slot, |payload| a.deliver(e, p, q, payload));
         });
     }
 }
