@@ -178,12 +178,9 @@ impl World {
         chosen
     }
 
-    /// In manual mode, holds `env` instead of scheduling its arrival; `false` otherwise.
-    pub(super) fn hold(&mut self, env: &Envelope) -> bool {
-        if self.manual {
-            self.held_msgs.push(env.clone());
-        }
-        self.manual
+    /// Holds `env` (manual mode) instead of scheduling its arrival.
+    pub(super) fn hold(&mut self, env: Envelope) {
+        self.held_msgs.push(env);
     }
 }
 

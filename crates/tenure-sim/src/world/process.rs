@@ -44,7 +44,7 @@ impl World {
     }
 
     /// [`World::call`], the input also given the queue, from which a delivery moves the
-    /// payload of the message lent in its slot ([`Queue::take_payload`]).
+    /// payload of the message lent in its slot ([`Queue::take_payload_to`]).
     pub(super) fn call_lending(
         &mut self,
         p: usize,

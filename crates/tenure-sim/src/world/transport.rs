@@ -14,7 +14,7 @@ impl World {
         match self.network.send(self.now, from, to) {
             SendFate::Deliver(at, dup) => {
                 let (label, value) = payload.label_value();
-                self.trace(TraceKind::Send {
+                self.trace_with(|| TraceKind::Send {
                     id,
                     from: pf,
                     to: pt,
@@ -23,21 +23,22 @@ impl World {
                     arrival_us: at.as_micros(),
                     duplicate_us: dup.map(Instant::as_micros),
                 });
-                let env = Envelope {
+                let sent = self.now;
+                let env = move |payload| Envelope {
                     id,
                     from,
                     to,
-                    sent: self.now,
+                    sent,
                     label,
                     payload,
                 };
-                if self.hold(&env) {
-                    return;
+                if self.manual {
+                    return self.hold(env(payload));
                 }
                 if let Some(d) = dup {
-                    self.schedule(d, Ev::Deliver(env.clone()));
+                    self.schedule(d, Ev::Deliver(env(payload.clone())));
                 }
-                self.schedule(at, Ev::Deliver(env));
+                self.schedule(at, Ev::Deliver(env(payload)));
             }
             SendFate::Blocked => {
                 self.drop_msg(id, from, to, payload.label(), DropReason::Partition)
@@ -127,7 +128,7 @@ impl World {
         let m = &mut self.tracker.metrics;
         m.messages_delivered = m.messages_delivered.saturating_add(1);
         let (from, to) = (self.name(head.from), self.name(head.to));
-        self.trace(TraceKind::Deliver {
+        self.trace_with(|| TraceKind::Deliver {
             id: head.id,
             from,
             to,
@@ -135,9 +136,7 @@ impl World {
         });
         let (p, q) = (head.to, head.from);
         self.call_lending(p, |a, e, queue| {
-            if let Some(payload) = queue.take_payload(slot) {
-                a.deliver(e, p, q, payload);
-            }
+            queue.take_payload_to(slot, |payload| a.deliver(e, p, q, payload));
         });
     }
 }

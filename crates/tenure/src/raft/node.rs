@@ -521,10 +521,25 @@ impl RaftNode {
         self.votes.clear();
         self.progress.clear();
         self.lease_until = None;
+        self.clear_leader_timers();
+        self.arm_election_timer(now);
+    }
+
+    /// Disarms the leader's timers (heartbeat, CheckQuorum, lease). Native builds take one
+    /// pass over the timer table (every delivery from a leader comes here); the wasm
+    /// modules, built for size, keep a `clear` per key, whose code they share with the
+    /// other callers (docs/performance.md).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn clear_leader_timers(&mut self) {
+        self.timers.clear_where(is_leader_timer);
+    }
+
+    /// [`RaftNode::clear_leader_timers`] as the wasm modules build it.
+    #[cfg(target_arch = "wasm32")]
+    fn clear_leader_timers(&mut self) {
         self.timers.clear(RaftTimer::Heartbeat);
         self.timers.clear(RaftTimer::CheckQuorum);
         self.timers.clear(RaftTimer::LeaderLease);
-        self.arm_election_timer(now);
     }
 
     /// The `k`-th latest (0-based) of the peers' values, given a quorum of `quorum()`
@@ -651,5 +666,43 @@ impl Machine for RaftNode {
     }
     fn poll_timeout(&self) -> Option<Instant> {
         RaftNode::poll_timeout(self)
+    }
+}
+
+/// The timers only a leader arms: what [`RaftNode::clear_leader_timers`] disarms.
+#[cfg(not(target_arch = "wasm32"))]
+fn is_leader_timer(k: RaftTimer) -> bool {
+    matches!(
+        k,
+        RaftTimer::Heartbeat | RaftTimer::CheckQuorum | RaftTimer::LeaderLease
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_leader_timers_cleared_in_one_pass_are_the_three_clears() {
+        use RaftTimer::*;
+        let all = [Start, Election, Heartbeat, CheckQuorum, LeaderLease];
+        // Every arming order of every subset (a bit per key, rotated through the orders).
+        for set in 0..32u32 {
+            for first in 0..all.len() {
+                let mut t = TimerTable::new();
+                for i in 0..all.len() {
+                    let j = (first + i) % all.len();
+                    if set >> j & 1 == 1 {
+                        t.set(all[j], Instant::from_millis(j as u64));
+                    }
+                }
+                let mut each = t.clone();
+                each.clear(Heartbeat);
+                each.clear(CheckQuorum);
+                each.clear(LeaderLease);
+                t.clear_where(is_leader_timer);
+                assert_eq!(t, each);
+            }
+        }
     }
 }

@@ -58,10 +58,89 @@ impl Queue {
 
     /// The payload of the message lent in `slot`, moved straight out of the slot, which is
     /// freed (`None` if the slot holds no message).
+    #[cfg(test)] // the world hands the payload on with `take_payload_to`
     pub(in crate::world) fn take_payload(&mut self, slot: usize) -> Option<Payload> {
-        match self.take(slot) {
-            Some(Ev::Deliver(env)) => Some(env.payload),
-            _ => None,
+        let mut taken = None;
+        self.take_payload_to(slot, |payload| taken = Some(payload));
+        taken
+    }
+
+    /// Moves the payload of the message lent in `slot` straight out of the slot into `to`
+    /// (not called if the slot holds no message); the slot is freed first. Handed on as an
+    /// argument rather than returned in an `Option`, the payload is not copied again on its
+    /// way into the adapter's input.
+    pub(in crate::world) fn take_payload_to(&mut self, slot: usize, to: impl FnOnce(Payload)) {
+        let Some(s) = self.slab.get_mut(slot) else {
+            return;
+        };
+        let Some(Ev::Deliver(env)) = s else {
+            return;
+        };
+        // Only the payload leaves the slot (taking the whole event would copy it all out
+        // first); what stays behind owns nothing, so the emptied event needs no drop.
+        let payload = std::mem::replace(&mut env.payload, Payload::Establish { token: 0 });
+        std::mem::forget(s.take());
+        self.free.push(slot as u32);
+        to(payload);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_taken_payload_is_the_message_s_and_its_slot_is_freed_once() {
+        use tenure::raft::{Entry, EntryData, Message};
+        let mut q = Queue::default();
+        let at = Instant::from_micros;
+        let append = Payload::Raft(Message::AppendEntries {
+            term: 2,
+            prev_log_index: 1,
+            prev_log_term: 1,
+            entries: vec![Entry {
+                term: 2,
+                data: EntryData::Command(7),
+            }],
+            leader_commit: 1,
+            context: 5,
+        });
+        let env = |payload| {
+            Ev::Deliver(Envelope {
+                id: 1,
+                from: 0,
+                to: 1,
+                sent: Instant::ZERO,
+                label: "AppendEntries",
+                payload,
+            })
+        };
+        q.push(at(1), env(append.clone()));
+        q.push(
+            at(2),
+            Ev::Timer {
+                p: 4,
+                generation: 0,
+            },
+        );
+        let (_, slot) = q.pop_lent().unwrap();
+        assert_eq!(q.take_payload(slot), Some(append));
+        assert!(q.lent(slot).is_none(), "the slot is empty");
+        assert_eq!(q.take_payload(slot), None);
+        assert!(q.take(slot).is_none());
+        // The timer's slot gives no payload and stays lent until it is taken.
+        let (_, timer_slot) = q.pop_lent().unwrap();
+        assert_eq!(q.take_payload(timer_slot), None);
+        assert!(q.take(timer_slot).is_some());
+        for t in 3..6 {
+            q.push(
+                at(t),
+                Ev::Timer {
+                    p: 0,
+                    generation: t,
+                },
+            );
         }
+        assert_eq!(q.slab.len(), 3, "each freed slot is reused once");
     }
 }
