@@ -3,6 +3,7 @@
 // same config. Like a restart, the machine starts from that config: volatile state (a
 // candidate's lease, a node's role) is not carried over. A RaftNode's term, vote and log are
 // not in the summary; `RaftNode.restart(config, persisted)` restarts one with them.
+import { misuse } from "./election/errors.js";
 
 /** The config keys each machine reads as bigints (toJSON writes them as decimal strings). */
 const BIGINT_KEYS = {
@@ -18,12 +19,6 @@ function revive(v) {
   if (typeof v === "string" && DECIMAL.test(v)) return BigInt(v);
   if (Array.isArray(v)) return v.map((x) => (typeof x === "string" && DECIMAL.test(x) ? BigInt(x) : x));
   return v;
-}
-
-function fail(Class, code, message) {
-  const err = new Class(message);
-  err.code = code;
-  return err;
 }
 
 /**
@@ -44,15 +39,15 @@ export function addMachineFromJSON(bindings) {
           try {
             summary = JSON.parse(json);
           } catch (err) {
-            throw fail(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: the text is not JSON (${err.message})`);
+            throw misuse(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: the text is not JSON (${err.message})`);
           }
         }
         if (summary === null || typeof summary !== "object" || Array.isArray(summary)) {
-          throw fail(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: expected what ${name}'s toJSON() returns (an object with a config), got ${summary === null ? "null" : Array.isArray(summary) ? "an array" : typeof summary}`);
+          throw misuse(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: expected what ${name}'s toJSON() returns (an object with a config), got ${summary === null ? "null" : Array.isArray(summary) ? "an array" : typeof summary}`);
         }
         const config = summary.config;
         if (config === null || typeof config !== "object" || Array.isArray(config)) {
-          throw fail(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: the summary's config must be an object, got ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`);
+          throw misuse(TypeError, "ERR_OBJECT_TYPE", `${name}.fromJSON: the summary's config must be an object, got ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`);
         }
         const read = { ...config };
         for (const key of keys) if (key in read) read[key] = revive(read[key]);

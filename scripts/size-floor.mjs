@@ -6,9 +6,10 @@
 // scenario reader, no serde output, no error words: the runtime a `Simulation` plays and
 // nothing else, so the figure is a floor under the sim module (it lacks manual delivery, fault
 // injection, the event log's pages and the JS shapes, which only add). Built with the sim
-// module's settings (opt-level "s", fat LTO, panic=abort, then wasm-opt -Oz --converge) and at
-// opt-level "z", once more with the scenario read from JSON text by its serde derives, and printed next to the shipped module (pkg/dist/tenure_sim_bg.wasm, when
-// built) and its goal. docs/bindings.md ("The size floor") reads these figures.
+// module's settings (opt-level "s", fat LTO, panic=abort, then wasm-opt -Oz --converge), at
+// opt-level "z", and once more with the scenario read from JSON text by its serde derives;
+// printed next to the shipped module (pkg/dist/tenure_sim_bg.wasm, when built) and its goal.
+// docs/bindings.md ("The size floor") reads these figures.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { budgets, gzipped } from "./lib/budgets.mjs";
