@@ -25,6 +25,7 @@
 import { autoplayAsked, heightOf } from "./attributes.js";
 import { networkActions, partitionOf, procActions, linkActions } from "./actions.js";
 import { parseField } from "./fields.js";
+import { FrameMargin } from "./frame-margin.js";
 import { ALGORITHMS, INFO } from "./info.js";
 import { SHORTCUTS, ownsKeys, shortcutFor } from "./keys.js";
 import { Menu } from "./menu.js";
@@ -67,19 +68,14 @@ const FRAME_SAMPLES = 4096;
 /**
  * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
  * 2 ms up to 9 nodes and 4 ms from 25 (linear between). The frame takes off a margin
- * (FRAME_MARGIN) and what its views will cost (each measured apart, the slow view due this
- * frame included), and simulates for the rest, each chunk sized by what the last ones cost
+ * (frame-margin.js: learned, so that few frames run past the goal) and what its views will
+ * cost (each measured apart, the slow view due this frame included), and simulates for the rest, each chunk sized by what the last ones cost
  * (pace.js), so the last chunk does not run past it. The simulated time not run is dropped
  * (the bar shows the speed reached), so a slow frame cannot make the next one owe more.
  */
 function frameBudgetMs(nodes) {
   return nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
 }
-/**
- * Share of the frame goal kept aside: the frame's script time outside the element's callback
- * (about 0.15 ms) and what the views' costs vary from frame to frame.
- */
-const FRAME_MARGIN = 0.25;
 /** Script ms below which a frame with a slow view does not simulate (docs/frame.md). */
 const SIM_MIN_MS = 0.2;
 /** Simulated ms a frame may run at most. */
@@ -508,8 +504,9 @@ export class TenurePlayground extends HTMLElement {
     this.markCurrentStory();
     this.endMs = Number(scenario.duration_ms);
     this.nodeCount = Number(scenario.nodes);
-    // What a simulated ms costs depends on the world: learn it again.
+    // What a simulated ms costs depends on the world: learn it again, and the margin with it.
     this.pace = undefined;
+    this.margin = undefined;
     this.setup = setupOf(scenario, timeline.effective);
     this.cluster.reset();
     this.syncSetupControls();
@@ -604,7 +601,8 @@ export class TenurePlayground extends HTMLElement {
     const fastKey = this.cluster.describesAt(t0) ? "described" : "fast";
     const fastMs = cost[fastKey] ?? cost.fast ?? 0;
     const viewMs = view === null ? 0 : (cost[view] ?? 0);
-    const simBudget = goal * (1 - FRAME_MARGIN) - fastMs - viewMs;
+    this.margin ??= new FrameMargin();
+    const simBudget = goal * (1 - this.margin.share) - fastMs - viewMs;
     // Too little left: a frame with a slow view draws that view alone (the run does not move,
     // so the fast views have nothing new); any other frame still runs its smallest chunk.
     const still = view !== null && simBudget < SIM_MIN_MS;
@@ -646,6 +644,8 @@ export class TenurePlayground extends HTMLElement {
     if (!still) {
       const key = this.cluster.describing ? "described" : "fast";
       cost[key] = smooth(cost[key], t2 - t1 - slowMs);
+      // A frame that stood still had nothing to give up: only the others teach the margin.
+      this.margin.note(t2 - t0, goal);
     }
     if (view !== null) cost[view] = smooth(cost[view], slowMs);
     // Trimmed by half its length at a time: a shift per frame moved the 4,096 samples each
