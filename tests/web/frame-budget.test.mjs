@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { chaosScenario } from "../../bench/_chaos.mjs";
+import { MAX_SHARE } from "../../web/playground/frame-margin.js";
 import { elementShot, launch } from "./browser.mjs";
 
 let browser;
@@ -36,7 +37,7 @@ test("a_slow_simulation_drops_simulated_time_and_the_bar_shows_the_speed_reached
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const wall = performance.now() - t0;
     const shown = pg.shadowRoot.querySelector("[data-testid=speed-reached]");
-    return { now: pg.now, wall, frames: [...pg.frameTimes], reachedHidden: shown.hidden, reachedText: shown.textContent, reached: Number(pg.dataset.speedReached) };
+    return { now: pg.now, wall, frames: [...pg.frameTimes], margin: pg.margin?.share, reachedHidden: shown.hidden, reachedText: shown.textContent, reached: Number(pg.dataset.speedReached) };
   }, chaosScenario("raft", 9, { durationMs: 3_600_000 }));
   // Still playing: the bar shows the speed reached beside the speed asked.
   await elementShot(page.locator(PG).locator(".bar"), "frame-budget-speed-reached");
@@ -52,6 +53,8 @@ test("a_slow_simulation_drops_simulated_time_and_the_bar_shows_the_speed_reached
   assert.ok(p90 < 12, `frame script p90 ${p90.toFixed(1)} ms (each call costs 3 ms here)`);
   assert.ok(r.now < 0.9 * 50 * r.wall, `simulated ${r.now.toFixed(0)} ms in ${r.wall.toFixed(0)} ms wall at 50x: time dropped`);
   assert.ok(r.now > 0, "it still moves");
+  // Every frame that simulated ran past its 2 ms goal: the page keeps the most it may aside.
+  assert.equal(r.margin, MAX_SHARE, `margin ${r.margin}`);
   assert.equal(r.reachedHidden, false, "the speed reached is shown");
   assert.match(r.reachedText, /^runs at [\d.]+×$/);
   assert.ok(r.reached > 0 && r.reached < 45, `reached ${r.reached}x of 50x`);
