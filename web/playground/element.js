@@ -69,9 +69,10 @@ const FRAME_SAMPLES = 4096;
  * Script time a frame may spend, ms, by cluster size (docs/frame.md): the frame goal, a p95 of
  * 2 ms up to 9 nodes and 4 ms from 25 (linear between). The frame takes off a margin
  * (frame-margin.js: learned, so that few frames run past the goal) and what its views will
- * cost (each measured apart, the slow view due this frame included), and simulates for the rest, each chunk sized by what the last ones cost
- * (pace.js), so the last chunk does not run past it. The simulated time not run is dropped
- * (the bar shows the speed reached), so a slow frame cannot make the next one owe more.
+ * cost (each measured apart, the slow view due this frame included), and simulates for the
+ * rest, each chunk sized by what the last ones cost (pace.js), so the last chunk does not run
+ * past it. The simulated time not run is dropped (the bar shows the speed reached), so a slow
+ * frame cannot make the next one owe more.
  */
 function frameBudgetMs(nodes) {
   return nodes <= 9 ? 2 : nodes >= 25 ? 4 : 2 + ((nodes - 9) * 2) / 16;
