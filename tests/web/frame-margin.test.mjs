@@ -52,3 +52,11 @@ test("frames_that_always_run_over_take_the_margin_to_its_bound_not_beyond", () =
   for (let i = 0; i < 200; i++) m.note(10, 2);
   assert.equal(m.share, MAX_SHARE);
 });
+
+test("frames_that_ran_all_they_were_asked_teach_nothing_unless_they_ran_over", () => {
+  const m = new FrameMargin();
+  for (let i = 0; i < 500; i++) m.note(0.5, 2, false);
+  assert.equal(m.share, START_SHARE, "a slow speed leaves the margin where it was");
+  m.note(3, 2, false);
+  assert.ok(m.share > START_SHARE, "a frame over its goal counts, asked for little or not");
+});

@@ -608,6 +608,7 @@ export class TenurePlayground extends HTMLElement {
     // so the fast views have nothing new); any other frame still runs its smallest chunk.
     const still = view !== null && simBudget < SIM_MIN_MS;
     const from = this.now;
+    const target = Math.min(this.endMs, from + Math.min(asked, SLICE_MAX_MS));
     const beats = this.timeline.history.story.met.length;
     if (!still) {
       this.timeline.fast = this.speed > FAST_SPEED && !this.panelsSeen.has(this.spaceTimePanel);
@@ -617,7 +618,7 @@ export class TenurePlayground extends HTMLElement {
       this.timeline.tail = view === "events" || !this.showsView("events");
       this.pace ??= new Pace();
       try {
-        this.timeline.advance(Math.min(this.endMs, from + Math.min(asked, SLICE_MAX_MS)), t0 + Math.max(0, simBudget), { pace: this.pace });
+        this.timeline.advance(target, t0 + Math.max(0, simBudget), { pace: this.pace });
       } finally {
         this.timeline.deferCheckpoints = false;
         this.timeline.tail = true;
@@ -626,6 +627,8 @@ export class TenurePlayground extends HTMLElement {
     const t1 = performance.now();
     if (this.viewTimes) this.timeView("simulation", t0);
     const ran = this.now - from;
+    // Stopped short of the time asked: the budget, so the margin, decided how far it ran.
+    const limited = !still && this.now < target;
     this.noteReached(dt, ran);
     const met = this.timeline.history.story.met;
     const held = this.holds && this.preset ? met.slice(beats).find((b) => b.hold) : undefined;
@@ -646,7 +649,7 @@ export class TenurePlayground extends HTMLElement {
       const key = this.cluster.describing ? "described" : "fast";
       cost[key] = smooth(cost[key], t2 - t1 - slowMs);
       // A frame that stood still had nothing to give up: only the others teach the margin.
-      this.margin.note(t2 - t0, goal);
+      this.margin.note(t2 - t0, goal, limited);
     }
     if (view !== null) cost[view] = smooth(cost[view], slowMs);
     // Trimmed by half its length at a time: a shift per frame moved the 4,096 samples each

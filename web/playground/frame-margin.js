@@ -25,9 +25,15 @@ export class FrameMargin {
     this.share = START_SHARE;
   }
 
-  /** Learns from a frame that simulated: its script ms against its goal ms. */
-  note(frameMs, goalMs) {
+  /**
+   * Learns from a frame that simulated: its script ms against its goal ms, and whether the
+   * budget stopped it short of the simulated time asked (`limited`). A frame within its goal
+   * that ran all it was asked (a slow speed) says nothing of the margin, so it is not counted:
+   * after a minute at 1x, 50x starts from the margin it had, not from the floor.
+   */
+  note(frameMs, goalMs, limited = true) {
     const over = frameMs > goalMs;
+    if (!over && !limited) return;
     const step = over ? STEP : (-STEP * TARGET_OVER) / (1 - TARGET_OVER);
     this.share = Math.min(MAX_SHARE, Math.max(MIN_SHARE, this.share + step));
   }
