@@ -85,6 +85,16 @@ fn percentile(sorted: &[u64], q: f64) -> f64 {
 
 /// Measures `runs` failovers; run `i` uses seed `s.seed + i`.
 pub fn measure(s: &Scenario, runs: u64) -> Result<FailoverReport, ScenarioError> {
+    measure_each(s, runs, || {})
+}
+
+/// [`measure`], calling `done` after each run (the CLI's progress: one run of a large
+/// cluster with short timeouts can take a minute).
+pub fn measure_each(
+    s: &Scenario,
+    runs: u64,
+    mut done: impl FnMut(),
+) -> Result<FailoverReport, ScenarioError> {
     let mut samples = Vec::new();
     let mut failures = 0u64;
     for i in 0..runs {
@@ -94,6 +104,7 @@ pub fn measure(s: &Scenario, runs: u64) -> Result<FailoverReport, ScenarioError>
             Some(us) => samples.push(us),
             None => failures = failures.saturating_add(1),
         }
+        done();
     }
     samples.sort_unstable();
     Ok(FailoverReport {

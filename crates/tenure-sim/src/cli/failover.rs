@@ -296,13 +296,20 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
         pause_ms: a.pause.unwrap_or(DEFAULT_PAUSE_MS),
     });
     let mut reports = Vec::new();
-    let bar = super::progress::bar(settings.len() as u64, "settings");
+    // One step per crash measured, not per setting: a run of a large cluster with short
+    // timeouts can take a minute, and a bar that moved per setting sat still for hours.
+    let bar = super::progress::bar((settings.len() as u64).saturating_mul(a.runs), "crashes");
     for s in &settings {
         if let Some(bar) = &bar {
             bar.set_message(format!(", measuring {}", s.label()));
         }
         let scenario = s.scenario(a.seed).map_err(|e| setting_error(&e))?;
-        let r = failover::measure(&scenario, a.runs).map_err(|e| setting_error(&e))?;
+        let r = failover::measure_each(&scenario, a.runs, || {
+            if let Some(bar) = &bar {
+                bar.inc(1);
+            }
+        })
+        .map_err(|e| setting_error(&e))?;
         let cost = match &disturbance {
             Some(d) => Some(cost::measure(&scenario, d).map_err(|e| setting_error(&e))?),
             None => None,
@@ -319,9 +326,6 @@ pub(crate) fn run(a: FailoverArgs) -> Result<bool, CliError> {
             failover: r,
             cost,
         });
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -155,8 +155,10 @@ fn ms_value(value: &str) -> Result<Value, String> {
         if !f.is_finite() {
             return Err(format!("`{value}` is not a number of milliseconds"));
         }
-        return Ok(json!(f));
     }
+    // A bare number is whole ms, as every -ms flag reads it: `100.5` is refused, not passed
+    // on as a fraction the scenario file's microseconds would keep, and `5` stays the
+    // whole number 5 (a float 5.0 was quoted back as "got 5.0").
     Ok(json!(parse_ms_knob(value)?))
 }
 
@@ -365,6 +367,22 @@ mod tests {
             Ok((vec!["config".into(), "pre_vote".into()], json!(false)))
         );
         assert!(parse_set("ttl_ms").is_err());
+        // A bare number is whole ms, read as the integer it is.
+        assert_eq!(
+            parse_set("election_timeout_ms=150"),
+            Ok((
+                vec!["config".into(), "election_timeout_ms".into()],
+                json!(150)
+            ))
+        );
+        assert_eq!(
+            parse_set("election_timeout_ms=100.5"),
+            Err(
+                "`100.5` is not a whole number of milliseconds from 0 to 10^15 (the \
+                 resolution of -ms flags is 1 ms)"
+                    .into()
+            )
+        );
         assert_eq!(
             parse_set("network=[0.5]"),
             Err(
