@@ -191,6 +191,12 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     whole(s, "a whole number", 0, u64::MAX)
 }
 
+/// A count of 1 or more (`search --shrink-steps`: 0 would try nothing, as JS's
+/// `Search.shrink` refuses).
+pub(crate) fn parse_positive_count(s: &str) -> Result<u64, String> {
+    whole(s, "a whole number", 1, u64::MAX)
+}
+
 /// A count that fits 32 bits (`check --steps`, `--faults`).
 pub(crate) fn parse_small_count(s: &str) -> Result<u32, String> {
     whole(s, "a whole number", 0, u64::from(u32::MAX)).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
