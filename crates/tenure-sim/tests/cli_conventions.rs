@@ -1136,3 +1136,37 @@ fn flags_that_cannot_mean_anything_are_refused_and_lists_are_trimmed() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_run_too_long_is_refused_in_the_flags_words() {
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--duration",
+        "1000000000ms",
+        "--heal",
+        "1000000000ms",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--duration 1000000000 ms plus --heal 1000000000 ms"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tenure(&[
+        "check",
+        "--algorithm",
+        "raft",
+        "--property",
+        "split-brain",
+        "--steps",
+        "4294967295",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--steps 4294967295 of --step 500 ms"),
+        "{}",
+        stderr(&out)
+    );
+}

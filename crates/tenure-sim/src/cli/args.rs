@@ -291,6 +291,18 @@ impl ChaosFlags {
         if let Some(h) = self.heal {
             opts.heal_ms = h;
         }
+        // The run is the faults' part and then the heal: say so in the flags' words before
+        // the scenario's own check says `duration_ms` of a sum nobody typed.
+        let run_ms = opts.duration_ms.saturating_add(opts.heal_ms);
+        if run_ms > crate::scenario::MAX_DURATION_MS {
+            return Err(format!(
+                "--duration {} ms plus --heal {} ms make a run of {run_ms} ms, above the \
+                 longest run, {} ms: shorten one of them",
+                opts.duration_ms,
+                opts.heal_ms,
+                crate::scenario::MAX_DURATION_MS
+            ));
+        }
         opts.seed = self.seed;
         opts.pre_vote = self.raft.pre_vote();
         opts.check_quorum = self.raft.check_quorum();
