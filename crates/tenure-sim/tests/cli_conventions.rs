@@ -1075,3 +1075,98 @@ fn a_set_value_past_2_64_is_named_as_written() {
         "{err}"
     );
 }
+
+#[test]
+fn flags_that_cannot_mean_anything_are_refused_and_lists_are_trimmed() {
+    // --emit-scenario prints scenarios, not a report: --json and --jobs have nothing to change.
+    for extra in [["--json", ""], ["--jobs", "3"]] {
+        let mut args = vec![
+            "chaos",
+            "--algorithm",
+            "raft",
+            "--runs",
+            "1",
+            "--emit-scenario",
+        ];
+        args.extend(extra.iter().filter(|a| !a.is_empty()));
+        let out = tenure(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).contains("cannot be used with"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // A shrinker allowed no step would try nothing (JS's Search.shrink refuses 0 too).
+    let out = tenure(&[
+        "search",
+        "--algorithm",
+        "raft",
+        "--property",
+        "split-brain",
+        "--shrink-steps",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--shrink-steps 0 is not a whole number from 1"),
+        "{}",
+        stderr(&out)
+    );
+    // `kill, pause` names `pause`: the space after the comma is not part of the name.
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--runs",
+        "1",
+        "--duration",
+        "5s",
+        "--families",
+        "kill, pause",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A memory unit written in another case is named, not called missing.
+    let out = tenure(&["check", "--max-memory", "16mb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`mb` is not a unit"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_run_too_long_is_refused_in_the_flags_words() {
+    let out = tenure(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--duration",
+        "1000000000ms",
+        "--heal",
+        "1000000000ms",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--duration 1000000000 ms plus --heal 1000000000 ms"),
+        "{}",
+        stderr(&out)
+    );
+    let out = tenure(&[
+        "check",
+        "--algorithm",
+        "raft",
+        "--property",
+        "split-brain",
+        "--steps",
+        "4294967295",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--steps 4294967295 of --step 500 ms"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -191,6 +191,12 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     whole(s, "a whole number", 0, u64::MAX)
 }
 
+/// A count of 1 or more (`search --shrink-steps`: 0 would try nothing, as JS's
+/// `Search.shrink` refuses).
+pub(crate) fn parse_positive_count(s: &str) -> Result<u64, String> {
+    whole(s, "a whole number", 1, u64::MAX)
+}
+
 /// A count that fits 32 bits (`check --steps`, `--faults`).
 pub(crate) fn parse_small_count(s: &str) -> Result<u32, String> {
     whole(s, "a whole number", 0, u64::from(u32::MAX)).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
@@ -284,6 +290,18 @@ impl ChaosFlags {
         }
         if let Some(h) = self.heal {
             opts.heal_ms = h;
+        }
+        // The run is the faults' part and then the heal: say so in the flags' words before
+        // the scenario's own check says `duration_ms` of a sum nobody typed.
+        let run_ms = opts.duration_ms.saturating_add(opts.heal_ms);
+        if run_ms > crate::scenario::MAX_DURATION_MS {
+            return Err(format!(
+                "--duration {} ms plus --heal {} ms make a run of {run_ms} ms, above the \
+                 longest run, {} ms: shorten one of them",
+                opts.duration_ms,
+                opts.heal_ms,
+                crate::scenario::MAX_DURATION_MS
+            ));
         }
         opts.seed = self.seed;
         opts.pre_vote = self.raft.pre_vote();

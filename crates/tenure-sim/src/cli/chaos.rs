@@ -25,13 +25,14 @@ pub(crate) struct ChaosArgs {
     json: bool,
     /// Print each run's scenario instead of running it, one JSON object per line (JSON
     /// Lines: `--runs 3 --emit-scenario > runs.jsonl`).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["json", "jobs"])]
     emit_scenario: bool,
 }
 
 impl Family {
+    /// One name of a `--families` list: `kill, pause` names `pause`, not ` pause`.
     pub(crate) fn from_str_arg(s: &str) -> Result<Family, String> {
-        s.parse()
+        s.trim().parse()
     }
 }
 
@@ -232,14 +233,24 @@ fn print(opts: &ChaosOptions, r: &ChaosReport, speed: &Speed) {
     } else {
         "CPU s"
     };
+    // Under a millisecond the thread clocks say little (a short run read 0 ns and printed a
+    // billion runs per core): the figure is left out rather than made up.
+    let per_core = if cpu_s >= 1e-3 {
+        format!("{:.1} per core ({cpu_s:.1} {unit})", runs / cpu_s)
+    } else {
+        let time = if speed.cpu.wall {
+            "thread wall time"
+        } else {
+            "CPU time"
+        };
+        format!("per core: too short to measure (under 1 ms of {time})")
+    };
     row(
         "runs per second",
         format!(
-            "{:.1} total on {} threads, {:.1} per core ({:.1} {unit})",
+            "{:.1} total on {} threads, {per_core}",
             runs / speed.wall_s.max(1e-9),
             speed.jobs,
-            runs / cpu_s.max(1e-9),
-            cpu_s,
         ),
     );
     for (i, f) in r.failures.iter().enumerate() {

@@ -92,6 +92,16 @@ pub(crate) fn run(a: CheckArgs) -> Result<bool, CliError> {
             "--max-states 0 would explore nothing: give at least 1 (the default is 200000)",
         ));
     }
+    let run_ms = u64::from(a.steps).saturating_mul(a.step);
+    if run_ms > crate::scenario::MAX_DURATION_MS {
+        return Err(CliError::usage(format!(
+            "--steps {} of --step {} ms make a run of {run_ms} ms, above the longest run, {} \
+             ms: take fewer or shorter steps",
+            a.steps,
+            a.step,
+            crate::scenario::MAX_DURATION_MS
+        )));
+    }
     let mut s = Scenario::new(a.algorithm, a.nodes, a.seed, 1);
     s.config = a
         .config

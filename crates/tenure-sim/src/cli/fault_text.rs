@@ -20,6 +20,13 @@ use serde_json::{Map, Value, json};
 /// here, and against the world when the scenario is built).
 pub(crate) fn parse_fault(s: &str) -> Result<Value, String> {
     let t = s.trim();
+    if t.starts_with('[') {
+        // A scenario file's `faults` list pasted whole: one fault per flag.
+        return Err(format!(
+            "`{s}` is a list; --fault takes one fault (as words, `crash node=1 at=2s`, or one \
+             JSON object): repeat --fault for each"
+        ));
+    }
     let v = if t.starts_with('{') {
         let v = serde_json::from_str::<Value>(t).map_err(|e| {
             format!(
@@ -350,6 +357,12 @@ mod tests {
         // A key that is unknown with or without `_ms` is still named as unknown.
         let e = parse_fault("crash nod=1 at=1s").unwrap_err();
         assert!(e.contains("unknown key \"nod\""), "{e}");
+    }
+
+    #[test]
+    fn a_list_of_faults_is_named_as_a_list() {
+        let e = parse_fault(r#"[{"at_ms":500,"type":"crash","node":1}]"#).unwrap_err();
+        assert!(e.contains("is a list; --fault takes one fault"), "{e}");
     }
 
     #[test]

@@ -24,6 +24,14 @@ pub(crate) fn parse_memory(s: &str) -> Result<u64, String> {
         .iter()
         .find_map(|(u, scale)| t.strip_suffix(u).map(|n| (n.trim(), *scale)))
     else {
+        // A unit we do not know (`16mb`, `4g`) is named, not called missing.
+        let unit = &t[t.trim_end_matches(char::is_alphabetic).len()..];
+        if !unit.is_empty() {
+            return Err(format!(
+                "`{s}` is not a memory size: `{unit}` is not a unit; use KiB, MiB, GiB or TiB \
+                 (1,024s) or KB, MB, GB or TB (1,000s), as written ({range})"
+            ));
+        }
         return Err(format!(
             "`{s}` is not a memory size: give a unit, as in 512MiB or 4GiB ({range})"
         ));
@@ -81,5 +89,9 @@ mod tests {
             let e = parse_memory(bad).unwrap_err();
             assert!(e.contains("16MiB to 1TiB"), "{bad}: {e}");
         }
+        // A unit that is no memory unit is named as such, not called missing.
+        let e = parse_memory("16mb").unwrap_err();
+        assert!(e.contains("`mb` is not a unit"), "{e}");
+        assert!(parse_memory("2048").unwrap_err().contains("give a unit"));
     }
 }

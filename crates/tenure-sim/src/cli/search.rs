@@ -104,7 +104,7 @@ pub(crate) struct SearchArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Most candidate runs the shrinker may try.
-    #[arg(long, default_value_t = 2_000, value_parser = super::args::parse_count)]
+    #[arg(long, default_value_t = 2_000, value_parser = super::args::parse_positive_count)]
     shrink_steps: u64,
 }
 
