@@ -24,7 +24,8 @@ use crate::simulation_output::serializer;
 const LAB_TYPES: &str = r#"
 /** A failover-lab setting: an algorithm and its timeout knobs, ms (unset: the defaults). */
 export interface FailoverSetting {
-  algorithm: "lease-fencing" | "lease-unfenced" | "raft" | "bully";
+  /** Every registered algorithm (the generated `Algorithm` union), as the CLI takes. */
+  algorithm: Algorithm;
   nodes?: number;
   election_timeout_ms?: [number, number] | null;
   pre_vote?: boolean | null;
