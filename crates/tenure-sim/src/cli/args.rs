@@ -63,7 +63,7 @@ pub(crate) fn parse_failover_runs(s: &str) -> Result<u64, String> {
 pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
     let t = s.trim();
     if let Ok(n) = t.parse::<u64>()
-        && u128::from(n) <= MAX_FLAG_MS
+        && n <= MAX_FLAG_MS
     {
         return Ok(n);
     }

@@ -124,6 +124,10 @@ impl fmt::Display for Property {
     }
 }
 
+/// The longest `no-leader-for=`, ms: the longest run, as the refusal spells it.
+const LONGEST_MS: u64 = 1_000_000_000;
+const _: () = assert!(LONGEST_MS == crate::scenario::MAX_DURATION_MS);
+
 impl FromStr for Property {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -137,35 +141,29 @@ impl FromStr for Property {
             return Ok(*p);
         }
         if let Some(d) = s.strip_prefix("no-leader-for=") {
-            let longest = crate::scenario::MAX_DURATION_MS;
-            // A bare number could mean seconds or ms: its unit is asked for by example.
-            if d.trim().parse::<f64>().is_ok() {
-                return Err(format!(
-                    "`{s}` has a duration without a unit: give one, as in no-leader-for={d}ms \
-                     or no-leader-for={d}s"
-                ));
-            }
             // The duration flags' parser (units ms, s, m, h; whole ms), so the CLI and JS
-            // read the same durations; its words start with the duration, quoted, which
-            // the property's own text replaces so the value is shown once.
-            return match crate::duration::duration_ms(d) {
-                Ok(0) => Err(format!(
-                    "`{s}` needs a duration above 0, as in no-leader-for=2s or \
-                     no-leader-for=1500ms"
-                )),
-                Ok(ms) if ms <= longest => Ok(Property::NoLeaderFor { ms }),
+            // read the same durations; its words follow the property's own text. One
+            // `format!` for every refusal: each one grows the wasm modules.
+            let why: String = match crate::duration::duration_ms(d) {
+                Ok(ms) if ms > 0 && ms <= LONGEST_MS => {
+                    return Ok(Property::NoLeaderFor { ms });
+                }
+                // A bare number could mean seconds or ms: its unit is asked for by example.
+                Err(_) if crate::duration::is_number(d.trim()) => format!(
+                    "has a duration without a unit: give one, as in no-leader-for={d}ms or \
+                     no-leader-for={d}s"
+                ),
+                Ok(0) => "needs a duration above 0, as in no-leader-for=2s or no-leader-for=1500ms"
+                    .into(),
                 // No run lasts longer, so the property could never be broken: refused with
                 // the allowed range (new-user review: a huge value was told it lacked a
                 // unit).
-                Ok(_) => Err(format!(
-                    "`{s}` is longer than any run: give no-leader-for= a duration from 1ms to \
-                     {longest}ms (10^9 ms, about 11.6 days, the longest run)"
-                )),
-                Err(e) => Err(match e.strip_prefix(&format!("`{d}` ")) {
-                    Some(rest) => format!("`{s}` {rest}"),
-                    None => format!("`{s}`: {e}"),
-                }),
+                Ok(_) => "is longer than any run: give no-leader-for= a duration from 1ms to \
+                          1000000000ms (10^9 ms, about 11.6 days, the longest run)"
+                    .into(),
+                Err(why) => why,
             };
+            return Err(format!("`{s}` {why}"));
         }
         INVARIANTS
             .into_iter()
