@@ -107,3 +107,38 @@ test("the reader follows the union: a known code of each part is found", () => {
   }
   assert.ok(!declared.has("ERR_NOPE"));
 });
+
+test("every code Simulation throws is in SimulationErrorCode", async () => {
+  // Break-it pass: Simulation threw ERR_MILLIS_* and ERR_TOO_LARGE, which the union lacked.
+  const { Simulation } = await import("tenure/sim");
+  const declaredSim = union(join(pkg, "dist", "tenure_sim.d.ts"), "SimulationErrorCode");
+  const scenario = { version: 1, algorithm: "raft", nodes: 3, seed: 1, duration_ms: 1000, faults: [] };
+  const sim = new Simulation(scenario);
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const badLength = new Proxy([], { get: (t, k) => (k === "length" ? -1 : t[k]) });
+  const calls = [
+    () => sim.runUntil("10"),
+    () => sim.runUntil(-1),
+    () => sim.runUntil(10.0004),
+    () => sim.inject({ type: "isolate", nodes: new Array(257).fill(1) }),
+    () => sim.inject({ type: "isolate", nodes: badLength }),
+    () => sim.inject(new Map()),
+    () => new Simulation(revoked),
+    () => sim.inject({ type: "isolate", nodes: [] }),
+    () => sim.eventsSince(-1),
+  ];
+  const seen = new Set();
+  for (const call of calls) {
+    try {
+      call();
+      assert.fail(`${call} did not throw`);
+    } catch (e) {
+      assert.ok(typeof e.code === "string", `${call}: ${e}`);
+      seen.add(e.code);
+    }
+  }
+  for (const code of ["ERR_MILLIS_TYPE", "ERR_MILLIS_RANGE", "ERR_MILLIS_PRECISION", "ERR_TOO_LARGE"]) assert.ok(seen.has(code), code);
+  assert.deepEqual([...seen].filter((c) => !declaredSim.has(c)), [], "codes Simulation threw that SimulationErrorCode lacks");
+  sim.free();
+});

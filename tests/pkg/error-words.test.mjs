@@ -203,7 +203,7 @@ test("stated ranges are what is accepted", () => {
 });
 
 test("the playground reads no-leader-for= as the CLI and Search read it", () => {
-  for (const property of ["no-leader-for=2000", "no-leader-for=2s", "no-leader-for=1.5s", "no-leader-for=250ms", "no-leader-for=0s", "no-leader-for=1.0005s", "no-leader-for=2m", "no-leader-for=-1s"]) {
+  for (const property of ["no-leader-for=2000", "no-leader-for=2s", "no-leader-for=1.5s", "no-leader-for=250ms", "no-leader-for=0s", "no-leader-for=1.0005s", "no-leader-for=2m", "no-leader-for=1h", "no-leader-for=1.ms", "no-leader-for=.5s", "no-leader-for=0.5ms", "no-leader-for=1us", "no-leader-for=.s", "no-leader-for=-1s"]) {
     let searchAccepts = true;
     try {
       new Search({ algorithm: "bully", property }).free();
@@ -213,4 +213,5 @@ test("the playground reads no-leader-for= as the CLI and Search read it", () => 
     assert.equal(leaderlessMs(property) != null, searchAccepts, property);
   }
   assert.equal(leaderlessMs("no-leader-for=1.5s"), 1500);
+  assert.equal(leaderlessMs("no-leader-for=1h"), 3_600_000);
 });

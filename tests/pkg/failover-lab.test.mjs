@@ -74,6 +74,20 @@ test("bad settings are typed errors in the caller's words", () => {
   assert.match(failoverPlot("still fine", []), /^<svg/);
 });
 
+test("the plot takes every sample a measurement returns, past the 256 of other lists", () => {
+  // Break-it pass: 1000 runs measured were refused by the plot (ERR_TOO_LARGE, "at most 256").
+  const r = failoverMeasure({ algorithm: "raft" }, 0, 1000);
+  assert.ok(r.samples_ms.length > 256, String(r.samples_ms.length));
+  assert.match(failoverPlot("t", [{ label: r.label, samples_ms: r.samples_ms }]), /^<svg/);
+  // The most runs a measurement takes is the most samples a series takes; one more is refused.
+  assert.match(failoverPlot("t", [{ label: "x", samples_ms: new Array(100_000).fill(1) }]), /^<svg/);
+  assert.throws(() => failoverPlot("t", [{ label: "x", samples_ms: new Array(100_001).fill(1) }]), {
+    name: "RangeError",
+    code: "ERR_TOO_LARGE",
+    message: /samples_ms has 100,?001 elements; at most 100,?000 are accepted/,
+  });
+});
+
 test("the plot is standalone SVG with one line per series", () => {
   const svg = failoverPlot("Failover <1>", [{ label: "a", samples_ms: [1, 2, 3] }, { label: "b & c", samples_ms: [5] }]);
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

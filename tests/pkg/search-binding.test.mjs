@@ -171,6 +171,26 @@ test("bad search input gets a coded error and changes nothing", () => {
   assert.equal(Search.evaluate(quiet, "split-brain").witness, null);
 });
 
+test("no-leader-for= takes the CLI's durations: ms, s, m and h, whole milliseconds", () => {
+  // Break-it pass: `new Search({ property: "no-leader-for=1h" })` threw ERR_SEARCH_TYPE
+  // "needs a duration above 0 with a unit", while `tenure search` took it: both read the
+  // duration flags' parser now.
+  for (const [property, shown] of [["no-leader-for=1h", "no-leader-for=3600000ms"], ["no-leader-for=2m", "no-leader-for=120000ms"], ["no-leader-for=1.5s", "no-leader-for=1500ms"]]) {
+    const s = new Search({ algorithm: "raft", property });
+    assert.equal(s.property, shown);
+    s.free();
+  }
+  assert.throws(() => new Search({ algorithm: "raft", property: "no-leader-for=0.5ms" }), {
+    name: "TypeError",
+    code: "ERR_SEARCH_TYPE",
+    message: /`no-leader-for=0\.5ms` is finer than 1 ms/,
+  });
+  assert.throws(() => new Search({ algorithm: "raft", property: "no-leader-for=1us" }), {
+    code: "ERR_SEARCH_TYPE",
+    message: /`no-leader-for=1us` is not a duration: unknown unit `us`; use ms, s, m or h/,
+  });
+});
+
 test("a search's seeds above 2^53 come back exact, and its found scenario is taken back", () => {
   // New-user trial: found().seed and progress().best_seed were numbers (2n ** 60n + 1n came
   // back as 1152921504606847000), and found().scenario.seed too, so Search.evaluate,

@@ -110,6 +110,11 @@ const badFaults = [
   ["latency range", { type: "link-latency", from: [1], to: [2], min_ms: 9, max_ms: 1 }, RangeError, "ERR_FAULT_RANGE", /min_ms 9ms is greater than max_ms 1ms/],
   ["drift", { type: "clock-drift", target: 1, ppm: 600_000 }, RangeError, "ERR_FAULT_RANGE", /ppm 600000 is outside/],
   ["overlapping groups", { type: "partition", groups: [[1, 2], [2, 3]] }, RangeError, "ERR_FAULT_RANGE", /lists process n2 in two groups/],
+  // Break-it pass: these were accepted and did nothing.
+  ["no groups", { type: "partition", groups: [] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition groups has 0 groups; a partition needs two or more, none empty$/],
+  ["one group", { type: "partition", groups: [[1, 2, 3]] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition groups has 1 group;/],
+  ["empty group", { type: "partition", groups: [[1], [], [2]] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition groups\[1\] is empty;/],
+  ["isolate nobody", { type: "isolate", nodes: [] }, RangeError, "ERR_FAULT_RANGE", /^fault: isolate nodes is empty; name at least one process to isolate$/],
 ];
 
 const badTimes = [

@@ -28,24 +28,19 @@ const ALGO_WORDS = {
 
 /**
  * The length of a `no-leader-for=DURATION` property, ms, read as the CLI and `Search` read it
- * (`tenure_sim::search::Property`): whole milliseconds (`250ms`) or seconds (`2s`, `1.5s`)
- * that come to a whole number of milliseconds from 1 to 10^9 (the longest run). A bare number (`no-leader-for=2000`)
- * has no unit and is refused, as the CLI refuses it: `null` for anything that is not such a
- * property.
+ * (`tenure_sim::duration::parse_duration_ms`): a number and a unit, `ms`, `s`, `m` or `h`
+ * (`250ms`, `1.5s`, `2m`, `1h`), that comes to a whole number of milliseconds from 1 to 10^9
+ * (the longest run). A bare number (`no-leader-for=2000`) has no unit and is refused, as the
+ * CLI refuses it: `null` for anything that is not such a property.
  */
 export function leaderlessMs(property) {
-  const text = String(property).trim();
-  const millis = /^no-leader-for=(\d+)ms$/.exec(text);
-  if (millis) {
-    const ms = BigInt(millis[1]);
-    return ms > 0n && ms <= 1_000_000_000n ? Number(ms) : null;
-  }
-  const secs = /^no-leader-for=(\d+(?:\.\d+)?|\.\d+)s$/.exec(text);
-  if (!secs) return null;
-  const [whole, frac = ""] = secs[1].split(".");
+  const m = /^no-leader-for=\s*(\d*)(?:\.(\d{0,18}))?\s*(ms|s|m|h)\s*$/.exec(String(property).trim());
+  if (!m || (m[1] === "" && !m[2])) return null;
+  const [, whole, frac = "", unit] = m;
+  const scale = { ms: 1n, s: 1000n, m: 60_000n, h: 3_600_000n }[unit];
   // Exact decimal arithmetic: 1.0005s is not a whole number of ms.
   const den = 10n ** BigInt(frac.length);
-  const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * 1000n;
+  const numer = (BigInt(whole || "0") * den + BigInt(frac || "0")) * scale;
   if (numer % den !== 0n) return null;
   const ms = numer / den;
   return ms > 0n && ms <= 1_000_000_000n ? Number(ms) : null;

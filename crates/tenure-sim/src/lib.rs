@@ -23,6 +23,7 @@ pub mod checker;
 pub mod cli;
 pub mod clock;
 pub mod cost;
+pub mod duration;
 pub mod event;
 pub mod failover;
 pub mod failover_plot;

@@ -302,8 +302,8 @@ fn trace_event(cfg: &Config) -> String {
 
 /// `tenure/search`'s `SearchProperty`: the union of every property a search takes, from the
 /// one list the parser reads ([`crate::search::property::NAMED`] and
-/// [`crate::search::property::INVARIANTS`]), with `no-leader-for=` and a duration in `ms`
-/// or `s` as template literals. A misspelt property fails to type-check, as it is refused at
+/// [`crate::search::property::INVARIANTS`]), with `no-leader-for=` and a duration in `ms`,
+/// `s`, `m` or `h` as template literals. A misspelt property fails to type-check, as it is refused at
 /// run time.
 pub fn search_declarations() -> String {
     use crate::search::property::{INVARIANTS, NAMED};
@@ -320,7 +320,11 @@ pub fn search_declarations() -> String {
     for name in names {
         out.push_str(&format!("  | \"{name}\"\n"));
     }
-    out.push_str("  | `no-leader-for=${number}ms`\n  | `no-leader-for=${number}s`;\n");
+    out.pop();
+    for unit in ["ms", "s", "m", "h"] {
+        out.push_str(&format!("\n  | `no-leader-for=${{number}}{unit}`"));
+    }
+    out.push_str(";\n");
     out
 }
 

@@ -51,6 +51,29 @@ fn argument_errors_are_one_line_and_exit_2() {
     assert!(one_line_error(&["chaos"]).contains("--algorithm <ALGORITHM>"));
 }
 
+/// Break-it pass: `partition groups=1||` ran with groups [[1], [], []] and `isolate nodes=,`
+/// isolated nothing, silently. The simulator's one fault check refuses them, naming the fault
+/// and the value, as it refuses them in scenario files and JS.
+#[test]
+fn empty_partitions_and_isolations_are_refused() {
+    let run = ["run", "--algorithm", "raft", "--fault"];
+    let cases = [
+        (
+            "partition groups=1|| at=100ms",
+            "partition groups[1] is empty",
+        ),
+        (
+            "partition groups=|1,2 at=100ms",
+            "partition groups[0] is empty",
+        ),
+        ("isolate nodes=, at=100ms", "isolate nodes is empty"),
+    ];
+    for (fault, words) in cases {
+        let e = one_line_error(&[&run[..], &[fault]].concat());
+        assert!(e.contains(words), "{fault}: {e}");
+    }
+}
+
 #[test]
 fn the_trace_holds_every_event_from_the_first() {
     // Regression (new-user review): the trace sink was attached after the world was built,

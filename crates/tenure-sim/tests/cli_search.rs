@@ -39,7 +39,14 @@ fn bad_search_and_check_arguments_are_one_line() {
     );
     assert!(
         one_line_error(&[&s[..], &["--property", "no-leader-for=0s"]].concat())
-            .contains("a duration above 0 with a unit")
+            .contains("needs a duration above 0")
+    );
+    // Break-it pass: half a millisecond was told it "needs a duration above 0 with a unit";
+    // it is named as finer than the 1 ms resolution, as the duration flags name it.
+    let fine = one_line_error(&[&s[..], &["--property", "no-leader-for=0.5ms"]].concat());
+    assert!(
+        fine.contains("no-leader-for=0.5ms is finer than 1 ms"),
+        "{fine}"
     );
     assert!(
         one_line_error(&[&s[..], &["--property", "split-brain", "--budget", "0"]].concat())

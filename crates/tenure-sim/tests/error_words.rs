@@ -195,6 +195,28 @@ fn every_scenario_mistake_reads_in_words() {
             "in two groups",
         ),
         (
+            "partition of one group",
+            scenario(|v| {
+                v["faults"] = json!([{"at_ms": 1, "fault": {"type": "partition", "groups": [[1]]}}])
+            }),
+            "partition groups has 1 group; a partition needs two or more, none empty",
+        ),
+        (
+            "partition with an empty group",
+            scenario(|v| {
+                v["faults"] =
+                    json!([{"at_ms": 1, "fault": {"type": "partition", "groups": [[1], []]}}])
+            }),
+            "partition groups[1] is empty",
+        ),
+        (
+            "isolate nobody",
+            scenario(|v| {
+                v["faults"] = json!([{"at_ms": 1, "fault": {"type": "isolate", "nodes": []}}])
+            }),
+            "isolate nodes is empty",
+        ),
+        (
             "faults not a list",
             scenario(|v| v["faults"] = json!({})),
             "expected an array",

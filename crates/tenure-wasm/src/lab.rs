@@ -24,7 +24,8 @@ use crate::simulation_output::serializer;
 const LAB_TYPES: &str = r#"
 /** A failover-lab setting: an algorithm and its timeout knobs, ms (unset: the defaults). */
 export interface FailoverSetting {
-  algorithm: "lease-fencing" | "lease-unfenced" | "raft" | "bully";
+  /** Every registered algorithm (the generated `Algorithm` union), as the CLI takes. */
+  algorithm: Algorithm;
   nodes?: number;
   election_timeout_ms?: [number, number] | null;
   pre_vote?: boolean | null;
@@ -68,12 +69,12 @@ export interface CostReport {
 }
 "#;
 
-/// Most crashes one `failoverMeasure` call runs (a worker can call it again).
+/// Most crashes one `failoverMeasure` call runs (a worker can call it again); a plot takes as
+/// many samples per series (`limits::MAX_SAMPLES`).
 pub const MAX_RUNS: u64 = 100_000;
+const _: () = assert!(MAX_RUNS as usize == crate::limits::MAX_SAMPLES);
 /// Most series one plot draws.
 const MAX_SERIES: usize = 16;
-/// Most samples per series a plot takes.
-const MAX_SAMPLES: usize = 1_000_000;
 
 fn shape(message: String) -> JsValue {
     SimulationError::Shape {
@@ -237,11 +238,6 @@ pub fn failover_plot(
     }
     let mut out = Vec::new();
     for s in list {
-        if s.samples_ms.len() > MAX_SAMPLES {
-            return Err(invalid(format!(
-                "a series takes at most {MAX_SAMPLES} samples"
-            )));
-        }
         let mut us = Vec::with_capacity(s.samples_ms.len());
         for v in s.samples_ms {
             if !v.is_finite() || !(0.0..=1e12).contains(&v) {

@@ -27,6 +27,10 @@ pub(crate) const MAX_PROCS: usize = 256;
 /// `latency_ms`: a `[min, max]` pair.
 pub(crate) const MAX_LATENCY_PAIR: usize = 2;
 
+/// `samples_ms` of a `failoverPlot` series: as many as one `failoverMeasure` returns (one per
+/// run, `lab::MAX_RUNS`), so a measurement is always drawn.
+pub(crate) const MAX_SAMPLES: usize = 100_000;
+
 /// Any other list inside scenario or fault data.
 pub(crate) const MAX_OTHER_LIST: usize = 256;
 
@@ -53,6 +57,7 @@ pub(crate) fn scenario_list(path: &str) -> usize {
         "faults" if !last.contains('[') => MAX_FAULTS,
         "nodes" | "from" | "to" | "groups" => MAX_PROCS,
         "latency_ms" if !last.contains('[') => MAX_LATENCY_PAIR,
+        "samples_ms" => MAX_SAMPLES,
         _ => MAX_OTHER_LIST,
     }
 }
@@ -71,6 +76,7 @@ mod tests {
             scenario_list("scenario.network.latency_ms"),
             MAX_LATENCY_PAIR
         );
+        assert_eq!(scenario_list("plot series[0].samples_ms"), MAX_SAMPLES);
         assert_eq!(scenario_list("scenario.faults[2]"), MAX_OTHER_LIST);
         assert_eq!(scenario_list("scenario.other"), MAX_OTHER_LIST);
     }

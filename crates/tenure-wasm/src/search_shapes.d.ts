@@ -21,4 +21,6 @@ export type SearchProperty =
   | "stale-write-accepted"
   | "liveness"
   | `no-leader-for=${number}ms`
-  | `no-leader-for=${number}s`;
+  | `no-leader-for=${number}s`
+  | `no-leader-for=${number}m`
+  | `no-leader-for=${number}h`;

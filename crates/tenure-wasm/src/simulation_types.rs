@@ -90,5 +90,19 @@ export type SimulationErrorCode =
   /** eventsSince got a kind that names no event. */
   | "ERR_KINDS_RANGE"
   /** A message storm stopped the world (its queue passed the bound); it runs no further. */
-  | "ERR_STORM";
+  | "ERR_STORM"
+  /** A time argument (runUntil, step...) is not a number of milliseconds. */
+  | "ERR_MILLIS_TYPE"
+  /** A time argument is negative, NaN, Infinity or past 2 ** 64 microseconds. */
+  | "ERR_MILLIS_RANGE"
+  /** A time argument is finer than 1 microsecond (0.001 ms). */
+  | "ERR_MILLIS_PRECISION"
+  /** A list, string or object of the input is past its limit (pkg/README.md, "Limits"). */
+  | "ERR_TOO_LARGE"
+  /** A scenario or fault value that should be a plain object is not (a Map, a Date). */
+  | "ERR_OBJECT_TYPE"
+  /** A list is an array-like whose length is not a valid array length (a Proxy's). */
+  | "ERR_ARRAY_TYPE"
+  /** The input is a revoked Proxy. */
+  | "ERR_REVOKED_PROXY";
 "#;

@@ -13,7 +13,7 @@ import {
   type Violation,
   Simulation,
 } from "tenure/sim";
-import { Search, type SearchOptionsJSON, type SearchProperty } from "tenure/search";
+import { type FailoverSetting, Search, type SearchOptionsJSON, type SearchProperty } from "tenure/search";
 import type { TenureErrorCode } from "tenure";
 
 const scenario: Scenario = {
@@ -154,6 +154,12 @@ const replay: Simulation = Simulation.fromJSON(JSON.stringify(json));
 const checkpoint: Simulation = replay.clone();
 const failed: boolean = checkpoint.failed || checkpoint.done;
 const code: SimulationErrorCode = "ERR_SCENARIO_RANGE";
+// Break-it pass: codes Simulation throws that the union lacked, and the foil algorithm the
+// failover lab runs that FailoverSetting lacked.
+const thrown: SimulationErrorCode[] = ["ERR_MILLIS_TYPE", "ERR_MILLIS_RANGE", "ERR_MILLIS_PRECISION", "ERR_TOO_LARGE"];
+const foil: FailoverSetting = { algorithm: "lease-no-margin", ttl_ms: 2_000 };
+const hour: SearchProperty = "no-leader-for=1h";
+void thrown, foil, hour;
 const any: TenureErrorCode = code;
 void elections, token, violations, leaders, hash, failed, any;
 

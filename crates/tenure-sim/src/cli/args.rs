@@ -3,93 +3,8 @@
 use crate::scenario::Algorithm;
 use clap::Args;
 
-/// Largest time a duration flag takes, ms (10^15; a run is bounded lower still, at
-/// [`crate::scenario::MAX_DURATION_MS`]).
-const MAX_FLAG_MS: u128 = 1_000_000_000_000_000;
-
-/// The units a duration flag takes, as its messages list them.
-pub(crate) const DURATION_UNITS: &str = "ms, s, m or h";
-
-/// `1500ms` as (`1500`, `ms`): the letters at the end are the unit (`""` when there are none).
-pub(crate) fn split_unit(t: &str) -> (&str, &str) {
-    let num = t.trim_end_matches(char::is_alphabetic);
-    (num, &t[num.len()..])
-}
-
-/// Parses `60s`, `1500ms`, `2m`, `1.5s` into whole milliseconds; a unit is required. The
-/// number is read exactly as written (decimal digits, no float rounding), and a value that is
-/// not a whole number of milliseconds (`1.5ms`, `1.0000001s`) is refused, naming the 1 ms
-/// resolution, rather than rounded (docs/conventions.md, "Times finer than their
-/// resolution are refused").
-pub fn parse_duration_ms(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (num, unit) = split_unit(t);
-    if num.trim().is_empty() {
-        // `lots`, `s`: no number at all, so no unit to name.
-        return Err(format!(
-            "`{s}` is not a duration: give a number and a unit, as in 60s, 1500ms or 2m"
-        ));
-    }
-    let scale: u128 = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "" => {
-            return Err(format!(
-                "`{s}` is not a duration: give a unit, as in 60s, 1500ms or 2m"
-            ));
-        }
-        // `1us`, `2sec`: a unit of another tool, named rather than read as a number with a
-        // stray letter ("`1u` is not a number").
-        _ => {
-            return Err(format!(
-                "`{s}` is not a duration: unknown unit `{unit}`; use {} (duration flags \
-                 count whole milliseconds)",
-                DURATION_UNITS
-            ));
-        }
-    };
-    let num = num.trim();
-    if num.starts_with('-') && num[1..].parse::<f64>().is_ok() {
-        return Err(format!("`{s}` is not a duration: a duration is 0 or more"));
-    }
-    let (whole, frac) = num.split_once('.').unwrap_or((num, ""));
-    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 18 {
-        return Err(format!("`{s}` is not a duration: `{num}` is not a number"));
-    }
-    let too_long = || format!("`{s}` is not a duration between 0 and 10^15 ms");
-    let whole: u128 = if whole.is_empty() {
-        0
-    } else if whole.len() > 20 {
-        return Err(too_long());
-    } else {
-        whole.parse().map_err(|_| too_long())?
-    };
-    let frac_len = u32::try_from(frac.len()).unwrap_or(18);
-    let frac: u128 = if frac.is_empty() {
-        0
-    } else {
-        frac.parse().map_err(|_| too_long())?
-    };
-    let den = 10u128.pow(frac_len);
-    // value in ms = (whole + frac / den) * scale, exactly.
-    let numer = whole
-        .saturating_mul(den)
-        .saturating_add(frac)
-        .saturating_mul(scale);
-    if numer / den > MAX_FLAG_MS {
-        return Err(too_long());
-    }
-    if numer % den != 0 {
-        return Err(format!(
-            "`{s}` is not a whole number of milliseconds: duration flags count whole ms (their \
-             resolution is 1 ms)"
-        ));
-    }
-    u64::try_from(numer / den).map_err(|_| too_long())
-}
+pub use crate::duration::parse_duration_ms;
+pub(crate) use crate::duration::{MAX_FLAG_MS, split_unit};
 
 /// Parses a Raft election timeout range `min-max` (`150-300`, `150-155`, `1s-2s`) or just `T`
 /// (`150`, `1s`, meaning `T-2T`): each end is a knob in ms, a plain number or a duration with
@@ -148,7 +63,7 @@ pub(crate) fn parse_failover_runs(s: &str) -> Result<u64, String> {
 pub(crate) fn parse_ms_knob(s: &str) -> Result<u64, String> {
     let t = s.trim();
     if let Ok(n) = t.parse::<u64>()
-        && u128::from(n) <= MAX_FLAG_MS
+        && n <= MAX_FLAG_MS
     {
         return Ok(n);
     }

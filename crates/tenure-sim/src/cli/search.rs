@@ -47,26 +47,9 @@ fn parse_budget(s: &str) -> Result<SearchBudget, String> {
     Ok(SearchBudget::Time(Duration::from_millis(ms)))
 }
 
-/// A property as [`Property`] reads it; the duration of `no-leader-for=` in any unit the
-/// duration flags take (`2m`, `1h`; the property itself reads `ms` and `s`), and a unit they
-/// do not take named as they name it (`unknown unit `us``).
+/// A property as [`Property`] reads it (the duration of `no-leader-for=` by the duration
+/// flags' own parser: `2m`, `1h`, and a unit they do not take named as they name it).
 pub(crate) fn parse_property(s: &str) -> Result<Property, String> {
-    if let Some(d) = s.strip_prefix("no-leader-for=") {
-        let (_, unit) = super::args::split_unit(d.trim());
-        if !matches!(unit, "" | "ms" | "s") {
-            // The duration parser's words start with the duration, quoted: the property's
-            // own text replaces it, so the value is shown once.
-            let ms = parse_duration_ms(d).map_err(|e| {
-                let quoted = format!("`{d}` ");
-                match e.strip_prefix(&quoted) {
-                    Some(rest) => format!("`{s}` {rest}"),
-                    None => format!("`{s}`: {e}"),
-                }
-            })?;
-            let read = format!("no-leader-for={ms}ms");
-            return read.parse().map_err(|e: String| e.replace(&read, s));
-        }
-    }
     s.parse()
 }
 

@@ -124,39 +124,9 @@ impl fmt::Display for Property {
     }
 }
 
-/// Parses `250ms` or `2s` (a unit is required: a bare `2` could mean seconds or ms).
-fn parse_ms(s: &str) -> Option<u64> {
-    let s = s.trim();
-    if let Some(v) = s.strip_suffix("ms") {
-        return v.trim().parse().ok();
-    }
-    if let Some(v) = s.strip_suffix('s') {
-        let secs: f64 = v.trim().parse().ok()?;
-        let ms = secs * 1_000.0;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        return (ms.is_finite() && (0.0..=1e12).contains(&ms) && ms.fract() == 0.0)
-            .then_some(ms as u64);
-    }
-    None
-}
-
-/// Whether `s` is a number with a unit (`ms` or `s`) above `max` milliseconds, however
-/// large: `99999999999999999999s` too, which no whole-millisecond reading holds.
-fn over_ms(s: &str, max: u64) -> bool {
-    let s = s.trim();
-    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
-        (v, 1.0)
-    } else if let Some(v) = s.strip_suffix('s') {
-        (v, 1_000.0)
-    } else {
-        return false;
-    };
-    let num = num.trim();
-    let plain = !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    #[allow(clippy::cast_precision_loss)]
-    let max = max as f64;
-    plain && num.parse::<f64>().is_ok_and(|v| v * scale > max)
-}
+/// The longest `no-leader-for=`, ms: the longest run, as the refusal spells it.
+const LONGEST_MS: u64 = 1_000_000_000;
+const _: () = assert!(LONGEST_MS == crate::scenario::MAX_DURATION_MS);
 
 impl FromStr for Property {
     type Err = String;
@@ -171,25 +141,29 @@ impl FromStr for Property {
             return Ok(*p);
         }
         if let Some(d) = s.strip_prefix("no-leader-for=") {
-            let longest = crate::scenario::MAX_DURATION_MS;
-            return match parse_ms(d) {
-                Some(ms) if ms > 0 && ms <= longest => Ok(Property::NoLeaderFor { ms }),
+            // The duration flags' parser (units ms, s, m, h; whole ms), so the CLI and JS
+            // read the same durations; its words follow the property's own text. One
+            // `format!` for every refusal: each one grows the wasm modules.
+            let why: String = match crate::duration::duration_ms(d) {
+                Ok(ms) if ms > 0 && ms <= LONGEST_MS => {
+                    return Ok(Property::NoLeaderFor { ms });
+                }
+                // A bare number could mean seconds or ms: its unit is asked for by example.
+                Err(_) if crate::duration::is_number(d.trim()) => format!(
+                    "has a duration without a unit: give one, as in no-leader-for={d}ms or \
+                     no-leader-for={d}s"
+                ),
+                Ok(0) => "needs a duration above 0, as in no-leader-for=2s or no-leader-for=1500ms"
+                    .into(),
                 // No run lasts longer, so the property could never be broken: refused with
-                // the allowed range, not as "needs a duration" (new-user review: a huge
-                // value was told it lacked a unit).
-                _ if over_ms(d, longest) => Err(format!(
-                    "`{s}` is longer than any run: give no-leader-for= a duration from 1ms to \
-                     {longest}ms (10^9 ms, about 11.6 days, the longest run)"
-                )),
-                _ if d.trim().parse::<f64>().is_ok() => Err(format!(
-                    "`{s}` has a duration without a unit: give one, as in no-leader-for={d}ms \
-                     or no-leader-for={d}s"
-                )),
-                _ => Err(format!(
-                    "`{s}` needs a duration above 0 with a unit, as in no-leader-for=2s or \
-                     no-leader-for=1500ms"
-                )),
+                // the allowed range (new-user review: a huge value was told it lacked a
+                // unit).
+                Ok(_) => "is longer than any run: give no-leader-for= a duration from 1ms to \
+                          1000000000ms (10^9 ms, about 11.6 days, the longest run)"
+                    .into(),
+                Err(why) => why,
             };
+            return Err(format!("`{s}` {why}"));
         }
         INVARIANTS
             .into_iter()
@@ -418,6 +392,33 @@ mod tests {
             assert!(e.contains("from 1ms to 1000000000ms"), "{e}");
         }
         assert!("no-leader-for=soon".parse::<Property>().is_err());
+        // Break-it pass: JS `Search` refused `no-leader-for=1h`, which the CLI took; both
+        // read the duration flags' units now, and a fraction of a millisecond is named as
+        // such, not as a duration "above 0 with a unit".
+        assert_eq!(
+            "no-leader-for=2m".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 120_000 })
+        );
+        assert_eq!(
+            "no-leader-for=1h".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 3_600_000 })
+        );
+        assert_eq!(
+            "no-leader-for=1.5s".parse::<Property>(),
+            Ok(Property::NoLeaderFor { ms: 1_500 })
+        );
+        let fine = "no-leader-for=0.5ms".parse::<Property>().unwrap_err();
+        assert!(
+            fine.starts_with("`no-leader-for=0.5ms` is finer than 1 ms"),
+            "{fine}"
+        );
+        let unit = "no-leader-for=1us".parse::<Property>().unwrap_err();
+        assert!(
+            unit.starts_with("`no-leader-for=1us` is not a duration: unknown unit `us`"),
+            "{unit}"
+        );
+        let huge = "no-leader-for=99999999999999999999999h".parse::<Property>();
+        assert!(huge.unwrap_err().contains("longer than any run"));
         let bare = "no-leader-for=2000".parse::<Property>().unwrap_err();
         assert!(bare.contains("no-leader-for=2000ms"), "{bare}");
         assert!("splitbrain".parse::<Property>().is_err());
