@@ -328,9 +328,13 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
                 let mut order = shuffled(&mut rng, all.clone());
                 let half = order.len() / 2;
                 let other = order.split_off(half);
-                at_start.push(Fault::Partition {
-                    groups: vec![order, other],
-                });
+                // A world of one process has no two sides: the draw is made (the rest of
+                // the schedule stays as it was) and no partition is injected.
+                if !order.is_empty() {
+                    at_start.push(Fault::Partition {
+                        groups: vec![order, other],
+                    });
+                }
             }
             Family::PartitionRing => {
                 let order = shuffled(&mut rng, nodes.clone());
