@@ -1076,42 +1076,41 @@ fn a_set_value_past_2_64_is_named_as_written() {
     );
 }
 
+/// Runs `args`, expects the usage exit code (2) and `words` in the message.
+fn refused(args: &[&str], words: &str) {
+    let out = tenure(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
+    assert!(stderr(&out).contains(words), "{args:?}: {}", stderr(&out));
+}
+
 #[test]
 fn flags_that_cannot_mean_anything_are_refused_and_lists_are_trimmed() {
     // --emit-scenario prints scenarios, not a report: --json and --jobs have nothing to change.
-    for extra in [["--json", ""], ["--jobs", "3"]] {
-        let mut args = vec![
-            "chaos",
-            "--algorithm",
-            "raft",
-            "--runs",
-            "1",
-            "--emit-scenario",
-        ];
-        args.extend(extra.iter().filter(|a| !a.is_empty()));
-        let out = tenure(&args);
-        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stdout(&out));
-        assert!(
-            stderr(&out).contains("cannot be used with"),
-            "{}",
-            stderr(&out)
-        );
-    }
-    // A shrinker allowed no step would try nothing (JS's Search.shrink refuses 0 too).
-    let out = tenure(&[
-        "search",
+    let emit = [
+        "chaos",
         "--algorithm",
         "raft",
-        "--property",
-        "split-brain",
-        "--shrink-steps",
-        "0",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--shrink-steps 0 is not a whole number from 1"),
-        "{}",
-        stderr(&out)
+        "--runs",
+        "1",
+        "--emit-scenario",
+    ];
+    refused(&[&emit[..], &["--json"]].concat(), "cannot be used with");
+    refused(
+        &[&emit[..], &["--jobs", "3"]].concat(),
+        "cannot be used with",
+    );
+    // A shrinker allowed no step would try nothing (JS's Search.shrink refuses 0 too).
+    refused(
+        &[
+            "search",
+            "--algorithm",
+            "raft",
+            "--property",
+            "split-brain",
+            "--shrink-steps",
+            "0",
+        ],
+        "--shrink-steps 0 is not a whole number from 1",
     );
     // `kill, pause` names `pause`: the space after the comma is not part of the name.
     let out = tenure(&[
@@ -1128,45 +1127,33 @@ fn flags_that_cannot_mean_anything_are_refused_and_lists_are_trimmed() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // A memory unit written in another case is named, not called missing.
-    let out = tenure(&["check", "--max-memory", "16mb"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("`mb` is not a unit"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&["check", "--max-memory", "16mb"], "`mb` is not a unit");
 }
 
 #[test]
 fn a_run_too_long_is_refused_in_the_flags_words() {
-    let out = tenure(&[
-        "chaos",
-        "--algorithm",
-        "raft",
-        "--duration",
-        "1000000000ms",
-        "--heal",
-        "1000000000ms",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--duration 1000000000 ms plus --heal 1000000000 ms"),
-        "{}",
-        stderr(&out)
+    refused(
+        &[
+            "chaos",
+            "--algorithm",
+            "raft",
+            "--duration",
+            "1000000000ms",
+            "--heal",
+            "1000000000ms",
+        ],
+        "--duration 1000000000 ms plus --heal 1000000000 ms",
     );
-    let out = tenure(&[
-        "check",
-        "--algorithm",
-        "raft",
-        "--property",
-        "split-brain",
-        "--steps",
-        "4294967295",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--steps 4294967295 of --step 500 ms"),
-        "{}",
-        stderr(&out)
+    refused(
+        &[
+            "check",
+            "--algorithm",
+            "raft",
+            "--property",
+            "split-brain",
+            "--steps",
+            "4294967295",
+        ],
+        "--steps 4294967295 of --step 500 ms",
     );
 }
