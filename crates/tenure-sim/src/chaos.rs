@@ -355,7 +355,11 @@ pub fn scenario(opts: &ChaosOptions, seed: u64) -> Scenario {
                 if let Some(_bridge) = order.pop() {
                     let half = order.len() / 2;
                     let other = order.split_off(half);
-                    at_start.extend(cut(&order, &other));
+                    // Fewer than three nodes leave a side empty: nothing to cut (the draw
+                    // is made, so the rest of the schedule is unchanged).
+                    if !order.is_empty() {
+                        at_start.extend(cut(&order, &other));
+                    }
                 }
             }
             Family::ClockBump => {

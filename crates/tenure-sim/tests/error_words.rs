@@ -217,6 +217,22 @@ fn every_scenario_mistake_reads_in_words() {
             "isolate nodes is empty",
         ),
         (
+            "one-way cut from nobody",
+            scenario(|v| {
+                v["faults"] = json!([{"at_ms": 1, "fault":
+                    {"type": "partition-one-way", "from": [], "to": [1]}}])
+            }),
+            "partition-one-way from is empty; name at least one process on each side",
+        ),
+        (
+            "link loss to nobody",
+            scenario(|v| {
+                v["faults"] = json!([{"at_ms": 1, "fault":
+                    {"type": "link-loss", "from": [1], "to": [], "probability": 0.5}}])
+            }),
+            "link-loss to is empty",
+        ),
+        (
             "faults not a list",
             scenario(|v| v["faults"] = json!({})),
             "expected an array",

@@ -69,6 +69,18 @@ pub fn validate_fault(scenario: &Scenario, fault: &Fault) -> Result<(), String> 
         Fault::Isolate { nodes } if nodes.is_empty() => {
             Err("isolate nodes is empty; name at least one process to isolate".into())
         }
+        // The same for the faults between two sides: a side of no process strikes no link.
+        Fault::PartitionOneWay { from, to }
+        | Fault::LinkLoss { from, to, .. }
+        | Fault::LinkDuplicate { from, to, .. }
+        | Fault::LinkLatency { from, to, .. }
+            if from.is_empty() || to.is_empty() =>
+        {
+            Err(format!(
+                "{label} {} is empty; name at least one process on each side",
+                if from.is_empty() { "from" } else { "to" }
+            ))
+        }
         Fault::Partition { groups } => {
             // A list, not a set: the fault's processes were counted above (at most twice
             // the world's), so this is a few dozen compares at most.
