@@ -115,6 +115,8 @@ const badFaults = [
   ["one group", { type: "partition", groups: [[1, 2, 3]] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition groups has 1 group;/],
   ["empty group", { type: "partition", groups: [[1], [], [2]] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition groups\[1\] is empty;/],
   ["isolate nobody", { type: "isolate", nodes: [] }, RangeError, "ERR_FAULT_RANGE", /^fault: isolate nodes is empty; name at least one process to isolate$/],
+  ["one-way cut from nobody", { type: "partition-one-way", from: [], to: [1] }, RangeError, "ERR_FAULT_RANGE", /^fault: partition-one-way from is empty; name at least one process on each side$/],
+  ["link loss to nobody", { type: "link-loss", from: [1], to: [], probability: 0.5 }, RangeError, "ERR_FAULT_RANGE", /^fault: link-loss to is empty;/],
 ];
 
 const badTimes = [
