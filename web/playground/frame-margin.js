@@ -12,13 +12,14 @@ export const MIN_SHARE = 0.1;
 export const MAX_SHARE = 0.5;
 /** The share of frames allowed past the goal, below the goal's 5% so that p95 has room. */
 export const TARGET_OVER = 0.03;
-/** How far one frame past the goal raises the share; one within it lowers it by STEP x the target's odds. */
+/** How far one frame past the goal raises the share (FrameMargin gives the step down). */
 const STEP = 0.05;
 
 /**
  * A stochastic-approximation controller: each frame past the goal raises the share by STEP,
- * each frame within it lowers it by STEP x TARGET_OVER / (1 - TARGET_OVER), so the share
- * settles where TARGET_OVER of the frames run past the goal.
+ * each frame within it that the budget stopped short lowers it by
+ * STEP x TARGET_OVER / (1 - TARGET_OVER), so the share settles where TARGET_OVER of the
+ * frames the budget decides run past the goal.
  */
 export class FrameMargin {
   constructor() {

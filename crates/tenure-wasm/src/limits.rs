@@ -18,9 +18,10 @@ pub(crate) const MAX_LOG_ENTRIES: usize = 1_000_000;
 pub(crate) const MAX_APPEND_ENTRIES: usize = 65_536;
 
 /// `faults` of a scenario: more than a scenario file the CLI reads can hold (8 MiB of text,
-/// at least 37 bytes a fault: about 227,000), so every scenario `tenure chaos
-/// --emit-scenario` writes and `tenure run` reads loads here too (a ten-hour chaos run has
-/// some 20,000 faults; 10,000 refused it). [`MAX_VALUES`] still bounds the whole.
+/// at least 36 bytes a fault, `{"at_ms":1,"fault":{"type":"heal"}},`: about 233,000), so
+/// every scenario `tenure chaos --emit-scenario` writes and `tenure run` reads loads here
+/// too (a ten-hour chaos run has some 20,000 faults; 10,000 refused it). [`MAX_VALUES`]
+/// still bounds the whole.
 pub(crate) const MAX_FAULTS: usize = 250_000;
 
 /// A list of processes in a scenario or fault (`nodes`, `from`, `to`, `groups` and each
