@@ -188,6 +188,9 @@ export class LeaderElection {
     } finally {
       this.#work.delete(entry);
       finish();
+      // The timer was kept alive for this work's signal: with the work done, it is unref'd
+      // again (if nothing else awaits it), so a script whose work ended can exit.
+      if (!this.#freed) this.#arm();
     }
   }
 

@@ -116,6 +116,21 @@ console.log(r.leader);`;
   assert.ok(performance.now() - started < 5000, "the process exited although it still leads");
 });
 
+test("a leader whose withLeadership work has ended does not keep node running", async () => {
+  // The timer is held for the work's signal while the work runs; the renewal it then waits
+  // for is ttl/3 (20 s) away, so a timer left held past the work keeps the process 20 s.
+  const { spawnSync } = await import("node:child_process");
+  const code = `import { LeaderElection, MemoryStore } from "tenure";
+const e = new LeaderElection({ store: new MemoryStore(), key: "k", ttlMs: 60000 });
+await e.campaign();
+console.log(await e.withLeadership(async ({ token }) => typeof token));`;
+  const started = performance.now();
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8", timeout: 15_000 });
+  assert.equal(r.status, 0, `exit status ${r.status} (null: still running at the 15 s limit) ${r.stderr}`);
+  assert.equal(r.stdout.trim(), "bigint");
+  assert.ok(performance.now() - started < 5000, "the process stayed alive after its work ended");
+});
+
 test("async_dispose_closes_the_election", async () => {
   // What `await using e = new LeaderElection(...)` calls at the end of its block.
   const store = new MemoryStore();
