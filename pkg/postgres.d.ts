@@ -28,7 +28,9 @@ export interface PostgresStoreOptions {
 /**
  * A lease store on PostgreSQL (design rule 9): one atomic statement per request, tokens
  * exactly +1 per new grant (a bigint: exhausted at 2^63 - 1), expiry on the database's clock
- * (`clock_timestamp()`, whole microseconds). Rejects with `ERR_STORE_REQUEST` or `ERR_STORE`.
+ * (`clock_timestamp()`, whole microseconds). Rejects with `ERR_STORE_REQUEST` (a key is at
+ * most 2,048 bytes in UTF-8 here), `ERR_STORE`, or `ERR_STORE_IN_TRANSACTION` (the client is
+ * a `pg` Client inside a transaction: each lease statement must commit on its own).
  */
 export declare class PostgresStore implements Store {
   constructor(options: PostgresStoreOptions);
@@ -39,7 +41,7 @@ export declare class PostgresStore implements Store {
 
 export interface PostgresFencedTableOptions {
   client: PgQueryable;
-  /** The protected row's key. */
+  /** The protected row's key: at most 2,048 bytes in UTF-8 (ERR_STORE_OPTIONS). */
   key: string;
   /** Default "fenced_resource". */
   table?: string;

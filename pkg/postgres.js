@@ -42,6 +42,38 @@ function checkClient(store, client) {
   }
   return client;
 }
+/**
+ * The most bytes (UTF-8) of a lease key or fenced-row key PostgreSQL can index: a btree row holds
+ * at most 2,704 bytes (PostgreSQL 12+, 8 KB pages), and a longer key that does not compress
+ * failed every statement ("index row size ... exceeds btree version 4 maximum"). 2,048 leaves
+ * room for the row's headers and does not depend on compression.
+ */
+const MAX_KEY_BYTES = 2048;
+const KEY_BYTES_WORDS = (bytes) =>
+  `is ${bytes} bytes in UTF-8; PostgreSQL indexes at most ${MAX_KEY_BYTES} bytes of a key (its btree rows hold 2,704 bytes): use a shorter key`;
+const utf8Bytes = (s) => Buffer.byteLength(s, "utf8");
+
+/**
+ * Whether a `pg` Client is inside a transaction block it was left in (the `T` or `E` status of
+ * its last ReadyForQuery, `getTransactionStatus()`, pg 8.12+). A Pool, or a client without it:
+ * false. A lease statement must commit on its own: inside the caller's transaction, other nodes
+ * do not see the lease until the caller commits, and a rollback undoes the grant after the node
+ * led under its token, so the next grant issues the same token again.
+ */
+function inTransaction(client) {
+  if (typeof client.getTransactionStatus !== "function") return false;
+  const status = client.getTransactionStatus();
+  return status === "T" || status === "E";
+}
+const IN_TRANSACTION_WORDS =
+  "the `pg` Client is inside a transaction (after your BEGIN): a lease statement must commit on its own, or other nodes do not see the lease until you commit and a rollback undoes the grant, so the same token is issued again; give the store a Pool, or a Client you use outside transactions";
+
+function inTransactionError(request, what) {
+  const err = storeError("PostgresStore", request, undefined, what);
+  err.code = "ERR_STORE_IN_TRANSACTION";
+  return err;
+}
+
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/;
 const TABLE_TEXT = "a table name (letters, digits, _; optionally schema.table)";
 const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
@@ -98,6 +130,11 @@ export class PostgresStore {
       const at = request[field].indexOf("\0");
       if (at >= 0) throw usageError(RangeError, "ERR_STORE_REQUEST", `PostgresStore.send: request.${field} ${describe(request[field])} ${NUL_WORDS(at)}`);
     }
+    const keyBytes = utf8Bytes(key);
+    if (keyBytes > MAX_KEY_BYTES) throw usageError(RangeError, "ERR_STORE_REQUEST", `PostgresStore.send: request.key ${describe(key)} ${KEY_BYTES_WORDS(keyBytes)}`);
+    // Refused before it is sent when the client is known to be inside a transaction; checked
+    // again after, as the caller's BEGIN may have been queued ahead of this statement.
+    if (inTransaction(this.#client)) throw inTransactionError(request, `not sent: ${IN_TRANSACTION_WORDS}`);
     const values =
       type === "Acquire"
         ? [key, holder, session, request.ttl_ms]
@@ -110,6 +147,9 @@ export class PostgresStore {
     } catch (err) {
       if (type === "Acquire" && err?.code === OUT_OF_RANGE) return { type: "Rejected", reason: "TokensExhausted" };
       throw storeError("PostgresStore", request, err);
+    }
+    if (inTransaction(this.#client)) {
+      throw inTransactionError(request, `ran inside a transaction, so its answer is not taken: ${IN_TRANSACTION_WORDS}`);
     }
     return readRows(request, result?.rows);
   }
@@ -196,6 +236,10 @@ export class PostgresFencedTable {
     checkWellFormed("PostgresFencedTable", "key", options.key);
     if (options.key.includes("\0")) {
       throw usageError(TypeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key ${describe(options.key)} ${NUL_WORDS(options.key.indexOf("\0"))}`);
+    }
+    const keyBytes = utf8Bytes(options.key);
+    if (keyBytes > MAX_KEY_BYTES) {
+      throw usageError(RangeError, "ERR_STORE_OPTIONS", `new PostgresFencedTable(options): options.key ${describe(options.key)} ${KEY_BYTES_WORDS(keyBytes)}`);
     }
     this.#key = options.key;
     const name = readStringOption("PostgresFencedTable", options, "table", "fenced_resource", TABLE_NAME, TABLE_TEXT);

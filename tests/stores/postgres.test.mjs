@@ -142,7 +142,7 @@ test("postgres_renew_and_release_check_holder_session_and_token", async () => {
   assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 5_000 }), { type: "Renewed", token: 1n, ttl_ms: 5_000 });
 });
 
-test("postgres_expiry_is_the_database_clock_even_inside_an_old_transaction", async () => {
+test("postgres_expiry_is_the_database_clock_at_the_statement", async () => {
   const pool = pgPool(postgres());
   const store = new PostgresStore({ client: pool });
   await store.migrate();
@@ -156,25 +156,80 @@ test("postgres_expiry_is_the_database_clock_even_inside_an_old_transaction", asy
   assert.equal(Number(rows[0].ttl), 150.5, "microsecond timestamps keep the fractional ttl");
   await sleep(200);
   assert.deepEqual(await store.send({ type: "Renew", ...a, token: 1n, ttl_ms: 150 }), rejected("Expired"));
-  // A client inside a transaction the user opened long ago: now() would be its start, the
-  // statement's clock_timestamp() is the truth. Granted at the real time, the lease must run
-  // its full ttl from now, not from the transaction's start.
+  // Granted at the statement's own clock_timestamp(), the lease runs its full ttl from then.
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease(key, "b"), ttl_ms: 300 }), { type: "Granted", token: 2n, ttl_ms: 300 });
+  const row = await pool.query(
+    "SELECT EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS left FROM cluster_leadership WHERE resource = $1",
+    [key],
+  );
+  assert.ok(Number(row.rows[0].left) > 200, `the lease runs from the statement's time: ${row.rows[0].left} ms left`);
+});
+
+// A lease statement inside the caller's transaction was taken: the grant was seen by nobody
+// else, and a ROLLBACK undid it after the node had led under its token, so the next grant
+// issued the same token to another node and a fenced table accepted both. Now a request on a
+// Client inside a transaction is refused before it is sent, or (BEGIN queued just ahead of it)
+// its answer is not taken, with ERR_STORE_IN_TRANSACTION; no token is issued twice.
+test("postgres_store_refuses_to_run_inside_the_callers_transaction_so_no_token_is_issued_twice", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  const key = freshKey();
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease(key, "z"), ttl_ms: 100 }), { type: "Granted", token: 1n, ttl_ms: 100 });
+  await sleep(150);
   const client = await pool.connect();
   try {
-    await client.query("BEGIN");
-    await client.query("SELECT now()");
-    await sleep(400);
     const inTx = new PostgresStore({ client });
-    assert.deepEqual(await inTx.send({ type: "Acquire", ...lease(key, "b"), ttl_ms: 300 }), { type: "Granted", token: 2n, ttl_ms: 300 });
-    const row = await client.query(
-      "SELECT EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS left FROM cluster_leadership WHERE resource = $1",
-      [key],
-    );
-    assert.ok(Number(row.rows[0].left) > 200, `the lease runs from the statement's time: ${row.rows[0].left} ms left`);
-    await client.query("COMMIT");
+    // BEGIN acknowledged: refused before any statement.
+    await client.query("BEGIN");
+    await assert.rejects(inTx.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 5_000 }), (err) => {
+      assert.equal(err.code, "ERR_STORE_IN_TRANSACTION");
+      assert.match(err.message, /^PostgresStore: Acquire on key ".*" failed: not sent: the `pg` Client is inside a transaction \(after your BEGIN\)/);
+      return true;
+    });
+    await client.query("ROLLBACK");
+    // BEGIN queued just ahead of the statement: it ran inside, so its answer is not taken.
+    const begin = client.query("BEGIN");
+    await assert.rejects(inTx.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 5_000 }), (err) => {
+      assert.equal(err.code, "ERR_STORE_IN_TRANSACTION");
+      assert.match(err.message, /ran inside a transaction, so its answer is not taken/);
+      return true;
+    });
+    await begin;
+    await client.query("ROLLBACK");
+    // Outside the transaction the same Client works.
+    assert.deepEqual(await inTx.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 5_000 }), { type: "Granted", token: 2n, ttl_ms: 5_000 });
   } finally {
     client.release();
   }
+  // The rolled-back attempts issued nothing: the next holder gets a token above a's.
+  assert.deepEqual(await store.send({ type: "Release", ...lease(key, "a"), token: 2n }), { type: "Released" });
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease(key, "b"), ttl_ms: 5_000 }), { type: "Granted", token: 3n, ttl_ms: 5_000 });
+});
+
+test("postgres_keys_over_2048_utf8_bytes_are_refused_before_any_statement", async () => {
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  await store.migrate();
+  // 683 three-byte characters: 2,049 bytes, 683 UTF-16 units (far under the 65,536 unit limit).
+  const varied = Array.from({ length: 683 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("");
+  await assert.rejects(store.send({ type: "Acquire", ...lease(varied, "a"), ttl_ms: 5_000 }), (err) => {
+    assert.equal(err.code, "ERR_STORE_REQUEST");
+    assert.match(err.message, /is 2049 bytes in UTF-8; PostgreSQL indexes at most 2048 bytes of a key/);
+    return true;
+  });
+  // At the limit, varied (incompressible) text is stored and granted.
+  const atLimit = varied.slice(0, 682) + "ab";
+  assert.equal(Buffer.byteLength(atLimit), 2048);
+  assert.deepEqual(await store.send({ type: "Acquire", ...lease(atLimit, "a"), ttl_ms: 5_000 }), { type: "Granted", token: 1n, ttl_ms: 5_000 });
+  assert.throws(() => new PostgresFencedTable({ client: pool, key: varied }), (err) => {
+    assert.equal(err.code, "ERR_STORE_OPTIONS");
+    assert.match(err.message, /options\.key .* is 2049 bytes in UTF-8/);
+    return true;
+  });
+  const fenced = new PostgresFencedTable({ client: pool, key: atLimit });
+  await fenced.migrate();
+  assert.deepEqual(await fenced.write(1n, "v"), { accepted: true, token: 1n });
 });
 
 test("postgres_concurrent_acquires_over_many_connections_grant_exactly_one", async () => {
