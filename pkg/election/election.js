@@ -37,6 +37,10 @@ export class LeaderElection {
   #listenerErrors;
   #config; // the machine's config, kept when close() frees the machine
   #highestToken = 0n; // the highest token this election has led under
+  // Another node the store said holds the key since this election last became leader: a grant
+  // of #highestToken after that is no re-grant of its own lease (docs/design.md, "The
+  // JavaScript face").
+  #heldByOther;
 
   /**
    * @param {import("../index.js").LeaderElectionOptions} options
@@ -328,6 +332,7 @@ export class LeaderElection {
     const now = this.#clock.now();
     if (event.type === "Elected") {
       if (event.token > this.#highestToken) this.#highestToken = event.token;
+      this.#heldByOther = undefined;
       this.#metrics.elected(event.token, now);
       for (const resolve of this.#waiters.splice(0)) resolve({ leader: true, token: event.token });
       emits.push(["elected", { key: this.#key, token: event.token }]);
@@ -415,8 +420,19 @@ export class LeaderElection {
     }
     if (first && r.mreq.type === "Renew" && ok.type === "Rejected") this.#metrics.renewalFailed();
     if (ok.type === "Held") this.#emit("held", { key: this.#key, holder: ok.holder });
-    const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
+    if (ok.type === "Held" && ok.holder !== undefined && ok.holder !== this.#own.holder) this.#heldByOther = ok.holder;
     const now = this.#clock.now();
+    if (first && ok.type === "Granted" && r.mreq.type === "Acquire" && this.#reissued(ok.token)) {
+      // Not given to the machine, which would lead under it: the grant is handed back, and the
+      // machine reads the attempt as held (no holder named), so it contends on.
+      const failed = this.#reissuedError(ok, r.req, reply);
+      this.#releaseOrphan(r.req, ok);
+      this.#m.handleResponse(now, toMachineResponse(r.mreq, { type: "Held" }, this.#own));
+      this.#settleAttempt(undefined, failed);
+      this.#pump();
+      return;
+    }
+    const state = ok.type === "Granted" ? this.#m.state : undefined; // each getter crosses into wasm
     let failed;
     try {
       this.#m.handleResponse(now, toMachineResponse(r.mreq, ok, this.#own));
@@ -435,6 +451,28 @@ export class LeaderElection {
     }
     if (first && r.mreq.type === "Acquire") this.#settleAttempt(ok.type === "Held" ? ok.holder : undefined, failed);
     this.#pump();
+  }
+
+  /**
+   * Whether a granted `token` is one a store that lost its state issued again: below a token
+   * this election led under, or equal to it after another node held the key (then it cannot be
+   * a re-grant of this node's own lease, the one case where the same token comes back).
+   */
+  #reissued(token) {
+    return token < this.#highestToken || (token === this.#highestToken && this.#heldByOther !== undefined);
+  }
+
+  #reissuedError(ok, request, reply) {
+    const why =
+      ok.token < this.#highestToken
+        ? `below ${this.#highestToken}n, a token this node already led under`
+        : `the token this node led under before "${this.#heldByOther}" held the key, so it is no re-grant of this node's lease`;
+    return this.#error(
+      "ERR_STORE_CONTRACT",
+      `the store granted "${this.#key}" with token ${ok.token}n, ${why}: fencing needs every new grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again); the grant was handed back`,
+      request,
+      reply,
+    );
   }
 
   /**

@@ -95,9 +95,10 @@ export type DriverErrorCode =
 /**
  * Codes the store adapters (`tenure/redis`, `tenure/postgres`, `tenure/etcd`) throw or reject
  * with: `ERR_STORE_OPTIONS` and `ERR_UNKNOWN_KEY` from a constructor, `ERR_STORE_REQUEST` for a
- * malformed request, `ERR_STORE` when the client or server failed, the token codes and
- * `ERR_VALUE_TYPE` from a fenced resource, `ERR_FENCED_ROW_MISSING` before `migrate()`. A part
- * of `TenureErrorCode`.
+ * malformed request, `ERR_STORE` when the client or server failed, `ERR_STORE_IN_TRANSACTION`
+ * from `PostgresStore` on a Client inside a transaction, the token codes and `ERR_VALUE_TYPE`
+ * from a fenced resource, `ERR_FENCED_ROW_MISSING` before `migrate()`. A part of
+ * `TenureErrorCode`.
  */
 export type AdapterErrorCode =
   | "ERR_STORE_OPTIONS"
@@ -105,6 +106,7 @@ export type AdapterErrorCode =
   | "ERR_INPUT_THREW"
   | "ERR_STORE_REQUEST"
   | "ERR_STORE"
+  | "ERR_STORE_IN_TRANSACTION"
   | "ERR_TOKEN_TYPE"
   | "ERR_TOKEN_RANGE"
   | "ERR_VALUE_TYPE"
