@@ -52,6 +52,32 @@ pub(crate) fn above_u64_words(message: &str, text: &str) -> String {
     reworded().unwrap_or_else(|| message.to_string())
 }
 
+/// The seed range in the CLI's words, as `--seed` says it: plain numbers, no JS notation.
+const SEED_RANGE_WORDS: &str = "a seed is a whole number from 0 to 2^64 - 1 \
+     (18446744073709551615), written as digits or as a decimal string";
+
+/// The scenario reader's words for a seed written with a fraction or an exponent past
+/// 2 ** 53 - 1 (its JS callers' notation; the seed range follows in parentheses), and what
+/// the CLI says instead.
+const FLOAT_SEED_JS: &str = "is above 2 ** 53 - 1, where a number no longer holds every whole \
+     number exactly: give it as a bigint or a decimal string";
+const FLOAT_SEED_WORDS: &str = "is written with a fraction or an exponent, and past 2^53 - 1 \
+     (9007199254740991) such a number does not hold every whole number exactly: write the \
+     seed as digits alone or as a decimal string, up to 2^64 - 1 (18446744073709551615)";
+
+/// `message`, the scenario reader's refusal of a seed, in the CLI's words: the reader speaks
+/// to JS callers (`2 ** 53 - 1`, `2n ** 64n - 1n`, "a bigint"), but a scenario file is JSON
+/// text, whose seed is any whole number up to 2^64 - 1 written as digits or as a decimal
+/// string, as `--seed` takes it. `seed: -1 is not a seed: a seed is a whole number from 0 to
+/// 2^64 - 1 (18446744073709551615), written as digits or as a decimal string`. Other
+/// messages are returned as they are.
+pub(crate) fn seed_words(message: &str) -> String {
+    let range = crate::units::SEED_RANGE;
+    message
+        .replace(&format!("{FLOAT_SEED_JS} ({range})"), FLOAT_SEED_WORDS)
+        .replace(range, SEED_RANGE_WORDS)
+}
+
 /// Refuses JSON text that gives a key twice in one object, at any depth, in the scenario
 /// reader's words: `config: the key "ttl_ms" is given twice at line 1 column 30`. Text
 /// that is not JSON passes; the caller's own reader says what is wrong with it.
