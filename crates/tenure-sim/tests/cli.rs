@@ -473,7 +473,7 @@ fn a_scenario_file_seed_out_of_range_is_refused_in_the_cli_words() {
     );
     assert_eq!(
         run("1.152921504606847e18"),
-        "seed: 1152921504606847000 is written with a fraction or an exponent, and past \
+        "seed: 1.152921504606847e18 is written with a fraction or an exponent, and past \
          2^53 - 1 (9007199254740991) such a number does not hold every whole number exactly: \
          write the seed as digits alone or as a decimal string, up to 2^64 - 1 \
          (18446744073709551615) at line 1 column 76"
@@ -485,5 +485,82 @@ fn a_scenario_file_seed_out_of_range_is_refused_in_the_cli_words() {
             "{seed}: {words}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A number past 2^64 in `--config` or a scenario file's config was quoted back as serde_json
+/// read it, a float: `18446744073709551616` as 18446744073709552000, `1e20` as
+/// 100000000000000000000 or 1e+20. The message quotes it as written.
+#[test]
+fn a_config_number_past_2_64_is_quoted_as_written() {
+    let time = "is not a time in milliseconds: give a finite number, 0 or more, below 2^64 \
+                microseconds";
+    let config = |json: &str| {
+        let err = one_line_error(&["run", "--algorithm", "lease-fencing", "--config", json]);
+        let (_, words) = err.split_once(" is not a config object: ").unwrap();
+        words.trim_end().to_string()
+    };
+    assert_eq!(
+        config(r#"{"ttl_ms": 18446744073709551616}"#),
+        format!("ttl_ms: 18446744073709551616 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": 123456789012345678901234567890}"#),
+        format!("ttl_ms: 123456789012345678901234567890 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": 1e20}"#),
+        format!("ttl_ms: 1e20 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": -1.5e300}"#),
+        format!("ttl_ms: -1.5e300 {time}")
+    );
+    assert_eq!(
+        config(r#"{"first_token": 1e20}"#),
+        "first_token: expected a whole number 0 or more, got 1e20"
+    );
+    // Another command's --config.
+    let err = one_line_error(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--config",
+        r#"{"pre_vote": true, "election_timeout_ms": 20000000000000000000.5}"#,
+    ]);
+    assert!(
+        err.contains(&format!(
+            "election_timeout_ms: 20000000000000000000.5 {time}"
+        )),
+        "{err}"
+    );
+    // A scenario file's config and other time keys.
+    let dir = std::env::temp_dir().join(format!("tenure-as-written-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    std::fs::write(
+        &path,
+        r#"{"version": 1, "algorithm": "lease-fencing", "nodes": 3, "seed": 1, "duration_ms": 1000, "config": {"ttl_ms": 18446744073709551616}}"#,
+    )
+    .unwrap();
+    let err = one_line_error(&["run", path.to_str().unwrap()]);
+    assert!(
+        err.ends_with(&format!(
+            "scenario: config.ttl_ms: 18446744073709551616 {time} at line 1 column 130\n"
+        )),
+        "{err}"
+    );
+    std::fs::write(
+        &path,
+        "{\"version\": 1, \"algorithm\": \"raft\", \"nodes\": 3, \"seed\": 1,\n  \"duration_ms\": 1e20}",
+    )
+    .unwrap();
+    let err = one_line_error(&["run", path.to_str().unwrap()]);
+    assert!(
+        err.ends_with(&format!(
+            "scenario: duration_ms: 1e20 {time} at line 2 column 21\n"
+        )),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -52,6 +52,56 @@ pub(crate) fn above_u64_words(message: &str, text: &str) -> String {
     reworded().unwrap_or_else(|| message.to_string())
 }
 
+/// The number literal of `text` that ends at serde_json's ` at line L column C` (`position`;
+/// a refused value's position is just past it), as written: `1e20`, `18446744073709551616`.
+/// `None` when no number ends there (a string, a key), or `position` names no place in `text`.
+pub(crate) fn number_at<'t>(text: &'t str, position: &str) -> Option<&'t str> {
+    let (line, column) = position.strip_prefix(" at line ")?.split_once(" column ")?;
+    let (line, column): (usize, usize) = (line.parse().ok()?, column.parse().ok()?);
+    let row = text.lines().nth(line.checked_sub(1)?)?;
+    let before = row.get(..column.min(row.len()))?;
+    let start = before
+        .trim_end_matches(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'))
+        .len();
+    let literal = &before[start..];
+    serde_json::from_str::<serde_json::Number>(literal)
+        .is_ok()
+        .then_some(literal)
+}
+
+/// `detail`, a refusal of the number `literal` (what follows its key path), with the number
+/// quoted as `literal` writes it where the message shows it as serde_json read it: a float,
+/// so `18446744073709551616` showed as 18446744073709552000, `1e20` as 100000000000000000000
+/// or 1e+20, a number of 301 digits for `1.5e300`. The number is the detail's first word
+/// (`... is not a time in milliseconds`) or its last (`expected ..., got 1e+20`), and is
+/// replaced only when it is the literal's value. `None` when the detail shows no other
+/// spelling of the literal.
+pub(crate) fn number_as_written(detail: &str, literal: &str) -> Option<String> {
+    let value = literal.parse::<f64>().ok()?;
+    let same = |shown: &str| shown != literal && shown.parse::<f64>().ok() == Some(value);
+    let first = detail.split(' ').next()?;
+    if same(first) {
+        return Some(format!("{literal}{}", &detail[first.len()..]));
+    }
+    let (head, last) = detail.rsplit_once(", got ")?;
+    same(last).then(|| format!("{head}, got {literal}"))
+}
+
+/// `message`, the scenario reader's refusal of `text` (`scenario: config.ttl_ms: 18446744073709552000
+/// is not a time in milliseconds: ... at line 1 column 118`), with the refused number quoted
+/// as the file writes it ([`number_as_written`]). Other messages are returned as they are.
+pub(crate) fn file_number_as_written(message: &str, text: &str) -> String {
+    let reworded = || -> Option<String> {
+        let (body, position) = message.split_at(message.rfind(" at line ")?);
+        let literal = number_at(text, position)?;
+        let (prefix, rest) = body.split_once(": ")?;
+        let (path, detail) = rest.split_once(": ")?;
+        let detail = number_as_written(detail, literal)?;
+        Some(format!("{prefix}: {path}: {detail}{position}"))
+    };
+    reworded().unwrap_or_else(|| message.to_string())
+}
+
 /// The seed range in the CLI's words, as `--seed` says it: plain numbers, no JS notation.
 const SEED_RANGE_WORDS: &str = "a seed is a whole number from 0 to 2^64 - 1 \
      (18446744073709551615), written as digits or as a decimal string";
@@ -168,5 +218,32 @@ impl<'de> Visitor<'de> for UniqueVisitor {
             seen.insert(key);
         }
         Ok(Unique)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_is_quoted_as_written_only_where_the_message_shows_its_value() {
+        let text = "{\"a\": 1,\n \"ttl_ms\": 1e20}";
+        assert_eq!(number_at(text, " at line 2 column 15"), Some("1e20"));
+        assert_eq!(number_at("{\"a\": \"1e20\"}", " at line 1 column 12"), None);
+        assert_eq!(
+            number_as_written("100000000000000000000 is not a time", "1e20").as_deref(),
+            Some("1e20 is not a time")
+        );
+        assert_eq!(
+            number_as_written("expected a whole number, got 1e+20", "1e20").as_deref(),
+            Some("expected a whole number, got 1e20")
+        );
+        // Another number, or the number as written already, is left as it is.
+        assert_eq!(number_as_written("300 is not a time", "1e20"), None);
+        assert_eq!(number_as_written("1e20 is not a time", "1e20"), None);
+        assert_eq!(
+            number_as_written("expected a whole number, got 2e20", "1e20"),
+            None
+        );
     }
 }
