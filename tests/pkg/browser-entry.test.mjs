@@ -90,4 +90,9 @@ test("tenure/search: Search used before its init() throws ERR_NOT_INITIALIZED na
   await search.init(readFileSync(searchWasm));
   assert.deepEqual(search.Search.promises("bully"), ["liveness"]);
   assert.match(search.failoverPlot("t", [{ label: "a", samples_ms: [1, 2, 3] }]), /^<svg/);
+  // An argument left out is said to be undefined here too (pkg/guard.js, undefinedArgs).
+  assert.throws(() => search.failoverMeasure({ algorithm: "raft" }, undefined, 1), {
+    code: "ERR_SCENARIO_TYPE",
+    message: "seed: expected a number, a bigint or a decimal string, got undefined",
+  });
 });

@@ -110,3 +110,39 @@ test("failoverMeasure's runs errors name runs, the value and the range 1 to 1000
   }
   assert.throws(() => failoverMeasure(setting, 0, "5"), (err) => err instanceof TypeError && err.code === "ERR_SCENARIO_TYPE" && err.message === 'runs must be a number, got string "5"');
 });
+
+test("an argument left out is said to be undefined, not null; a null is still null", () => {
+  // The module reads `undefined` as JSON's null: `failoverMeasure(setting, undefined, 1)` said
+  // "seed: expected a number, a bigint or a decimal string, got null".
+  const setting = { algorithm: "raft" };
+  const disturbance = { run_ms: 1000, pauses_per_hour: 1, pause_ms: 5 };
+  const said = (fn) => {
+    try {
+      fn();
+    } catch (err) {
+      return [err.name, err.code, err.message, err.stack.includes(err.message)];
+    }
+    return ["no error"];
+  };
+  const seed = (got) => ["TypeError", "ERR_SCENARIO_TYPE", `seed: expected a number, a bigint or a decimal string, got ${got}`, true];
+  const object = (what, got) => ["TypeError", "ERR_SCENARIO_TYPE", `${what}: expected an object, got ${got}`, true];
+  assert.deepEqual(said(() => failoverMeasure(setting, undefined, 1)), seed("undefined"));
+  assert.deepEqual(said(() => failoverMeasure(setting)), seed("undefined"));
+  assert.deepEqual(said(() => failoverMeasure(setting, null, 1)), seed("null"));
+  assert.deepEqual(said(() => failoverMeasure(undefined, 0, 1)), object("failover setting", "undefined"));
+  assert.deepEqual(said(() => failoverMeasure()), object("failover setting", "undefined"));
+  assert.deepEqual(said(() => failoverMeasure(null, 0, 1)), object("failover setting", "null"));
+  assert.deepEqual(said(() => failoverMeasure(setting, 0, undefined)), ["TypeError", "ERR_SCENARIO_TYPE", "runs must be a number, got undefined", true]);
+  assert.deepEqual(said(() => failoverMeasure(setting, 0)), ["TypeError", "ERR_SCENARIO_TYPE", "runs must be a number, got undefined", true]);
+  // The arguments are checked in the order they were: a bad setting is named before a seed left out.
+  assert.equal(said(() => failoverMeasure({ algorithm: "paxos" }, undefined, 1))[2].startsWith("failover setting: "), true);
+  assert.deepEqual(said(() => falseElections(undefined, 0, disturbance)), object("failover setting", "undefined"));
+  assert.deepEqual(said(() => falseElections(setting, 0, undefined)), object("disturbance", "undefined"));
+  assert.deepEqual(said(() => falseElections(setting, 0)), object("disturbance", "undefined"));
+  assert.deepEqual(said(() => falseElections(setting, undefined, disturbance)), seed("undefined"));
+  assert.deepEqual(said(() => falseElections(setting, null, disturbance)), seed("null"));
+  assert.deepEqual(said(() => failoverPlot("t")), ["TypeError", "ERR_SCENARIO_TYPE", "plot series: expected an array, got undefined", true]);
+  assert.deepEqual(said(() => failoverPlot("t", null)), ["TypeError", "ERR_SCENARIO_TYPE", "plot series: expected an array, got null", true]);
+  // The functions keep their names and arity.
+  assert.deepEqual([failoverMeasure.name, failoverMeasure.length, falseElections.length, failoverPlot.length], ["failoverMeasure", 3, 3, 2]);
+});

@@ -20,3 +20,28 @@ test("the declarations type-check with only a target and strict set, without the
   const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tests", "pkg", "types", "tsconfig.defaults.json")], { encoding: "utf8" });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
+
+test("a machine config's keys are declared `| null` because null is taken, as the default", async () => {
+  // The constructors read a key given as null as not given (the default), as they read one
+  // absent or undefined; the declarations said `| null` only of renew_interval_ms, so a typed
+  // caller could not write what the runtime takes. Every key of each *ConfigInit now says it,
+  // and each key given as null is checked here to be the default.
+  const { readFileSync } = await import("node:fs");
+  const { BullyNode, LeaseCandidate, RaftNode } = await import("tenure");
+  const dts = readFileSync(join(root, "pkg", "dist", "tenure.d.ts"), "utf8");
+  const classes = { LeaseConfigInit: LeaseCandidate, RaftConfigInit: RaftNode, BullyConfigInit: BullyNode };
+  for (const [name, Machine] of Object.entries(classes)) {
+    const body = dts.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))?.[1];
+    assert.ok(body, name);
+    const keys = [...body.matchAll(/^\s*(\w+)\?: ([^;]+);$/gm)];
+    assert.ok(keys.length >= 7, `${name}: ${keys.length} keys`);
+    const defaults = new Machine({ seed: 1n }).config;
+    for (const [, key, type] of keys) {
+      assert.match(type, /\| null$/, `${name}.${key}: ${type}`);
+      // The seed is fixed so that two configs compare equal; null for the seed is fresh.
+      const config = key === "seed" ? new Machine({ seed: null }).config : new Machine({ seed: 1n, [key]: null }).config;
+      if (key === "seed") assert.equal(typeof config.seed, "bigint", name);
+      else assert.deepEqual(config, defaults, `${name}.${key}: null`);
+    }
+  }
+});

@@ -436,3 +436,131 @@ fn a_number_past_2_64_is_said_to_be_above_the_largest() {
         )
     );
 }
+
+/// A scenario file's seed out of range was refused in the JS bindings' notation ("from 0 to
+/// 2 ** 53 - 1, or a bigint or decimal string from 0 to 2n ** 64n - 1n"), though a file is
+/// JSON text and takes any seed up to 2^64 - 1. `run` says the range as `--seed` does.
+#[test]
+fn a_scenario_file_seed_out_of_range_is_refused_in_the_cli_words() {
+    let dir = std::env::temp_dir().join(format!("tenure-seed-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |seed: &str| {
+        let path = dir.join("s.json");
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"version": 1, "algorithm": "raft", "nodes": 3, "seed": {seed}, "duration_ms": 1000}}"#
+            ),
+        )
+        .unwrap();
+        let err = one_line_error(&["run", path.to_str().unwrap()]);
+        let (_, words) = err.split_once(": scenario: ").unwrap();
+        words.trim_end().to_string()
+    };
+    let range = "a seed is a whole number from 0 to 2^64 - 1 (18446744073709551615), written as \
+                 digits or as a decimal string";
+    assert_eq!(
+        run("-1"),
+        format!("seed: -1 is not a seed: {range} at line 1 column 58")
+    );
+    assert_eq!(
+        run("1.5"),
+        format!("seed: 1.5 is not a seed: {range} at line 1 column 59")
+    );
+    assert_eq!(
+        run("\"12x\""),
+        format!("seed: \"12x\" is not a seed: {range} at line 1 column 61")
+    );
+    assert_eq!(
+        run("1.152921504606847e18"),
+        "seed: 1.152921504606847e18 is written with a fraction or an exponent, and past \
+         2^53 - 1 (9007199254740991) such a number does not hold every whole number exactly: \
+         write the seed as digits alone or as a decimal string, up to 2^64 - 1 \
+         (18446744073709551615) at line 1 column 76"
+    );
+    for seed in ["-1", "1.5", "\"12x\"", "1.152921504606847e18"] {
+        let words = run(seed);
+        assert!(
+            !words.contains("**") && !words.contains("bigint"),
+            "{seed}: {words}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A number past 2^64 in `--config` or a scenario file's config was quoted back as serde_json
+/// read it, a float: `18446744073709551616` as 18446744073709552000, `1e20` as
+/// 100000000000000000000 or 1e+20. The message quotes it as written.
+#[test]
+fn a_config_number_past_2_64_is_quoted_as_written() {
+    let time = "is not a time in milliseconds: give a finite number, 0 or more, below 2^64 \
+                microseconds";
+    let config = |json: &str| {
+        let err = one_line_error(&["run", "--algorithm", "lease-fencing", "--config", json]);
+        let (_, words) = err.split_once(" is not a config object: ").unwrap();
+        words.trim_end().to_string()
+    };
+    assert_eq!(
+        config(r#"{"ttl_ms": 18446744073709551616}"#),
+        format!("ttl_ms: 18446744073709551616 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": 123456789012345678901234567890}"#),
+        format!("ttl_ms: 123456789012345678901234567890 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": 1e20}"#),
+        format!("ttl_ms: 1e20 {time}")
+    );
+    assert_eq!(
+        config(r#"{"ttl_ms": -1.5e300}"#),
+        format!("ttl_ms: -1.5e300 {time}")
+    );
+    assert_eq!(
+        config(r#"{"first_token": 1e20}"#),
+        "first_token: expected a whole number 0 or more, got 1e20"
+    );
+    // Another command's --config.
+    let err = one_line_error(&[
+        "chaos",
+        "--algorithm",
+        "raft",
+        "--config",
+        r#"{"pre_vote": true, "election_timeout_ms": 20000000000000000000.5}"#,
+    ]);
+    assert!(
+        err.contains(&format!(
+            "election_timeout_ms: 20000000000000000000.5 {time}"
+        )),
+        "{err}"
+    );
+    // A scenario file's config and other time keys.
+    let dir = std::env::temp_dir().join(format!("tenure-as-written-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("s.json");
+    std::fs::write(
+        &path,
+        r#"{"version": 1, "algorithm": "lease-fencing", "nodes": 3, "seed": 1, "duration_ms": 1000, "config": {"ttl_ms": 18446744073709551616}}"#,
+    )
+    .unwrap();
+    let err = one_line_error(&["run", path.to_str().unwrap()]);
+    assert!(
+        err.ends_with(&format!(
+            "scenario: config.ttl_ms: 18446744073709551616 {time} at line 1 column 130\n"
+        )),
+        "{err}"
+    );
+    std::fs::write(
+        &path,
+        "{\"version\": 1, \"algorithm\": \"raft\", \"nodes\": 3, \"seed\": 1,\n  \"duration_ms\": 1e20}",
+    )
+    .unwrap();
+    let err = one_line_error(&["run", path.to_str().unwrap()]);
+    assert!(
+        err.ends_with(&format!(
+            "scenario: duration_ms: 1e20 {time} at line 2 column 21\n"
+        )),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -25,22 +25,23 @@ const TS_BULLY: &'static str = r#"
 /** A Bully epoch: numbers coordinator announcements; u64, so a bigint. */
 export type Epoch = bigint;
 
-/** Settings of a BullyNode; every key optional (defaults in brackets). Times in ms. */
+/** Settings of a BullyNode; every key optional (absent, undefined or null: the default, in
+ * brackets). Times in ms. */
 export interface BullyConfigInit {
   /** This node's id; the highest live id wins [1n]. */
-  id?: NodeId;
+  id?: NodeId | null;
   /** Every other member, without `id` or duplicates [[]]. */
-  peers?: NodeId[];
+  peers?: NodeId[] | null;
   /** Coordinator heartbeat period, > 0 [50]. */
-  heartbeat_interval_ms?: number;
+  heartbeat_interval_ms?: number | null;
   /** Silence from the coordinator that starts an election; > heartbeat_interval_ms [200]. */
-  failure_timeout_ms?: number;
+  failure_timeout_ms?: number | null;
   /** Wait for an Answer from a higher id, > 0 [50]. */
-  answer_timeout_ms?: number;
+  answer_timeout_ms?: number | null;
   /** After an Answer, wait for the Coordinator announcement; > answer_timeout_ms [150]. */
-  coordinator_timeout_ms?: number;
+  coordinator_timeout_ms?: number | null;
   /** Seed of the failure-detector jitter PRNG [fresh from crypto.getRandomValues]. */
-  seed?: bigint;
+  seed?: bigint | null;
 }
 
 /** A BullyNode's full, effective settings (`node.config`). */

@@ -21,7 +21,8 @@ use crate::shape::{bigint, js_union};
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LEASE_CANDIDATE: &'static str = r#"
 /**
- * Settings of a LeaseCandidate; every key is optional (defaults in brackets). Times in ms.
+ * Settings of a LeaseCandidate; every key is optional (absent, undefined or null: the default,
+ * in brackets). Times in ms.
  * The constructor checks design rule 5 (0 < safety_margin_ms < ttl_ms; renew interval +
  * max round trip fit in ttl - margin; the margin covers the drift over one ttl).
  */
@@ -31,33 +32,33 @@ export interface LeaseConfigInit {
    * still has its own `session`, drawn from its seed, and the store keeps the second out
    * (design rule 8).
    */
-  holder?: NodeId;
+  holder?: NodeId | null;
   /** The lease contended for ["leader"]. */
-  key?: string;
+  key?: string | null;
   /** Lease length asked of the store [10000]. */
-  ttl_ms?: number;
+  ttl_ms?: number | null;
   /** Subtracted from the ttl to get the local deadline (rule 4) [1000]. */
-  safety_margin_ms?: number;
+  safety_margin_ms?: number | null;
   /** Time from a confirmed request's send time to the next renewal [null: ttl / 3]. */
   renew_interval_ms?: number | null;
   /** Longest expected round trip to the store [1000]. */
-  max_round_trip_ms?: number;
+  max_round_trip_ms?: number | null;
   /** Bound on clock-rate difference with the store, parts per million, < 1e6 [10000]. */
-  max_drift_ppm?: number;
+  max_drift_ppm?: number | null;
   /** Base time between acquisition attempts [1000]. */
-  retry_interval_ms?: number;
+  retry_interval_ms?: number | null;
   /** Extra per-attempt delay drawn from [0, retry_jitter_ms) [500]. */
-  retry_jitter_ms?: number;
+  retry_jitter_ms?: number | null;
   /** How long a renewal waits for its answer before a fresh one is sent [1000]. */
-  request_timeout_ms?: number;
+  request_timeout_ms?: number | null;
   /** Whether writes present the token (false shows the hazard; the machine is the same) [true]. */
-  fencing?: boolean;
+  fencing?: boolean | null;
   /**
    * Seed of the PRNG behind the retry jitter and the session, mixed with `holder` [fresh from
    * crypto.getRandomValues, reported in `config`]. Two candidates given the same seed and
    * holder are one session: give each instance its own seed.
    */
-  seed?: bigint;
+  seed?: bigint | null;
 }
 
 /** A LeaseCandidate's full, effective settings (`candidate.config`); pass it back to replay. */

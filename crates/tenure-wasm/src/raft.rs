@@ -22,34 +22,35 @@ use crate::shape::{bigint, js_union};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_RAFT: &'static str = r#"
-/** Settings of a RaftNode; every key optional (defaults in brackets). Times in ms. */
+/** Settings of a RaftNode; every key optional (absent, undefined or null: the default, in
+ * brackets). Times in ms. */
 export interface RaftConfigInit {
   /** This node's id [1n]. */
-  id?: NodeId;
+  id?: NodeId | null;
   /** The other voters, without duplicates or `id` [[]]. */
-  peers?: NodeId[];
+  peers?: NodeId[] | null;
   /** Minimum election timeout T; each wait is drawn from [T, election_timeout_max_ms)
    * (Raft §5.2, design rule 6) [150]. */
-  election_timeout_ms?: number;
+  election_timeout_ms?: number | null;
   /** Exclusive upper end of the election-timeout range, > election_timeout_ms [2T]. */
-  election_timeout_max_ms?: number;
+  election_timeout_max_ms?: number | null;
   /** Leader heartbeat period, > 0 and < election_timeout_ms [50]. */
-  heartbeat_interval_ms?: number;
+  heartbeat_interval_ms?: number | null;
   /** PreVote (dissertation §9.6) [true]. */
-  pre_vote?: boolean;
+  pre_vote?: boolean | null;
   /** CheckQuorum (dissertation §6.2) [true]. */
-  check_quorum?: boolean;
+  check_quorum?: boolean | null;
   /** Most entries per AppendEntries, 1 to 65536 (what a follower's binding reads) [64]. */
-  max_entries_per_append?: number;
+  max_entries_per_append?: number | null;
   /** Flow control: most unacknowledged AppendEntries per follower, >= 1 [8]. */
-  max_inflight_appends?: number;
+  max_inflight_appends?: number | null;
   /** Leader lease (needs check_quorum): act as leader only while a quorum acknowledged,
    * within T less the drift bound, an AppendEntries sent since; see `isActingLeader` [false]. */
-  leader_lease?: boolean;
+  leader_lease?: boolean | null;
   /** Clock-rate difference the lease allows for, ppm, < 1000000 [10000]. */
-  max_drift_ppm?: number;
+  max_drift_ppm?: number | null;
   /** Seed of the election-timeout PRNG [fresh from crypto.getRandomValues, see `config`]. */
-  seed?: bigint;
+  seed?: bigint | null;
 }
 
 /** A RaftNode's full, effective settings (`node.config`). */

@@ -170,6 +170,23 @@ try {
   if (code === "ERR_MILLIS_RANGE" || code === "ERR_MILLIS_PRECISION" || code === "ERR_UNKNOWN_KEY") void code;
 }
 
+// ----- a config key given as null takes its default, as absent or undefined does -----
+// (the constructors read null as "not given"; the types said so only of renew_interval_ms)
+new LeaseCandidate({
+  holder: null, key: null, ttl_ms: null, safety_margin_ms: null, renew_interval_ms: null,
+  max_round_trip_ms: null, max_drift_ppm: null, retry_interval_ms: null, retry_jitter_ms: null,
+  request_timeout_ms: null, fencing: null, seed: null,
+});
+new RaftNode({
+  id: null, peers: null, election_timeout_ms: null, election_timeout_max_ms: null,
+  heartbeat_interval_ms: null, pre_vote: null, check_quorum: null, max_entries_per_append: null,
+  max_inflight_appends: null, leader_lease: null, max_drift_ppm: null, seed: null,
+});
+new BullyNode({
+  id: null, peers: null, heartbeat_interval_ms: null, failure_timeout_ms: null,
+  answer_timeout_ms: null, coordinator_timeout_ms: null, seed: null,
+});
+
 // ----- what must not type-check -----
 // @ts-expect-error ids are bigints
 new RaftNode({ id: 1 });

@@ -87,6 +87,8 @@ fn scenario(a: &RunArgs) -> Result<Scenario, CliError> {
         let text = crate::scenario::without_bom(&text);
         let s = Scenario::from_json(text).map_err(|e| {
             let words = super::json_text::above_u64_words(&e.to_string(), text);
+            let words = super::json_text::file_number_as_written(&words, text);
+            let words = super::json_text::seed_words(&words);
             CliError::usage(format!("{}: {words}", path.display()))
         })?;
         a.raft.check(s.algorithm).map_err(CliError::usage)?;

@@ -69,7 +69,20 @@ pub(crate) fn parse_config(s: &str) -> Result<AlgoConfig, String> {
             "`{s}` is not a config object: give a JSON object of config keys, as in {{\"ttl_ms\": 2000}}"
         ));
     }
-    crate::serde_words::from_value(value).map_err(|e| format!("`{s}` is not a config object: {e}"))
+    crate::serde_words::from_value(value).map_err(|e: crate::serde_words::KeyedError| {
+        // A refused number is quoted as written (`1e20`, not 100000000000000000000): the text
+        // read again gives its place, and the place its literal.
+        let mut body = crate::serde_words::words_at(&e.path, &e.detail);
+        let place = crate::serde_words::from_text::<AlgoConfig>(s).err();
+        if let Some(literal) = place.and_then(|p| super::json_text::number_at(s, &p.position)) {
+            body = super::json_text::number_as_written(&body, literal).unwrap_or(body);
+        }
+        if e.path.is_empty() {
+            format!("`{s}` is not a config object: {body}")
+        } else {
+            format!("`{s}` is not a config object: {}: {body}", e.path)
+        }
+    })
 }
 
 #[derive(Debug, Args)]
