@@ -376,14 +376,15 @@ export class LeaderElection {
 
   /** Ends a request without an answer the machine could use, and reports it. */
   #fail(r, code, text, reply, cause) {
-    this.#report(r, this.#finish(r), code, text, reply, cause);
+    // A send that fails after its request timed out is not news: one request, one error
+    // event (an answer that comes late is still read, in #onReply).
+    if (!this.#finish(r)) return;
+    this.#report(r, true, code, text, reply, cause);
   }
 
   /** `first`: whether this is the request's first ending (a timeout may come before). */
   #report(r, first, code, text, reply, cause) {
     if (this.#freed) return;
-    // A late failure of a request that already timed out is not news.
-    if (!first && code === "ERR_STORE_TIMEOUT") return;
     if (first && r.mreq.type === "Renew") this.#metrics.renewalFailed();
     const err = this.#error(code, text, r.req, reply, cause);
     if (first && r.mreq.type === "Acquire") this.#settleAttempt(undefined, err);

@@ -237,3 +237,26 @@ test("a_reply_of_the_wrong_type_names_what_answers_the_request", async () => {
   const renew = readReply({ type: "Renew" }, { type: "Granted", token: 1n, ttl_ms: 5 });
   assert.match(renew.message, /; a Renew is answered by Renewed, Rejected$/);
 });
+
+// A request that timed out and whose send() then rejected was reported twice, ERR_STORE_TIMEOUT
+// and then ERR_STORE_REJECTED (a break-it pass, on PostgreSQL through a proxy that held the
+// connection and then dropped it): one request, one error event.
+test("a send that fails after its request timed out adds no second error", async () => {
+  const link = new Link(new MemoryStore());
+  const e = new LeaderElection({ store: link, key: "k", nodeId: "a", ...FAST });
+  const errors = [];
+  e.on("error", (err) => errors.push(err));
+  let rejectLate;
+  link.mode = () => new Promise((_, reject) => (rejectLate = reject));
+  const outcome = await e.campaign();
+  assert.equal(outcome.error?.code, "ERR_STORE_TIMEOUT");
+  const acquire = errors[0].request;
+  link.mode = "silent";
+  rejectLate(new Error("Connection terminated"));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(
+    errors.filter((err) => err.request === acquire).map((err) => err.code),
+    ["ERR_STORE_TIMEOUT"],
+  );
+  await e.close();
+});
