@@ -13,7 +13,12 @@ export type { FenceResult, FencedState, StoreAdapterError } from "./stores/proto
  * (`ERR_STORE_OPTIONS`): their sendCommand takes routing arguments first.
  */
 export interface RedisCommandClient {
-  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
+  /**
+   * The adapters pass a fresh array of strings. Declared mutable (`string[]`), not
+   * `ReadonlyArray<string>`: node-redis v4's `createClient()` and v5's `createClientPool()`
+   * take a mutable array, and TypeScript refuses a readonly array where a mutable one is asked.
+   */
+  sendCommand(args: string[]): Promise<unknown>;
 }
 
 export interface RedisStoreOptions {
