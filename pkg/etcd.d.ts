@@ -8,9 +8,12 @@ import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.
 export type { StoreAdapterError } from "./stores/protocol.js";
 
 export interface EtcdStoreOptions {
-  /** Your `Etcd3` client (`new Etcd3({ hosts })`); the store never closes it. */
+  /**
+   * Your `Etcd3` client (`new Etcd3({ hosts })`), or a namespace of it
+   * (`etcd.namespace("app1/")`: every key then starts with `app1/`); the store never closes it.
+   */
   client: Pick<Etcd3, "kv" | "leaseClient">;
-  /** Starts every key (default "tenure/"). */
+  /** Starts every key, after the client's namespace if any (default "tenure/"). */
   prefix?: string;
   /** Bounds each etcd call, as a gRPC deadline: whole ms from 1 to 2147483647 (default 5000). */
   timeoutMs?: number;

@@ -80,5 +80,7 @@ void new RedisFencedResource({ client: createClientV4({ url: "redis://127.0.0.1:
 void new RedisStore({ client: createClientPool() });
 void new RedisFencedResource({ client: createClientPool({ url: "redis://127.0.0.1:6379" }), key: "k" });
 void new EtcdStore({ client: new Etcd3({ hosts: "http://127.0.0.1:2379" }) });
+// A namespace of the client: its keys go under the namespace (tests/stores/etcd.test.mjs).
+void new EtcdStore({ client: new Etcd3({ hosts: "http://127.0.0.1:2379" }).namespace("app1/") });
 void new PostgresStore({ client: new pg.Pool() });
 void new PostgresFencedTable({ client: new pg.Client(), key: "k" });
