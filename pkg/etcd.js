@@ -9,7 +9,7 @@
 // A client from `etcd3` 1.x's `namespace(prefix)` (a Namespace, as `Etcd3` itself is one, with
 // an empty prefix) carries its prefix as the Buffer `client.prefix`, but its raw `kv` client,
 // the one this store calls, does not apply it: the store puts it before every key itself.
-import { readingInput } from "./guard.js";
+import { guardThis, readingInput } from "./guard.js";
 import { describe, readMsOption, readOptions, readRequest, readStringOption, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "an `Etcd3` client from `etcd3` (new Etcd3({ hosts }))";
@@ -195,6 +195,11 @@ export class EtcdStore {
    */
   async #revoke(lease) {
     await this.#leases.leaseRevoke({ ID: lease }, this.#call()).catch(() => {});
+  }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(EtcdStore, (o) => #kv in o);
   }
 }
 

@@ -207,6 +207,27 @@ test("etcd_namespace_clients_keep_their_keys_under_the_namespace", async () => {
   });
 });
 
+// The story: EtcdStore.prototype.send.call({}, request) rejected with an ERR_STORE wrapping the
+// engine's private-member TypeError, where the README documents ERR_THIS_TYPE.
+test("etcd_store_methods_on_a_foreign_this_reject_with_err_this_type", async () => {
+  const client = etcdClient(etcd().hosts);
+  const store = new EtcdStore({ client });
+  const request = { type: "Acquire", ...lease(freshKey("this"), "a"), ttl_ms: 1_000 };
+  for (const member of ["migrate", "send"]) {
+    for (const self of [{}, undefined, Object.create(EtcdStore.prototype), client]) {
+      const answer = EtcdStore.prototype[member].call(self, request);
+      assert.ok(answer instanceof Promise, `EtcdStore.${member} answers a promise`);
+      await assert.rejects(answer, (err) => {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.equal(err.code, "ERR_THIS_TYPE", err.message);
+        assert.ok(err.message.startsWith(`EtcdStore.${member}: \`this\` is not a`), err.message);
+        return true;
+      });
+    }
+  }
+  assert.equal((await store.send(request)).type, "Granted", "an instance still works");
+});
+
 test("etcd_store_keeps_the_store_contract", async (t) => {
   const client = etcdClient(etcd().hosts);
   // whole seconds, and etcd looks for expired leases every 500 ms

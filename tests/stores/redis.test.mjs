@@ -214,6 +214,38 @@ test("redis_store_errors_show_a_long_key_shortened_and_keep_it_whole_on_the_requ
   await client.sendCommand(["DEL", `tenure:{${key}}:lease`]);
 });
 
+// The story: RedisFencedResource.prototype.write.call({}, 1n, "x") rejected with the engine's
+// uncoded "Receiver must be an instance of class RedisFencedResource", where the README
+// documents ERR_THIS_TYPE for a member applied to an object its class did not make.
+test("redis_adapter_methods_on_a_foreign_this_reject_with_err_this_type", async () => {
+  const client = await redisClient(redis());
+  const store = new RedisStore({ client });
+  const fenced = new RedisFencedResource({ client, key: freshKey("this") });
+  const args = { send: [{ type: "Acquire", ...lease("k", "a"), ttl_ms: 1_000 }], write: [1n, "x"], establish: [1n], check: [1n] };
+  for (const [cls, other] of [[RedisStore, fenced], [RedisFencedResource, store]]) {
+    const members = Object.getOwnPropertyNames(cls.prototype).filter((m) => m !== "constructor");
+    assert.ok(members.length >= 2, members.join());
+    for (const member of members) {
+      for (const self of [{}, undefined, Object.create(cls.prototype), other]) {
+        const answer = cls.prototype[member].call(self, ...(args[member] ?? []));
+        assert.ok(answer instanceof Promise, `${cls.name}.${member} answers a promise`);
+        await assert.rejects(answer, (err) => {
+          assert.ok(err instanceof TypeError, String(err));
+          assert.equal(err.code, "ERR_THIS_TYPE", err.message);
+          assert.ok(err.message.startsWith(`${cls.name}.${member}: \`this\` is not a ${cls.name}`), err.message);
+          return true;
+        });
+      }
+    }
+  }
+  // instances still work
+  await store.migrate();
+  const granted = await store.send({ type: "Acquire", ...lease(freshKey("this"), "a"), ttl_ms: 1_000 });
+  assert.equal(granted.type, "Granted", show(granted));
+  assert.deepEqual(await fenced.write(granted.token, "x"), { accepted: true, token: granted.token });
+  assert.deepEqual(await fenced.read(), { highestToken: granted.token, value: "x" });
+});
+
 test("redis_fenced_resource_accepts_tokens_at_or_above_the_highest", async () => {
   const client = await redisClient(redis());
   const resource = new RedisFencedResource({ client, key: freshKey("orders") });
