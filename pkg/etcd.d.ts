@@ -1,6 +1,8 @@
 // Types of `tenure/etcd`: EtcdStore over an `etcd3` client.
-// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
-// disposable lib whatever the project's own `lib` or `target` says.
+// These classes declare no [Symbol.dispose] / [Symbol.asyncDispose] (no `using`: the client is
+// yours to close). The types they import (./stores/protocol.js: the wasm classes' and
+// LeaderElection's declarations) do declare them, so the disposable lib is referenced here
+// too, whatever the project's own `lib` or `target` says.
 /// <reference lib="esnext.disposable" />
 import type { Etcd3 } from "etcd3";
 import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
@@ -8,9 +10,12 @@ import type { Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.
 export type { StoreAdapterError } from "./stores/protocol.js";
 
 export interface EtcdStoreOptions {
-  /** Your `Etcd3` client (`new Etcd3({ hosts })`); the store never closes it. */
+  /**
+   * Your `Etcd3` client (`new Etcd3({ hosts })`), or a namespace of it
+   * (`etcd.namespace("app1/")`: every key then starts with `app1/`); the store never closes it.
+   */
   client: Pick<Etcd3, "kv" | "leaseClient">;
-  /** Starts every key (default "tenure/"). */
+  /** Starts every key, after the client's namespace if any (default "tenure/"). */
   prefix?: string;
   /** Bounds each etcd call, as a gRPC deadline: whole ms from 1 to 2147483647 (default 5000). */
   timeoutMs?: number;

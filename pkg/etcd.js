@@ -6,7 +6,11 @@
 // does not grow by exactly one (other writes to the cluster move the revision too).
 // Expiry is etcd's lease clock, in whole seconds: ttl_ms is rounded up to whole seconds (and
 // up to the cluster's minimum lease ttl) and the ttl etcd granted is reported back.
-import { describe, readMsOption, readOptions, readRequest, readStringOption, storeError } from "./stores/common.js";
+// A client from `etcd3` 1.x's `namespace(prefix)` (a Namespace, as `Etcd3` itself is one, with
+// an empty prefix) carries its prefix as the Buffer `client.prefix`, but its raw `kv` client,
+// the one this store calls, does not apply it: the store puts it before every key itself.
+import { guardThis, readingInput } from "./guard.js";
+import { describe, readMsOption, readOptions, readRequest, readStringOption, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "an `Etcd3` client from `etcd3` (new Etcd3({ hosts }))";
 const INT64_MAX = 2n ** 63n - 1n;
@@ -19,6 +23,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 export class EtcdStore {
   #kv;
   #leases;
+  #namespace;
   #prefix;
   #timeoutMs;
 
@@ -26,12 +31,15 @@ export class EtcdStore {
    * @param {{ client: object, prefix?: string, timeoutMs?: number }} options `client`: your
    *   Etcd3 client; `prefix` (default "tenure/") starts every key; `timeoutMs` (default 5000)
    *   bounds each etcd call (a gRPC deadline), so a request to a cluster without a quorum fails
-   *   instead of hanging.
+   *   instead of hanging. A client from `etcd.namespace("app1/")` keeps its namespace: every
+   *   key is `app1/` + `prefix` + the lease key.
    */
   constructor(options) {
     options = readOptions("EtcdStore", options, ["kv", "leaseClient"], CLIENT, ["client", "prefix", "timeoutMs"]);
-    this.#kv = options.client.kv;
-    this.#leases = options.client.leaseClient;
+    const client = options.client;
+    this.#kv = readingInput(() => client.kv);
+    this.#leases = readingInput(() => client.leaseClient);
+    this.#namespace = readNamespace(readingInput(() => client.prefix));
     this.#prefix = readStringOption("EtcdStore", options, "prefix", "tenure/");
     this.#timeoutMs = readMsOption("EtcdStore", options, "timeoutMs", 5_000);
   }
@@ -42,7 +50,7 @@ export class EtcdStore {
   /** One request: a few etcd calls, the deciding one a single transaction. Rejects (ERR_STORE) on failure. */
   async send(request) {
     request = readRequest("EtcdStore", request);
-    const key = Buffer.from(this.#prefix + request.key);
+    const key = Buffer.concat([this.#namespace, Buffer.from(this.#prefix + request.key)]);
     const value = Buffer.from(JSON.stringify({ holder: request.holder, session: request.session }));
     try {
       if (request.type === "Acquire") return await this.#acquire(request, key, value);
@@ -188,6 +196,28 @@ export class EtcdStore {
   async #revoke(lease) {
     await this.#leases.leaseRevoke({ ID: lease }, this.#call()).catch(() => {});
   }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(EtcdStore, (o) => #kv in o);
+  }
+}
+
+/**
+ * The bytes of the client's etcd3 namespace (`client.prefix`): empty for an `Etcd3` client or
+ * a client without one. Copied: the store's keys do not move if the Buffer is changed later.
+ */
+function readNamespace(prefix) {
+  if (prefix === undefined) return Buffer.alloc(0);
+  if (!(prefix instanceof Uint8Array)) {
+    throw usageError(
+      TypeError,
+      "ERR_STORE_OPTIONS",
+      `new EtcdStore(options): options.client.prefix (an etcd3 namespace's prefix) must be a Buffer, got ${describe(prefix)}; ` +
+        "pass an Etcd3 client or one from its namespace(), or put the namespace in the store's own `prefix` option",
+    );
+  }
+  return Buffer.from(prefix);
 }
 
 function releaseRefusal(request, current) {

@@ -1,6 +1,8 @@
 // Types of `tenure/postgres`: PostgresStore and PostgresFencedTable over a `pg` Pool or Client.
-// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
-// disposable lib whatever the project's own `lib` or `target` says.
+// These classes declare no [Symbol.dispose] / [Symbol.asyncDispose] (no `using`: the client is
+// yours to close). The types they import (./stores/protocol.js: the wasm classes' and
+// LeaderElection's declarations) do declare them, so the disposable lib is referenced here
+// too, whatever the project's own `lib` or `target` says.
 /// <reference lib="esnext.disposable" />
 import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 

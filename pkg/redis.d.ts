@@ -1,6 +1,8 @@
 // Types of `tenure/redis`: RedisStore and RedisFencedResource over a node-redis client.
-// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
-// disposable lib whatever the project's own `lib` or `target` says.
+// These classes declare no [Symbol.dispose] / [Symbol.asyncDispose] (no `using`: the client is
+// yours to close). The types they import (./stores/protocol.js: the wasm classes' and
+// LeaderElection's declarations) do declare them, so the disposable lib is referenced here
+// too, whatever the project's own `lib` or `target` says.
 /// <reference lib="esnext.disposable" />
 import type { FenceResult, FencedState, Store, StoreProtocolRequest, StoreReply } from "./stores/protocol.js";
 
@@ -13,7 +15,12 @@ export type { FenceResult, FencedState, StoreAdapterError } from "./stores/proto
  * (`ERR_STORE_OPTIONS`): their sendCommand takes routing arguments first.
  */
 export interface RedisCommandClient {
-  sendCommand(args: ReadonlyArray<string>): Promise<unknown>;
+  /**
+   * The adapters pass a fresh array of strings. Declared mutable (`string[]`), not
+   * `ReadonlyArray<string>`: node-redis v4's `createClient()` and v5's `createClientPool()`
+   * take a mutable array, and TypeScript refuses a readonly array where a mutable one is asked.
+   */
+  sendCommand(args: string[]): Promise<unknown>;
 }
 
 export interface RedisStoreOptions {

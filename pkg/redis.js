@@ -2,7 +2,7 @@
 // node-redis client (`redis` v4 or v5). Each operation is one Lua script, one round trip.
 // Expiry is Redis's own clock, in whole milliseconds (PX / PTTL).
 import { createHash } from "node:crypto";
-import { notWellFormed, readingInput } from "./guard.js";
+import { guardThis, notWellFormed, readingInput } from "./guard.js";
 import { ACQUIRE, FENCE, RELEASE, RENEW } from "./stores/redis-scripts.js";
 import {
   checkWellFormed,
@@ -148,6 +148,11 @@ export class RedisStore {
     }
     return readReply(request, reply);
   }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(RedisStore, (o) => #client in o);
+  }
 }
 
 function readReply(request, reply) {
@@ -253,5 +258,10 @@ export class RedisFencedResource {
       throw storeError("RedisFencedResource", { type: mode }, undefined, `unreadable script reply ${describe(reply)}`);
     }
     return fenceResult(Number(reply[0]) === 1, token, BigInt(highest));
+  }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(RedisFencedResource, (o) => #client in o);
   }
 }

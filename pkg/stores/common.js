@@ -92,11 +92,14 @@ export function fenceResult(accepted, presented, required) {
  * A failure of the store (the client threw or rejected, or the server answered something the
  * adapter cannot read): an Error with code `ERR_STORE`, the request and the original `cause`.
  * LeaderElection reports it as an `error` event; the machine's deadline decides leadership.
+ * The message shows the key shortened to 60 characters (`describe`): a key may be 65,536
+ * characters, and during an outage these errors come several times a second. The whole key
+ * is `err.request.key`.
  */
 export function storeError(store, request, cause, what = undefined) {
   const detail = what ?? (cause instanceof Error ? cause.message : String(cause));
   const verb = request?.type ?? "request";
-  const key = typeof request?.key === "string" ? ` on key "${request.key}"` : "";
+  const key = typeof request?.key === "string" ? ` on key ${describe(request.key)}` : "";
   const err = new Error(`${store}: ${verb}${key} failed: ${detail}`, cause === undefined ? undefined : { cause });
   err.code = "ERR_STORE";
   err.request = request;

@@ -45,3 +45,21 @@ test("a machine config's keys are declared `| null` because null is taken, as th
     }
   }
 });
+
+test("the store adapters' declarations say what they declare: no dispose members, as at runtime", async () => {
+  // Their headers said "The classes declare [Symbol.dispose] / [Symbol.asyncDispose]"; none
+  // did, in the declarations or at runtime.
+  const { readFileSync } = await import("node:fs");
+  const entries = { redis: ["RedisStore", "RedisFencedResource"], postgres: ["PostgresStore", "PostgresFencedTable"], etcd: ["EtcdStore"] };
+  for (const [entry, classes] of Object.entries(entries)) {
+    const dts = readFileSync(join(root, "pkg", `${entry}.d.ts`), "utf8");
+    assert.doesNotMatch(dts, /^\s*\[Symbol\.(async)?[dD]ispose\]\(/m, `${entry}.d.ts declares a dispose member`);
+    assert.doesNotMatch(dts, /classes declare \[Symbol/, `${entry}.d.ts says its classes declare dispose members`);
+    assert.match(dts, /These classes declare no \[Symbol\.dispose\] \/ \[Symbol\.asyncDispose\]/, entry);
+    const mod = await import(`tenure/${entry}`);
+    for (const name of classes) {
+      assert.equal(mod[name].prototype[Symbol.dispose], undefined, name);
+      assert.equal(mod[name].prototype[Symbol.asyncDispose], undefined, name);
+    }
+  }
+});

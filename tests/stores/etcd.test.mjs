@@ -171,6 +171,63 @@ test("etcd_lone_surrogates_in_keys_and_prefixes_are_refused", async () => {
   assert.throws(() => new EtcdStore({ client, prefix: "t\uD800/" }), { code: "ERR_STORE_OPTIONS", message: /^new EtcdStore\(options\): options\.prefix "t\\ud800\/" is not well-formed Unicode/ });
 });
 
+// The story: `new EtcdStore({ client: etcd.namespace("app1/") })` type-checked, but the store
+// called the Namespace's raw kv client, which does not apply the prefix: two apps in different
+// namespaces shared one lease, and the key sat outside the namespace.
+test("etcd_namespace_clients_keep_their_keys_under_the_namespace", async () => {
+  const client = etcdClient(etcd().hosts);
+  const app1 = new EtcdStore({ client: client.namespace("app1/") });
+  const app2 = new EtcdStore({ client: client.namespace("app2/").namespace("x/") });
+  const root = new EtcdStore({ client });
+  const key = freshKey("ns");
+  const a = lease(key, "app1-node");
+  const granted = await app1.send({ type: "Acquire", ...a, ttl_ms: 5_000 });
+  assert.equal(granted.type, "Granted", show(granted));
+  const inside = await client.get(`app1/tenure/${key}`).exec();
+  assert.equal(inside.kvs.length, 1, "the key is under the namespace");
+  assert.equal(granted.token, BigInt(inside.kvs[0].create_revision), "the token is the namespaced key's create revision");
+  assert.equal((await client.get(`tenure/${key}`).exec()).kvs.length, 0, "nothing outside it");
+  assert.deepEqual(await client.namespace("app1/").getAll().prefix("tenure/ns-").keys(), [`tenure/${key}`], "the namespace sees it");
+  // other namespaces (nested ones included) and the root are separate leases
+  const other = await app2.send({ type: "Acquire", ...lease(key, "app2-node"), ttl_ms: 5_000 });
+  assert.equal(other.type, "Granted", show(other));
+  assert.equal((await client.get(`app2/x/tenure/${key}`).exec()).kvs.length, 1);
+  assert.equal((await root.send({ type: "Acquire", ...lease(key, "root-node"), ttl_ms: 5_000 })).type, "Granted");
+  // the compares (renew, re-grant, release) find the namespaced key
+  assert.equal((await app1.send({ type: "Acquire", ...lease(key, "other"), ttl_ms: 5_000 })).type, "Held");
+  assert.deepEqual(await app1.send({ type: "Acquire", ...a, ttl_ms: 5_000 }), granted, "re-grant: the same token");
+  assert.deepEqual(await app1.send({ type: "Renew", ...a, token: granted.token, ttl_ms: 5_000 }), { type: "Renewed", token: granted.token, ttl_ms: 5_000 });
+  assert.deepEqual(await app1.send({ type: "Release", ...a, token: other.token }), rejected("TokenMismatch"));
+  assert.deepEqual(await app1.send({ type: "Release", ...a, token: granted.token }), { type: "Released" });
+  assert.equal((await client.get(`app1/tenure/${key}`).exec()).kvs.length, 0, "release deletes the namespaced key");
+  assert.equal((await client.get(`app2/x/tenure/${key}`).exec()).kvs.length, 1, "and leaves the other namespace's");
+  assert.throws(() => new EtcdStore({ client: { kv: client.kv, leaseClient: client.leaseClient, prefix: "app1/" } }), {
+    code: "ERR_STORE_OPTIONS",
+    message: /^new EtcdStore\(options\): options\.client\.prefix \(an etcd3 namespace's prefix\) must be a Buffer, got "app1\/"/,
+  });
+});
+
+// The story: EtcdStore.prototype.send.call({}, request) rejected with an ERR_STORE wrapping the
+// engine's private-member TypeError, where the README documents ERR_THIS_TYPE.
+test("etcd_store_methods_on_a_foreign_this_reject_with_err_this_type", async () => {
+  const client = etcdClient(etcd().hosts);
+  const store = new EtcdStore({ client });
+  const request = { type: "Acquire", ...lease(freshKey("this"), "a"), ttl_ms: 1_000 };
+  for (const member of ["migrate", "send"]) {
+    for (const self of [{}, undefined, Object.create(EtcdStore.prototype), client]) {
+      const answer = EtcdStore.prototype[member].call(self, request);
+      assert.ok(answer instanceof Promise, `EtcdStore.${member} answers a promise`);
+      await assert.rejects(answer, (err) => {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.equal(err.code, "ERR_THIS_TYPE", err.message);
+        assert.ok(err.message.startsWith(`EtcdStore.${member}: \`this\` is not a`), err.message);
+        return true;
+      });
+    }
+  }
+  assert.equal((await store.send(request)).type, "Granted", "an instance still works");
+});
+
 test("etcd_store_keeps_the_store_contract", async (t) => {
   const client = etcdClient(etcd().hosts);
   // whole seconds, and etcd looks for expired leases every 500 ms

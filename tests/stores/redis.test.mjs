@@ -196,6 +196,56 @@ test("redis_failures_reject_with_err_store_and_the_cause", async () => {
   await assert.rejects(store.send({ type: "Acquire", ...lease(freshKey(), "a"), ttl_ms: 100 }), { code: "ERR_STORE" });
 });
 
+// The story: storeError put the whole key in the message, so a 65,536-character key made
+// 65 KB messages, several a second while the store was down. The message shows the key cut
+// to 60 characters, as every other value in the adapters' messages; err.request keeps it whole.
+test("redis_store_errors_show_a_long_key_shortened_and_keep_it_whole_on_the_request", async () => {
+  const client = await redisClient(redis());
+  const store = new RedisStore({ client });
+  const key = `${freshKey("long")}-${"k".repeat(65_536 - 40)}`.slice(0, 65_536);
+  await client.sendCommand(["SET", `tenure:{${key}}:lease`, "not a hash"]);
+  await assert.rejects(store.send({ type: "Acquire", ...lease(key, "a"), ttl_ms: 1_000 }), (err) => {
+    assert.equal(err.code, "ERR_STORE");
+    assert.ok(err.message.startsWith(`RedisStore: Acquire on key "${key.slice(0, 60)}..." failed: `), err.message.slice(0, 200));
+    assert.ok(err.message.length < 500, `${err.message.length} characters`);
+    assert.equal(err.request.key, key, "the whole key is on the error's request");
+    return true;
+  });
+  await client.sendCommand(["DEL", `tenure:{${key}}:lease`]);
+});
+
+// The story: RedisFencedResource.prototype.write.call({}, 1n, "x") rejected with the engine's
+// uncoded "Receiver must be an instance of class RedisFencedResource", where the README
+// documents ERR_THIS_TYPE for a member applied to an object its class did not make.
+test("redis_adapter_methods_on_a_foreign_this_reject_with_err_this_type", async () => {
+  const client = await redisClient(redis());
+  const store = new RedisStore({ client });
+  const fenced = new RedisFencedResource({ client, key: freshKey("this") });
+  const args = { send: [{ type: "Acquire", ...lease("k", "a"), ttl_ms: 1_000 }], write: [1n, "x"], establish: [1n], check: [1n] };
+  for (const [cls, other] of [[RedisStore, fenced], [RedisFencedResource, store]]) {
+    const members = Object.getOwnPropertyNames(cls.prototype).filter((m) => m !== "constructor");
+    assert.ok(members.length >= 2, members.join());
+    for (const member of members) {
+      for (const self of [{}, undefined, Object.create(cls.prototype), other]) {
+        const answer = cls.prototype[member].call(self, ...(args[member] ?? []));
+        assert.ok(answer instanceof Promise, `${cls.name}.${member} answers a promise`);
+        await assert.rejects(answer, (err) => {
+          assert.ok(err instanceof TypeError, String(err));
+          assert.equal(err.code, "ERR_THIS_TYPE", err.message);
+          assert.ok(err.message.startsWith(`${cls.name}.${member}: \`this\` is not a ${cls.name}`), err.message);
+          return true;
+        });
+      }
+    }
+  }
+  // instances still work
+  await store.migrate();
+  const granted = await store.send({ type: "Acquire", ...lease(freshKey("this"), "a"), ttl_ms: 1_000 });
+  assert.equal(granted.type, "Granted", show(granted));
+  assert.deepEqual(await fenced.write(granted.token, "x"), { accepted: true, token: granted.token });
+  assert.deepEqual(await fenced.read(), { highestToken: granted.token, value: "x" });
+});
+
 test("redis_fenced_resource_accepts_tokens_at_or_above_the_highest", async () => {
   const client = await redisClient(redis());
   const resource = new RedisFencedResource({ client, key: freshKey("orders") });

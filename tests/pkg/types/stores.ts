@@ -3,7 +3,8 @@
 // adapters take are the users' own (node-redis, pg, etcd3) or anything of the same shape.
 import { Etcd3 } from "etcd3";
 import pg from "pg";
-import { createClient } from "redis";
+import { createClient, createClientPool } from "redis";
+import { createClient as createClientV4 } from "redis4";
 import { LeaderElection } from "tenure";
 import type { Store, StoreReply } from "tenure";
 import { EtcdStore } from "tenure/etcd";
@@ -72,6 +73,14 @@ void new RedisStore({});
 
 void new RedisStore({ client: createClient() });
 void new RedisFencedResource({ client: createClient({ url: "redis://127.0.0.1:6379" }), key: "k" });
+// node-redis v4's createClient() and v5's createClientPool() take a mutable array in
+// sendCommand: RedisCommandClient once asked for a ReadonlyArray and refused both (TS2322).
+void new RedisStore({ client: createClientV4() });
+void new RedisFencedResource({ client: createClientV4({ url: "redis://127.0.0.1:6379" }), key: "k" });
+void new RedisStore({ client: createClientPool() });
+void new RedisFencedResource({ client: createClientPool({ url: "redis://127.0.0.1:6379" }), key: "k" });
 void new EtcdStore({ client: new Etcd3({ hosts: "http://127.0.0.1:2379" }) });
+// A namespace of the client: its keys go under the namespace (tests/stores/etcd.test.mjs).
+void new EtcdStore({ client: new Etcd3({ hosts: "http://127.0.0.1:2379" }).namespace("app1/") });
 void new PostgresStore({ client: new pg.Pool() });
 void new PostgresFencedTable({ client: new pg.Client(), key: "k" });
