@@ -16,7 +16,7 @@ import {
   renewSql,
   statementName,
 } from "./stores/postgres-sql.js";
-import { notWellFormed, readingInput } from "./guard.js";
+import { guardThis, notWellFormed, readingInput } from "./guard.js";
 import { checkWellFormed, describe, fenceResult, readOptions, readRequest, readStringOption, readToken, storeError, usageError } from "./stores/common.js";
 
 const CLIENT = "a `pg` Pool or a connected `pg` Client";
@@ -152,6 +152,11 @@ export class PostgresStore {
       throw inTransactionError(request, `ran inside a transaction, so its answer is not taken: ${IN_TRANSACTION_WORDS}`);
     }
     return readRows(request, result?.rows);
+  }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(PostgresStore, (o) => #client in o);
   }
 }
 
@@ -336,5 +341,10 @@ export class PostgresFencedTable {
     const row = result.rows[0];
     if (!row) throw this.#missing(what);
     return fenceResult(row.accepted === true, token, BigInt(row.required));
+  }
+
+  // A method applied to an object this class did not make rejects with ERR_THIS_TYPE.
+  static {
+    guardThis(PostgresFencedTable, (o) => #client in o);
   }
 }

@@ -17,6 +17,9 @@ export class LeaderElection {
   #m;
   #store;
   #key;
+  // The key as messages quote it: at most 60 characters (a key may have 65,536, and during an
+  // outage errors come several times a second); the whole key is each error's `key`.
+  #keyText;
   #own;
   #clock = new MonotonicClock();
   #timer = new OneTimer(() => this.#onTimer());
@@ -49,6 +52,7 @@ export class LeaderElection {
     const o = readOptions(options);
     this.#store = o.store;
     this.#key = o.key;
+    this.#keyText = JSON.stringify(o.key.length > 60 ? `${o.key.slice(0, 60)}...` : o.key);
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
     this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
     try {
@@ -160,7 +164,7 @@ export class LeaderElection {
     if (check.leader) return check.token;
     this.#pump(); // a deadline just found passed queued SteppedDown
     if (check.reason === "DeadlinePassed") {
-      throw new LeadershipExpiredError(`leadership of "${this.#key}" expired at ${check.deadline_ms} ms (now ${check.now_ms} ms): refusing to act`, {
+      throw new LeadershipExpiredError(`leadership of ${this.#keyText} expired at ${check.deadline_ms} ms (now ${check.now_ms} ms): refusing to act`, {
         code: "ERR_LEADERSHIP_EXPIRED",
         key: this.#key,
         state: this.#m.state,
@@ -323,7 +327,7 @@ export class LeaderElection {
     if (this.#freed) return;
     const now = this.#clock.now();
     for (const r of [...this.#inflight.values()]) {
-      if (r.deadline <= now) this.#fail(r, "ERR_STORE_TIMEOUT", `the store did not answer ${r.req.type} within ${this.#requestTimeoutMs} ms`);
+      if (r.deadline <= now) this.#fail(r, "ERR_STORE_TIMEOUT", `the store did not answer ${r.req.type} within ${this.#requestTimeoutMs} ms (requestTimeoutMs)`);
     }
     this.#input(() => this.#m.handleTimeout(now));
   }
@@ -338,7 +342,7 @@ export class LeaderElection {
       emits.push(["elected", { key: this.#key, token: event.token }]);
     } else if (event.type === "SteppedDown") {
       this.#metrics.lost(event.reason, now);
-      const reason = new LeadershipExpiredError(`leadership of "${this.#key}" under token ${event.token}n ended: ${event.reason}`, {
+      const reason = new LeadershipExpiredError(`leadership of ${this.#keyText} under token ${event.token}n ended: ${event.reason}`, {
         code: "ERR_LEADERSHIP_EXPIRED",
         key: this.#key,
         state: this.#m.state,
@@ -445,7 +449,7 @@ export class LeaderElection {
     if (failed === undefined && first && ok.type === "Rejected" && ok.reason === "TokensExhausted") {
       failed = this.#error(
         "ERR_TOKENS_EXHAUSTED",
-        `the store has no fencing token left to issue for "${this.#key}" (Rejected: TokensExhausted): no node can lead it until the key's token counter is reset, which also resets fencing`,
+        `the store has no fencing token left to issue for ${this.#keyText} (Rejected: TokensExhausted): no node can lead it until the key's token counter is reset, which also resets fencing`,
         r.req,
         reply,
       );
@@ -470,7 +474,7 @@ export class LeaderElection {
         : `the token this node led under before "${this.#heldByOther}" held the key, so it is no re-grant of this node's lease`;
     return this.#error(
       "ERR_STORE_CONTRACT",
-      `the store granted "${this.#key}" with token ${ok.token}n, ${why}: fencing needs every new grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again); the grant was handed back`,
+      `the store granted ${this.#keyText} with token ${ok.token}n, ${why}: fencing needs every new grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again); the grant was handed back`,
       request,
       reply,
     );
@@ -486,7 +490,7 @@ export class LeaderElection {
     if (ok.ttl_ms <= margin) {
       return this.#error(
         "ERR_STORE_CONTRACT",
-        `the store granted "${this.#key}" for ${ok.ttl_ms} ms, not above the safety margin of ${margin} ms (safetyMarginMs): the lease would end before this node could use it`,
+        `the store granted ${this.#keyText} for ${ok.ttl_ms} ms, not above the safety margin of ${margin} ms (safetyMarginMs): the lease would end before this node could use it`,
         request,
         reply,
       );
@@ -494,12 +498,12 @@ export class LeaderElection {
     if (ok.token <= this.#highestToken) {
       return this.#error(
         "ERR_STORE_CONTRACT",
-        `the store granted "${this.#key}" with token ${ok.token}n, not above ${this.#highestToken}n, a token this node already led under: fencing needs every grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again)`,
+        `the store granted ${this.#keyText} with token ${ok.token}n, not above ${this.#highestToken}n, a token this node already led under: fencing needs every grant's token above the earlier ones (a store that lost its state, such as a restart without persistence, issues them again)`,
         request,
         reply,
       );
     }
-    return this.#error("ERR_STORE_CONTRACT", `the store granted "${this.#key}" with token ${ok.token}n and this node did not take the lease`, request, reply);
+    return this.#error("ERR_STORE_CONTRACT", `the store granted ${this.#keyText} with token ${ok.token}n and this node did not take the lease`, request, reply);
   }
 
   /**
@@ -526,7 +530,7 @@ export class LeaderElection {
   // ----- errors -----
 
   #clash(event, request, reply) {
-    return new StoreError(`another contender holds "${this.#key}" under this node's id "${this.#own.holder}" (a different session): two processes share one nodeId (design rule 8)`, {
+    return new StoreError(`another contender holds ${this.#keyText} under this node's id "${this.#own.holder}" (a different session): two processes share one nodeId (design rule 8)`, {
       code: "ERR_HOLDER_CLASH",
       key: this.#key,
       request,
@@ -549,12 +553,12 @@ export class LeaderElection {
   #warnOnce(err) {
     if (this.#warned.has(err.code)) return;
     this.#warned.add(err.code);
-    console.warn(`tenure LeaderElection "${this.#key}": ${err.message} [${err.code}] (add an "error" listener to handle these; this one is printed once)`);
+    console.warn(`tenure LeaderElection ${this.#keyText}: ${err.message} [${err.code}] (add an "error" listener to handle these; this one is printed once)`);
   }
 
   #onListenerError(err, event) {
     if (event === "error") {
-      this.#listenerErrors ??= new ListenerErrors(`LeaderElection "${this.#key}"`);
+      this.#listenerErrors ??= new ListenerErrors(`LeaderElection ${this.#keyText}`);
       this.#listenerErrors.threw(err); // printed once, never thrown (emitter.js)
       return;
     }

@@ -498,3 +498,41 @@ test("postgres_store_differential_against_lease_store_finds_no_breach", async ()
   const firstNumbering = diff.differences.find((d) => d.kind === "numbering")?.step ?? Infinity;
   assert.ok(firstNumbering > firstClock || firstNumbering === Infinity, `seed ${diff.seed}n: ${show(diff.differences)}`);
 });
+
+test("postgres_adapter_methods_on_a_foreign_this_reject_with_err_this_type", async () => {
+  // PostgresStore.prototype.send.call({}, request) rejected with ERR_STORE wrapping the engine's
+  // "Cannot read private member #client": now ERR_THIS_TYPE, as the other adapters.
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool });
+  const fenced = new PostgresFencedTable({ client: pool, key: freshKey() });
+  const args = { send: [{ type: "Acquire", ...lease("k", "a"), ttl_ms: 1_000 }], write: [1n, "x"], establish: [1n], check: [1n] };
+  for (const [cls, other] of [[PostgresStore, fenced], [PostgresFencedTable, store]]) {
+    const members = Object.getOwnPropertyNames(cls.prototype).filter((m) => m !== "constructor");
+    assert.ok(members.length >= 2, members.join());
+    for (const member of members) {
+      const getter = Object.getOwnPropertyDescriptor(cls.prototype, member).get;
+      for (const self of [{}, undefined, Object.create(cls.prototype), other]) {
+        const check = (err) => {
+          assert.ok(err instanceof TypeError, String(err));
+          assert.equal(err.code, "ERR_THIS_TYPE", err.message);
+          assert.ok(err.message.startsWith(`${cls.name}.${member}: \`this\` is not a ${cls.name}`), err.message);
+          return true;
+        };
+        if (getter) {
+          assert.throws(() => getter.call(self), check);
+          continue;
+        }
+        const answer = cls.prototype[member].call(self, ...(args[member] ?? []));
+        assert.ok(answer instanceof Promise, `${cls.name}.${member} answers a promise`);
+        await assert.rejects(answer, check);
+      }
+    }
+  }
+  // instances still work
+  await store.migrate();
+  await fenced.migrate();
+  const granted = await store.send({ type: "Acquire", ...lease(freshKey(), "a"), ttl_ms: 1_000 });
+  assert.equal(granted.type, "Granted", show(granted));
+  assert.deepEqual(await fenced.write(granted.token, "x"), { accepted: true, token: granted.token });
+  assert.equal(typeof fenced.table, "string");
+});
