@@ -182,7 +182,7 @@ export class LeaderElection {
    * reason (local deadline, lost, fenced, released), and returns `fn`'s result.
    */
   async withLeadership(fn) {
-    if (typeof fn !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `withLeadership(fn): fn must be a function, got ${typeof fn}`);
+    if (typeof fn !== "function") throw misuse(TypeError, "ERR_FUNCTION_TYPE", `withLeadership(fn): fn must be a function, got ${fn === null ? "null" : typeof fn}`);
     if (this.#closing !== undefined) throw closedError("withLeadership");
     const token = this.assertLeadership();
     const controller = new AbortController();

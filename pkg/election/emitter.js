@@ -37,7 +37,7 @@ export class Emitter {
   on(event, listener) {
     this.#known("on", event);
     if (typeof listener !== "function") {
-      const err = new TypeError(`listener for "${String(event)}" must be a function, got ${typeof listener}`);
+      const err = new TypeError(`listener for "${String(event)}" must be a function, got ${listener === null ? "null" : typeof listener}`);
       err.code = "ERR_LISTENER_TYPE";
       throw err;
     }

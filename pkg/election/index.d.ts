@@ -141,28 +141,29 @@ export declare class StoreError extends Error {
 
 // ----- LeaderElection -----
 
-/** The machine's knobs, camelCased; each ms default scales with ttlMs (ttl/10; jitter ttl/20). */
+/** The machine's knobs, camelCased; each ms default scales with ttlMs (ttl/10; jitter ttl/20). Each may be
+ * absent, undefined or null: its default, in brackets. */
 export interface ElectionTuning {
   /** Lease length asked of the store, ms, at most 2147483647 (the longest timer) [10000]. */
-  ttlMs?: number;
+  ttlMs?: number | null;
   /** Subtracted from the ttl for the local deadline (design rule 4) [ttl/10]. */
-  safetyMarginMs?: number;
+  safetyMarginMs?: number | null;
   /** From a confirmed request's send time to the next renewal [null: ttl/3]. */
   renewIntervalMs?: number | null;
   /** Longest expected round trip to the store [ttl/10]. */
-  maxRoundTripMs?: number;
+  maxRoundTripMs?: number | null;
   /** Clock-rate difference bound with the store, ppm [10000]. */
-  maxDriftPpm?: number;
+  maxDriftPpm?: number | null;
   /** Base time between acquisition attempts [ttl/10]. */
-  retryIntervalMs?: number;
+  retryIntervalMs?: number | null;
   /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]. */
-  retryJitterMs?: number;
+  retryJitterMs?: number | null;
   /** How long a request waits for its answer before it counts as failed [ttl/10]. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | null;
   /** Whether writes present the token [true]. */
-  fencing?: boolean;
+  fencing?: boolean | null;
   /** Seed of the retry-jitter PRNG [fresh]. */
-  seed?: bigint;
+  seed?: bigint | null;
 }
 
 /** A prom-client Registry (only its registerMetric is relied on to recognise it). */
@@ -179,8 +180,8 @@ export interface LeaderElectionOptions extends ElectionTuning {
   nodeId?: string | bigint;
   /** Also expose the metrics on this prom-client registry (Node; prom-client installed). One that already has a `leader_election_*` metric tenure did not register is refused (ERR_METRIC_EXISTS): use a Registry of its own; so is one with an open election of the same key and nodeId. */
   registry?: PromRegistry;
-  /** Default bound of close()'s wait for work in flight [ttlMs]. */
-  closeTimeoutMs?: number;
+  /** Default bound of close()'s wait for work in flight [ttlMs; null too]. */
+  closeTimeoutMs?: number | null;
 }
 
 /**

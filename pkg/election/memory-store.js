@@ -174,7 +174,7 @@ export class MemoryStore {
       if (!fields.includes(k)) throw misuse(TypeError, "ERR_UNKNOWN_KEY", `MemoryStore.send: ${request.type === "Acquire" ? "an" : "a"} ${request.type} request has no field "${k}"; its fields are ${fields.join(", ")}`);
     }
     for (const k of ["key", "holder", "session"]) {
-      if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${typeof request[k]}`);
+      if (typeof request[k] !== "string") throw misuse(TypeError, "ERR_STRING_TYPE", `request.${k} must be a string, got ${request[k] === null ? "null" : typeof request[k]}`);
       const why = notWellFormed(request[k]);
       if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `MemoryStore.send: request.${k} ${shown(request[k])} ${why}`);
     }

@@ -69,7 +69,7 @@ function readOptionsOf(options, allowed) {
   }
   const key = options.key;
   if (typeof key !== "string" || key.length === 0) {
-    throw misuse(TypeError, "ERR_STRING_TYPE", `options.key must be a non-empty string (the lease's name), got ${typeof key === "string" ? '""' : typeof key}`);
+    throw misuse(TypeError, "ERR_STRING_TYPE", `options.key must be a non-empty string (the lease's name), got ${typeof key === "string" ? '""' : key === null ? "null" : typeof key}`);
   }
   const keyWhy = notWellFormed(key);
   if (keyWhy) throw misuse(TypeError, "ERR_STRING_TYPE", `options.key ${quoted(key)} ${keyWhy}`);
@@ -78,7 +78,7 @@ function readOptionsOf(options, allowed) {
   else if (typeof nodeId === "bigint") {
     if (nodeId < 0n || nodeId >= 1n << 64n) throw misuse(RangeError, "ERR_NODE_ID_RANGE", `options.nodeId ${nodeId}n is not from 0n to 2n ** 64n - 1n`);
   } else if (typeof nodeId !== "string" || nodeId.length === 0) {
-    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId === "string" ? '""' : typeof nodeId}`);
+    throw misuse(TypeError, "ERR_NODE_ID_TYPE", `options.nodeId must be a non-empty string or a bigint, got ${typeof nodeId === "string" ? '""' : nodeId === null ? "null" : typeof nodeId}`);
   } else if (nodeId.length > MAX_LEASE_STRING) {
     // The id is every store request's holder: the stores refuse a longer one, so an election
     // accepted here would have every request rejected, forever. Refused as options.key is.
@@ -122,7 +122,7 @@ export function quoted(text) {
 }
 
 function checkMillis(name, v) {
-  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${typeof v}`);
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.${name} must be a number of ms, got ${v === null ? "null" : typeof v}`);
   if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.${name} must be a number of ms ${MS_RANGE}, got ${v}`);
   checkMicros(`options.${name}`, v);
 }
@@ -181,7 +181,7 @@ function readCloseTimeoutOf(where, options, fallback) {
   }
   const v = options.timeoutMs;
   if (v === undefined) return fallback;
-  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${typeof v}`);
+  if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `${where}: options.timeoutMs must be a number of ms, got ${v === null ? "null" : typeof v}`);
   if (!Number.isFinite(v) || v < 0 || v > MAX_TIMER_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `${where}: options.timeoutMs must be a number of ms ${MS_RANGE}, got ${v}`);
   checkMicros(`${where}: options.timeoutMs`, v);
   return v;

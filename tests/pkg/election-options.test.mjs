@@ -207,3 +207,29 @@ test("close_timeouts_take_whole_microseconds_as_every_ms_option_does", async () 
   await assert.rejects(e.close({ timeoutMs: 1.0004 }), (err) => err.code === "ERR_MILLIS_PRECISION" && err.message === words("close: options.timeoutMs", 1.0004));
   await e.close({ timeoutMs: 1.005 });
 });
+
+test("a knob given as null takes its default, as typed; a required option given as null says null", async () => {
+  // The declarations said `number`/`boolean`/`bigint` of knobs the runtime reads null as
+  // absent (only renewIntervalMs said `| null`), and a null key, nodeId or listener was
+  // refused as "got object".
+  const { LeaderElection, MemoryStore } = await import("tenure");
+  const store = new MemoryStore();
+  const knobs = ["ttlMs", "safetyMarginMs", "maxRoundTripMs", "retryIntervalMs", "requestTimeoutMs", "retryJitterMs", "renewIntervalMs", "maxDriftPpm", "fencing", "closeTimeoutMs"];
+  const base = new LeaderElection({ store, key: "k", nodeId: "a", seed: 1n });
+  for (const knob of knobs) {
+    const e = new LeaderElection({ store, key: "k", nodeId: "a", seed: 1n, [knob]: null });
+    assert.deepEqual(e.config, base.config, knob);
+    await e.close();
+  }
+  await base.close();
+  assert.throws(() => new LeaderElection({ store, key: null }), /options\.key must be a non-empty string \(the lease's name\), got null$/);
+  assert.throws(() => new LeaderElection({ store, key: "k", nodeId: null }), /options\.nodeId must be a non-empty string or a bigint, got null$/);
+  const e = new LeaderElection({ store, key: "k" });
+  assert.throws(() => e.on("elected", null), /must be a function, got null$/);
+  await assert.rejects(e.withLeadership(null), /fn must be a function, got null$/);
+  await e.close();
+  const { readFileSync } = await import("node:fs");
+  const dts = readFileSync(new URL("../../pkg/election/index.d.ts", import.meta.url), "utf8");
+  const tuning = dts.match(/export interface ElectionTuning \{([\s\S]*?)\n\}/)[1];
+  for (const [, key, type] of tuning.matchAll(/^\s*(\w+)\?: ([^;]+);$/gm)) assert.match(type, /\| null$/, `${key}: ${type}`);
+});
