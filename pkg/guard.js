@@ -26,7 +26,7 @@ export function freedError(className, member) {
 /** The error for a method called with a `this` that is not an instance of its class. */
 export function thisTypeError(className, member) {
   const error = new TypeError(
-    `${className}.${member}: \`this\` is not a ${className} (call it on an object made by the ${className} class, not through .call() on another object)`,
+    `${className}.${member}: \`this\` is not ${/^[AEIOU]/.test(className) ? "an" : "a"} ${className} (call it on an object made by the ${className} class, not through .call() on another object)`,
   );
   error.code = "ERR_THIS_TYPE";
   return error;

@@ -79,6 +79,11 @@ const TABLE_TEXT = "a table name (letters, digits, _; optionally schema.table)";
 const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
 // SQLSTATE 22003: numeric_value_out_of_range, here only from `fencing_token + 1`.
 const OUT_OF_RANGE = "22003";
+// SQLSTATE 42P01: undefined_table. The store's table is made by migrate(), which nothing calls
+// for you: a failure for its want says so.
+const UNDEFINED_TABLE = "42P01";
+const failed = (store, request, err, table) =>
+  storeError(store, request, err, err?.code === UNDEFINED_TABLE ? `${err.message}: call ${store}.migrate() first, which creates ${table}` : undefined);
 
 /**
  * The lease store on PostgreSQL, in the sources' `cluster_leadership` table. A new grant's
@@ -146,7 +151,7 @@ export class PostgresStore {
       result = await this.#client.query({ ...this.#sql[type], values });
     } catch (err) {
       if (type === "Acquire" && err?.code === OUT_OF_RANGE) return { type: "Rejected", reason: "TokensExhausted" };
-      throw storeError("PostgresStore", request, err);
+      throw failed("PostgresStore", request, err, this.#table);
     }
     if (inTransaction(this.#client)) {
       throw inTransactionError(request, `ran inside a transaction, so its answer is not taken: ${IN_TRANSACTION_WORDS}`);
@@ -313,7 +318,7 @@ export class PostgresFencedTable {
     try {
       result = await this.#client.query({ ...this.#read, values: [this.#key] });
     } catch (err) {
-      throw storeError("PostgresFencedTable", { type: "read", key: this.#key }, err);
+      throw failed("PostgresFencedTable", { type: "read", key: this.#key }, err, this.#table);
     }
     const row = result.rows[0];
     if (!row) throw this.#missing("read");
@@ -336,7 +341,7 @@ export class PostgresFencedTable {
     try {
       result = await this.#client.query({ ...this.#write, values: [this.#key, String(token), value, setValue] });
     } catch (err) {
-      throw storeError("PostgresFencedTable", { type: what, key: this.#key }, err);
+      throw failed("PostgresFencedTable", { type: what, key: this.#key }, err, this.#table);
     }
     const row = result.rows[0];
     if (!row) throw this.#missing(what);

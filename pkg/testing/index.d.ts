@@ -1,6 +1,7 @@
 // Types of `tenure/testing`, the conformance kit for store adapters.
-// The classes declare [Symbol.dispose] / [Symbol.asyncDispose] (`using`), so the types need the
-// disposable lib whatever the project's own `lib` or `target` says.
+// This module declares no classes and no [Symbol.dispose] / [Symbol.asyncDispose]. The types it
+// imports (../election/index.js: LeaderElection's declarations) do declare them, so the
+// disposable lib is referenced here too, whatever the project's own `lib` or `target` says.
 /// <reference lib="esnext.disposable" />
 import type { Store, StoreReply, StoreProtocolRequest } from "../election/index.js";
 

@@ -220,7 +220,7 @@ test("etcd_store_methods_on_a_foreign_this_reject_with_err_this_type", async () 
       await assert.rejects(answer, (err) => {
         assert.ok(err instanceof TypeError, String(err));
         assert.equal(err.code, "ERR_THIS_TYPE", err.message);
-        assert.ok(err.message.startsWith(`EtcdStore.${member}: \`this\` is not a`), err.message);
+        assert.ok(err.message.startsWith(`EtcdStore.${member}: \`this\` is not an EtcdStore`), err.message);
         return true;
       });
     }

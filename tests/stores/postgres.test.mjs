@@ -536,3 +536,18 @@ test("postgres_adapter_methods_on_a_foreign_this_reject_with_err_this_type", asy
   assert.deepEqual(await fenced.write(granted.token, "x"), { accepted: true, token: granted.token });
   assert.equal(typeof fenced.table, "string");
 });
+
+test("postgres_a_table_never_migrated_is_named_with_what_to_do", async () => {
+  // ERR_STORE said only `relation "never_made" does not exist`.
+  const pool = pgPool(postgres());
+  const store = new PostgresStore({ client: pool, table: "never_made_leases" });
+  await assert.rejects(store.send({ type: "Acquire", ...lease(freshKey(), "a"), ttl_ms: 1_000 }), (err) => {
+    assert.equal(err.code, "ERR_STORE");
+    assert.match(err.message, /relation "never_made_leases" does not exist: call PostgresStore\.migrate\(\) first, which creates "never_made_leases"$/);
+    return true;
+  });
+  const fenced = new PostgresFencedTable({ client: pool, key: freshKey(), table: "never_made_fence" });
+  for (const call of [() => fenced.write(1n, "v"), () => fenced.read(), () => fenced.establish(1n)]) {
+    await assert.rejects(call(), /relation "never_made_fence" does not exist: call PostgresFencedTable\.migrate\(\) first, which creates "never_made_fence"$/);
+  }
+});
