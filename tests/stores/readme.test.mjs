@@ -1,6 +1,6 @@
 // The README's "Use it in a service" examples run as written against real servers: each one
 // elects itself, makes its fenced write, and on SIGTERM closes (releasing the lease) and
-// exits by itself. Each is under ten lines of code besides its imports.
+// exits by itself. Each is at most ten lines of code besides its imports.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -26,7 +26,7 @@ test("readme_service_examples_are_whole_and_short", () => {
   assert.equal(blocks.length, 3);
   for (const code of blocks) {
     const lines = code.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("import"));
-    assert.ok(lines.length < 10, `${lines.length} lines:\n${code}`);
+    assert.ok(lines.length <= 10, `${lines.length} lines:\n${code}`);
     for (const step of ["new LeaderElection({", "withLeadership", ".write(token", "SIGTERM", "close()"]) assert.ok(code.includes(step), `${step} in\n${code}`);
   }
 });
