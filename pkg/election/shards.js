@@ -43,6 +43,10 @@ export class ShardedElection {
   #member;
   #nextScan = 0;
   #scanning = false;
+  // Each member slot's holder as last answered (absent: free, or never answered), so a slot
+  // whose request goes unanswered keeps its last reading instead of voiding the whole count.
+  #slotHolders = new Map();
+  #requestMs;
   #claiming = false;
   #timer;
   #started = false;
@@ -106,6 +110,7 @@ export class ShardedElection {
     this.#nodeId = this.#elections.get(keys[0]).nodeId;
     this.#maxLeading = maxLeading;
     this.#probeMs = probeIntervalMs ?? ttlMs;
+    this.#requestMs = this.#elections.get(keys[0]).config.request_timeout_ms;
   }
 
   /** This process's node id (the same for every key). */
@@ -115,7 +120,9 @@ export class ShardedElection {
 
   /** The keys this process leads now, in the order given. */
   get leading() {
-    return [...this.#elections].filter(([, e]) => e.isLeader).map(([k]) => k);
+    const keys = [];
+    for (const [key, e] of this.#elections) if (e.isLeader) keys.push(key);
+    return keys;
   }
 
   /** Live processes last counted (this one included), `undefined` before the first count. */
@@ -204,11 +211,13 @@ export class ShardedElection {
     if (share === 0) return; // not counted yet
     const leading = this.leading;
     if (leading.length > share) {
-      const last = leading.sort((a, b) => (this.#order.get(b) ?? 0) - (this.#order.get(a) ?? 0))[0];
+      // The key elected last, in one pass (a sort of every led key each tick was O(n log n)).
+      let last = leading[0];
+      for (const key of leading) if ((this.#order.get(key) ?? 0) > (this.#order.get(last) ?? 0)) last = key;
       this.#resting.set(last, now + this.#probeMs);
       this.#elections.get(last).release().catch(() => {});
     }
-    const contend = this.leading.length < share;
+    const contend = leading.length - (leading.length > share ? 1 : 0) < share;
     for (const [key, e] of this.#elections) {
       if (e.state === "Leader") continue;
       const resting = (this.#resting.get(key) ?? 0) > now;
@@ -248,31 +257,53 @@ export class ShardedElection {
     }
   }
 
-  /** Counts the live members: the distinct holders of the member slots, and this process. */
+  /**
+   * Counts the live members: the distinct holders of the member slots, and this process. Each
+   * request waits at most requestTimeoutMs (a store that never answers once froze the count for
+   * good, and a survivor never took a closed member's keys over); a slot whose request goes
+   * unanswered or fails keeps its last reading, so a lossy store (one lost reply in a round
+   * voided it, and a lone process counted no one and led nothing) still gets counted.
+   */
   async #scan(now) {
     if (this.#scanning) return;
     this.#scanning = true;
     this.#nextScan = now + this.#probeMs;
-    const holders = new Set([this.#nodeId]);
     const who = { holder: SCANNER, session: this.#session };
     try {
-      for (let i = 0; i < this.#elections.size; i++) {
+      for (let i = 0; i < this.#elections.size && this.#closing === undefined; i++) {
         const key = this.#slot(i);
-        if (this.#member?.key === key) continue;
-        const reply = await this.#store.send({ type: "Acquire", key, ...who, ttl_ms: Math.max(1, Math.round(this.#probeMs / 10)) });
+        if (this.#member?.key === key) {
+          this.#slotHolders.delete(i);
+          continue;
+        }
+        const reply = await this.#ask({ type: "Acquire", key, ...who, ttl_ms: Math.max(1, Math.round(this.#probeMs / 10)) });
         if (reply?.type === "Held") {
-          if (reply.holder !== SCANNER) holders.add(reply.holder ?? `${key}?`);
+          if (reply.holder !== SCANNER) this.#slotHolders.set(i, reply.holder ?? `${key}?`);
         } else if (reply?.type === "Granted") {
-          await this.#store.send({ type: "Release", key, ...who, token: reply.token });
-        } else {
-          return; // no answer or a refusal: keep the last count
+          this.#slotHolders.delete(i);
+          await this.#ask({ type: "Release", key, ...who, token: reply.token });
         }
       }
-      this.#live = holders.size;
-    } catch {
-      // Keep the last count; the store's failures show on the elections' error events.
+      for (const i of this.#slotHolders.keys()) if (i >= this.#elections.size) this.#slotHolders.delete(i);
+      this.#live = new Set([this.#nodeId, ...this.#slotHolders.values()]).size;
     } finally {
       this.#scanning = false;
+    }
+  }
+
+  /** One scan request: its answer, or undefined if it failed or took over requestTimeoutMs. */
+  async #ask(request) {
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(resolve, this.#requestMs);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([Promise.resolve().then(() => this.#store.send(request)), late]);
+    } catch {
+      return undefined; // the store's failures show on the elections' error events
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -78,3 +78,43 @@ test("max_leading_caps_one_process_and_an_unknown_key_is_refused", async () => {
   assert.deepEqual(["a", "b", "c"].map((k) => store.holder(k)), [undefined, undefined, undefined]);
   assert.equal(elected.length >= 2, true);
 });
+
+// The member scan sent its requests with no time bound: one that never settled froze the count
+// for good, so when the other process left, its keys stayed unled. And one unanswered request
+// in a round voided the whole count: on a store losing 10% of replies a lone process with 60
+// keys never counted itself and led nothing. (A break-it pass.)
+test("a scan request that never settles does not freeze the member count", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const keys = Array.from({ length: 8 }, (_, i) => `s${i}`);
+  let hang = false;
+  const hanging = { send: (req) => (hang ? new Promise(() => {}) : store.send(req)) };
+  const a = new ShardedElection({ store: hanging, keys, nodeId: "A", ttlMs: 300 });
+  const b = new ShardedElection({ store, keys, nodeId: "B", ttlMs: 300 });
+  for (const e of [a, b]) e.on("error", () => {});
+  a.start();
+  b.start();
+  try {
+    await until(() => a.members === 2 && b.members === 2, 10_000, "both counted");
+    hang = true;
+    await wait(600);
+    hang = false;
+    await b.close();
+    await until(() => a.members === 1 && a.leading.length === keys.length, 10_000, "A counts itself alone and leads every key");
+    assert.deepEqual(keys.filter((k) => store.holder(k)?.holder !== "A"), []);
+  } finally {
+    await a.close();
+  }
+});
+
+test("a lossy store still gets its members counted", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore({ lossRate: 0.1, seed: 1n });
+  const keys = Array.from({ length: 60 }, (_, i) => `s${i}`);
+  const solo = new ShardedElection({ store, keys, nodeId: "solo", ttlMs: 1000 });
+  solo.on("error", () => {});
+  solo.start();
+  try {
+    await until(() => solo.members === 1 && solo.leading.length === keys.length, 15_000, "the lone process counts itself and leads all 60 keys");
+  } finally {
+    await solo.close();
+  }
+});
