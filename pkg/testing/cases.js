@@ -11,6 +11,8 @@ function greater(c, before, after, what) {
   if (c.numbering === "consecutive") c.expect(after === before + 1n, `${what}: token #${after} after #${before} is not +1 (this store promises consecutive tokens)`);
 }
 
+// Frozen, cases and list: `contractCases` is this list, and a caller that emptied or edited
+// it would make checkStoreContract run nothing and pass.
 export const CASES = [
   {
     name: "first_grant_issues_a_token",
@@ -131,6 +133,21 @@ export const CASES = [
     },
   },
   {
+    name: "release_is_final_for_its_holder",
+    rule: "After its own Release, the holder's Renew of that token is refused, and its next Acquire is a new grant with a greater token",
+    async run(c) {
+      const a = c.as("A");
+      const g = await a.acquire();
+      const r = await a.release(g.token);
+      c.expect(r.type === "Released", `A's Release of its lease was answered ${r.type}`);
+      const renew = await a.renew(g.token);
+      c.expect(renew.type === "Rejected", `A's Renew of #${g.token} after releasing it was answered ${renew.type}: a released lease came back`);
+      const again = await a.acquire();
+      c.expect(again.type === "Granted", `A's Acquire after its own Release was answered ${again.type}`);
+      greater(c, g.token, again.token, "A's grant after its own Release");
+    },
+  },
+  {
     name: "release_by_another_changes_nothing",
     rule: "Release by another holder or session, or with another token, leaves the lease in place",
     async run(c) {
@@ -186,3 +203,5 @@ export const CASES = [
     },
   },
 ];
+Object.freeze(CASES);
+for (const c of CASES) Object.freeze(c);

@@ -40,13 +40,54 @@ const reusesToken = () =>
     return reply?.type === "Renewed" ? { ...reply, token: 1n } : reply;
   });
 
+// A Release is remembered, and a Renew of the released token brings the lease back (the
+// kit passed such a store before release_is_final_for_its_holder).
+const revivesOnRenew = () => {
+  const released = new Map();
+  return broken(async (req, s) => {
+    if (req.type === "Release") released.set(`${req.key} ${req.holder} ${req.session}`, req.token);
+    if (req.type === "Renew" && released.get(`${req.key} ${req.holder} ${req.session}`) === req.token) {
+      const again = await s.send({ type: "Acquire", key: req.key, holder: req.holder, session: req.session, ttl_ms: req.ttl_ms });
+      return again?.type === "Granted" ? { type: "Renewed", token: req.token, ttl_ms: again.ttl_ms } : again;
+    }
+    return s.send(req);
+  });
+};
+
+// The holder that released gets its old token back on its next Acquire.
+const regrantsReleasedToken = () => {
+  const released = new Map();
+  const tokens = new Map();
+  return broken(async (req, s) => {
+    const who = `${req.key} ${req.holder} ${req.session}`;
+    if (req.type === "Release") released.set(who, req.token);
+    const reply = await s.send(req.type === "Renew" || req.type === "Release" ? { ...req, token: tokens.get(`${who} ${req.token}`) ?? req.token } : req);
+    if (req.type === "Acquire" && reply?.type === "Granted" && released.has(who)) {
+      const old = released.get(who);
+      released.delete(who);
+      tokens.set(`${who} ${old}`, reply.token);
+      return { ...reply, token: old };
+    }
+    return reply;
+  });
+};
+
 const ALL = contractCases.map((c) => c.name);
+
+test("contractCases cannot be emptied or edited, so the kit cannot be made to run nothing", () => {
+  assert.ok(Object.isFrozen(contractCases));
+  assert.throws(() => {
+    contractCases.length = 0;
+  }, TypeError);
+  assert.ok(contractCases.every(Object.isFrozen));
+  assert.ok(contractCases.length >= 14);
+});
 
 test("memory_store_keeps_the_store_contract", async (t) => {
   const report = await checkStoreContract(() => new MemoryStore(), { t });
   assert.ok(report.ok, report.text);
   assert.deepEqual(report.cases.map((c) => c.name), ALL);
-  assert.ok(ALL.length >= 13);
+  assert.ok(ALL.length >= 14);
   for (const c of report.cases) assert.ok(c.saw.length >= 1, `${c.name} saw nothing`);
 });
 
@@ -61,8 +102,10 @@ for (const [name, make, expected] of [
   [
     "reuses_a_token",
     reusesToken,
-    ["new_holder_after_expiry_gets_greater_token", "same_holder_after_expiry_gets_greater_token", "release_ends_the_lease_now", "session_is_part_of_identity", "tokens_never_reused"],
+    ["new_holder_after_expiry_gets_greater_token", "same_holder_after_expiry_gets_greater_token", "release_ends_the_lease_now", "release_is_final_for_its_holder", "session_is_part_of_identity", "tokens_never_reused"],
   ],
+  ["revives_a_released_lease_on_renew", revivesOnRenew, ["release_is_final_for_its_holder"]],
+  ["regrants_a_released_token_to_its_holder", regrantsReleasedToken, ["release_is_final_for_its_holder", "tokens_never_reused"]],
 ]) {
   test(`a_store_that_${name}_fails_exactly_the_cases_of_that_rule`, async () => {
     const report = await checkStoreContract(make);
