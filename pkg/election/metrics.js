@@ -89,7 +89,12 @@ const sets = new WeakMap();
 /** The prom-client metrics registered on `registry` (created on first use). */
 function promSet(registry) {
   let set = sets.get(registry);
-  if (set !== undefined) return set;
+  if (set !== undefined) {
+    // registry.clear() or removeSingleMetric() took ours away: an election made after that
+    // registers them again (and the elections still open are counted in them again).
+    for (const [name, make] of set.makers) if (registry.getSingleMetric?.(name) === undefined) set.metrics.set(name, make());
+    return set;
+  }
   const client = loadPromClient();
   if (client === undefined || typeof registry?.registerMetric !== "function") {
     throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry must be a prom-client Registry (npm install prom-client; under Node only)");
@@ -125,15 +130,18 @@ function promSet(registry) {
       },
     });
   const registered = [];
+  const makers = new Map();
+  const metrics = new Map();
   const register = (name, make) => {
     try {
-      make();
+      metrics.set(name, make());
     } catch (err) {
       // Registered meanwhile (or a registry that cannot be asked first): leave none of ours behind.
       for (const done of registered) registry.removeSingleMetric?.(done);
       throw /already been registered/.test(err?.message) ? metricExists(name, err) : err;
     }
     registered.push(name);
+    makers.set(name, make);
   };
   register("leader_election_is_leader", () => gauge("leader_election_is_leader", (s) => s.leader_election_is_leader));
   register("leader_election_fencing_token", () => gauge("leader_election_fencing_token", (s) => Number(s.leader_election_fencing_token)));
@@ -144,7 +152,7 @@ function promSet(registry) {
     }, ["reason"]));
   register("leader_election_renewal_failures_total", () => counter("leader_election_renewal_failures_total", (s, inc) => inc({}, s.leader_election_renewal_failures_total)));
   register("leader_election_leader_seconds_total", () => counter("leader_election_leader_seconds_total", (s, inc) => inc({}, s.leader_election_leader_seconds_total)));
-  set = { members };
+  set = { members, makers, metrics };
   sets.set(registry, set);
   return set;
 }

@@ -158,3 +158,24 @@ test("a_second_election_of_the_same_key_and_node_on_one_registry_is_refused", as
   assert.match(await registry.metrics(), /leader_election_is_leader\{key="orders",node="node-a"\} 1/);
   await again.close();
 });
+
+// After registry.clear() (common between tests) an election made on the same registry exposed
+// nothing: a cache per registry said the metrics were registered still. (A break-it pass.)
+test("after registry.clear(), a new election on the registry exposes its metrics again", async () => {
+  const registry = new Registry();
+  const store = new MemoryStore();
+  const x = new LeaderElection({ store, key: "x", nodeId: "a", registry, ...FAST });
+  await x.campaign();
+  assert.match(await registry.metrics(), /leader_election_is_leader\{key="x",node="a"\} 1/);
+  registry.clear();
+  assert.equal(await registry.metrics(), "\n");
+  const y = new LeaderElection({ store, key: "y", nodeId: "a", registry, ...FAST });
+  await y.campaign();
+  const text = await registry.metrics();
+  assert.match(text, /leader_election_is_leader\{key="y",node="a"\} 1/);
+  assert.match(text, /leader_election_is_leader\{key="x",node="a"\} 1/, "the election still open is counted again too");
+  registry.removeSingleMetric("leader_election_elections_total");
+  const z = new LeaderElection({ store, key: "z", nodeId: "a", registry, ...FAST });
+  assert.match(await registry.metrics(), /leader_election_elections_total\{key="x",node="a"\} 1/);
+  await Promise.all([x.close(), y.close(), z.close()]);
+});
