@@ -298,7 +298,7 @@ export declare class MemoryStore implements Store {
 export interface ShardedElectionOptions extends ElectionTuning {
   store: Store;
   /** The shards: one lease key each, none twice (ERR_DUPLICATE_KEY), none under "<group>/member/" (ERR_RESERVED_KEY). */
-  keys: string[];
+  keys: readonly string[];
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
   maxLeading?: number;
@@ -306,7 +306,7 @@ export interface ShardedElectionOptions extends ElectionTuning {
   probeIntervalMs?: number;
   /** Prefix of the member-slot keys "<group>/member/<i>" ["shards"]. */
   group?: string;
-  closeTimeoutMs?: number;
+  closeTimeoutMs?: number | null;
   registry?: PromRegistry;
 }
 

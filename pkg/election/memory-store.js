@@ -75,11 +75,13 @@ export class MemoryStore {
 
   /** Whether the store answers (false during an outage: requests go unanswered). */
   get available() {
+    this.#open("available");
     return this.#store.available;
   }
 
   /** An outage switch: `false` and every request is lost, changing nothing, until `true`. */
   setAvailable(up) {
+    this.#open("setAvailable");
     this.#store.setAvailable(up);
   }
 

@@ -76,6 +76,9 @@ export class ShardedElection {
         first.set(key, i);
       }
     }
+    if (typeof maxLeading !== "number") {
+      throw misuse(TypeError, "ERR_INTEGER_TYPE", `options.maxLeading must be an integer >= 1 or Infinity, got ${typeof maxLeading === "string" ? quoted(maxLeading) : maxLeading === null ? "null" : typeof maxLeading}`);
+    }
     if (!(maxLeading === Infinity || (Number.isInteger(maxLeading) && maxLeading >= 1))) {
       throw misuse(RangeError, "ERR_INTEGER_RANGE", `options.maxLeading must be an integer >= 1 or Infinity, got ${String(maxLeading)}`);
     }

@@ -254,7 +254,8 @@ test("a_closed_memory_store_refuses_reads_in_its_own_words", async () => {
   await store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 });
   assert.equal(store.lastToken("k"), 1n);
   await store.close();
-  for (const [call, read] of [["holder", () => store.holder("k")], ["lastToken", () => store.lastToken("k")], ["keys", () => store.keys()]]) {
+  // available and setAvailable too: they said ERR_FREED of the wasm LeaseStore inside.
+  for (const [call, read] of [["holder", () => store.holder("k")], ["lastToken", () => store.lastToken("k")], ["keys", () => store.keys()], ["available", () => store.available], ["setAvailable", () => store.setAvailable(false)]]) {
     assert.throws(read, (e) => e.code === "ERR_CLOSED" && e.message === `MemoryStore.${call} after close(): a closed store keeps no leases`, call);
   }
   await assert.rejects(store.send({ type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 }), { code: "ERR_CLOSED" });

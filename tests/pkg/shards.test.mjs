@@ -73,6 +73,12 @@ test("max_leading_caps_one_process_and_an_unknown_key_is_refused", async () => {
   assert.throws(() => new ShardedElection({ store, keys: [] }), { code: "ERR_ARRAY_TYPE" });
   assert.throws(() => new ShardedElection({ store, keys: ["a", "b", "a"] }), { code: "ERR_DUPLICATE_KEY", message: "options.keys has the key \"a\" twice, at 0 and 2; each key may appear once" });
   assert.throws(() => new ShardedElection({ store, keys: ["a"], maxLeading: 0 }), { code: "ERR_INTEGER_RANGE" });
+  // A string was a RangeError saying "got 2", as if the number were out of range.
+  assert.throws(() => new ShardedElection({ store, keys: ["a"], maxLeading: "2" }), {
+    name: "TypeError",
+    code: "ERR_INTEGER_TYPE",
+    message: 'options.maxLeading must be an integer >= 1 or Infinity, got "2"',
+  });
   assert.throws(() => new ShardedElection({ store, keys: ["a"], ttl: 5 }), { code: "ERR_UNKNOWN_KEY" });
   await one.close();
   assert.deepEqual(["a", "b", "c"].map((k) => store.holder(k)), [undefined, undefined, undefined]);
