@@ -9,7 +9,7 @@ import { MonotonicClock, OneTimer } from "./clock.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeadershipExpiredError, StoreError, closedError, misuse } from "./errors.js";
 import { ElectionMetrics } from "./metrics.js";
-import { inOptionWords, readCloseTimeout, readOptions } from "./options.js";
+import { inOptionWords, quoted, readCloseTimeout, readOptions } from "./options.js";
 import { machineCaps, machineHolder, readReply, toMachineResponse, toStoreRequest } from "./protocol.js";
 import { randomId } from "./random.js";
 
@@ -52,7 +52,7 @@ export class LeaderElection {
     const o = readOptions(options);
     this.#store = o.store;
     this.#key = o.key;
-    this.#keyText = JSON.stringify(o.key.length > 60 ? `${o.key.slice(0, 60)}...` : o.key);
+    this.#keyText = quoted(o.key);
     const holder = typeof o.nodeId === "bigint" ? o.nodeId.toString() : o.nodeId;
     this.#own = { holder, session: randomId(), machineHolder: machineHolder(o.nodeId) };
     try {

@@ -287,7 +287,6 @@ export class ShardedElection {
           await this.#ask({ type: "Release", key, ...who, token: reply.token });
         }
       }
-      for (const i of this.#slotHolders.keys()) if (i >= this.#elections.size) this.#slotHolders.delete(i);
       this.#live = new Set([this.#nodeId, ...this.#slotHolders.values()]).size;
     } finally {
       this.#scanning = false;
