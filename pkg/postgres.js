@@ -80,7 +80,7 @@ const REASONS = new Set(["NotHolder", "TokenMismatch", "Expired"]);
 // SQLSTATE 22003: numeric_value_out_of_range, here only from `fencing_token + 1`.
 const OUT_OF_RANGE = "22003";
 // SQLSTATE 42P01: undefined_table. The store's table is made by migrate(), which nothing calls
-// for you: a failure for its want says so.
+// for you: a failure for want of it says so.
 const UNDEFINED_TABLE = "42P01";
 const failed = (store, request, err, table) =>
   storeError(store, request, err, err?.code === UNDEFINED_TABLE ? `${err.message}: call ${store}.migrate() first, which creates ${table}` : undefined);
