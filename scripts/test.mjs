@@ -2,9 +2,9 @@
 // Installs what is missing first (wasm target, rustfmt/clippy, wasm-bindgen CLI, node_modules,
 // Chromium, the Redis/PostgreSQL/etcd servers, and for the fuzz smoke nightly + cargo-fuzz),
 // then: cargo fmt --check, clippy -D warnings, cargo test, cargo doc (-D warnings), a short
-// fuzz run per machine, the wasm build, the package tests, the store tests against real
-// servers and the browser tests. Stops at the first failure and
-// prints how long each step took.
+// fuzz run per machine, the wasm build, the static playground's build (its page budget), the
+// package tests, the store tests against real servers and the browser tests. Stops at the
+// first failure and prints how long each step took.
 import { ensureChromium, ensureNodeModules, ensureRustTools, ensureStoreServers, ensureWasmBindgen } from "./lib/ensure.mjs";
 import { capture, run, step } from "./lib/run.mjs";
 
@@ -41,6 +41,10 @@ try {
     for (const r of fuzz({ seconds: 12 })) console.log(`fuzz ${r.target}: ${r.execs} execs (${r.engine})`);
   }, timings);
   await step("build wasm package", async () => (await import("./build.mjs")).build(), timings);
+  // The static playground (`npm run build:web`), for its page budget: the browser tests run
+  // the pages from Vite's dev server, which counts nothing, so a module the page loads could
+  // grow past the budget unseen.
+  await step("build playground (page budget)", async () => (await import("./build-web.mjs")).buildWeb(), timings);
   await step("package tests", () => run(process.execPath, ["--test", "tests/pkg/"]), timings);
   // Real Redis, PostgreSQL and etcd servers, started by the tests on 127.0.0.1 (one file at a
   // time: each file starts its own servers, and the chaos runs want the cores to themselves).

@@ -4,7 +4,8 @@
 // `Search` throws ERR_NOT_INITIALIZED; a call on a freed object throws ERR_FREED
 // (pkg/guard.js).
 import wasmInit, * as bindings from "../dist/tenure_search.js";
-import { guardClasses, guardConstructor, undefinedArgs, wasmLoader } from "../guard.js";
+import { guardClasses, guardConstructor, wasmLoader } from "../guard.js";
+import { undefinedArgs } from "./args.js";
 
 export * from "../dist/tenure_search.js";
 
@@ -15,7 +16,7 @@ guardClasses(bindings, isReady, "tenure/search");
 // Constructors cannot be patched in place: this name shadows the star export above.
 export const Search = guardConstructor(bindings.Search, isReady, "tenure/search");
 
-// An argument left out is said to be `undefined`, not `null` (pkg/guard.js, undefinedArgs);
+// An argument left out is said to be `undefined`, not `null` (pkg/search/args.js);
 // these names, like Search, shadow the star export above.
 export const failoverMeasure = undefinedArgs(bindings.failoverMeasure, ["failover setting", "seed", null]);
 export const falseElections = undefinedArgs(bindings.falseElections, ["failover setting", "seed", "disturbance"]);

@@ -4,7 +4,8 @@
 // `Simulation`) loads this module, nor this one theirs.
 import { readFileSync } from "node:fs";
 import * as bindings from "../dist/tenure_search.js";
-import { guardClasses, undefinedArgs } from "../guard.js";
+import { guardClasses } from "../guard.js";
+import { undefinedArgs } from "./args.js";
 
 bindings.initSync({ module: readFileSync(new URL("../dist/tenure_search_bg.wasm", import.meta.url)) });
 // A call on a freed object throws a coded ERR_FREED error (pkg/guard.js).
@@ -12,7 +13,7 @@ guardClasses(bindings, undefined, "tenure/search");
 
 export * from "../dist/tenure_search.js";
 
-// An argument left out is said to be `undefined`, not `null` (pkg/guard.js, undefinedArgs);
+// An argument left out is said to be `undefined`, not `null` (pkg/search/args.js);
 // these names shadow the star export above.
 export const failoverMeasure = undefinedArgs(bindings.failoverMeasure, ["failover setting", "seed", null]);
 export const falseElections = undefinedArgs(bindings.falseElections, ["failover setting", "seed", "disturbance"]);

@@ -69,6 +69,7 @@ test("tarball_holds_exactly_the_declared_files", () => {
     "postgres.js",
     "redis.d.ts",
     "redis.js",
+    "search/args.js",
     "search/browser.js",
     "search/index.d.ts",
     "search/node.js",
