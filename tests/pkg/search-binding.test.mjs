@@ -147,14 +147,26 @@ test("bad search input gets a coded error and changes nothing", () => {
     [{ ...ok, nodes: 65 }, RangeError, "ERR_SCENARIO_RANGE"],
     [{ ...ok, duration_ms: 600_001 }, RangeError, "ERR_SEARCH_RANGE"],
     [{ ...ok, families: Array(25).fill("kill") }, RangeError, "ERR_SEARCH_RANGE"],
-    // What the CLI refuses, the binding refuses too (one check, ChaosOptions::validate).
-    [{ ...ok, pre_vote: true }, RangeError, "ERR_SCENARIO_RANGE"],
-    [{ algorithm: "raft", property: "split-brain", families: ["store-outage"] }, RangeError, "ERR_SCENARIO_RANGE"],
+    // What the CLI refuses, the binding refuses too (one check, ChaosOptions::validate_named),
+    // as a refusal of the search's options.
+    [{ ...ok, pre_vote: true }, RangeError, "ERR_SEARCH_RANGE"],
+    [{ algorithm: "raft", property: "split-brain", families: ["store-outage"] }, RangeError, "ERR_SEARCH_RANGE"],
+    // No family at all would search fault-free runs (the CLI cannot be given an empty list).
+    [{ ...ok, families: [] }, RangeError, "ERR_SEARCH_RANGE"],
     [{ algorithm: "raft", property: "stale-write" }, RangeError, "ERR_SCENARIO_RANGE"],
   ];
   for (const [input, cls, code] of cases) {
     assert.throws(() => new Search(input), (err) => err instanceof cls && err.code === code, JSON.stringify(input));
   }
+  // Those refusals name the options as JS writes them, not the CLI's flags.
+  assert.throws(
+    () => new Search({ ...ok, check_quorum: false }),
+    (err) => err.message === "search options: pre_vote/check_quorum apply to raft, not bully",
+  );
+  assert.throws(
+    () => new Search({ ...ok, families: [] }),
+    (err) => /^search options: families is empty; name at least one family/.test(err.message),
+  );
   // An unknown config key is told the keys of the search's algorithm, not every algorithm's.
   assert.throws(
     () => new Search({ algorithm: "bully", property: "split-brain", config: { ttl: 2 } }),

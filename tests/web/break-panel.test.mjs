@@ -225,3 +225,29 @@ test("the_default_property_is_one_the_algorithm_does_not_promise", async () => {
   assert.ok(fenced.labels.includes("a stale write accepted by the resource (promised)"));
   await page.close();
 });
+
+test("no_fault_family_ticked_is_refused_at_the_field_and_starts_no_search", async () => {
+  const page = await openWithPanel();
+  await page.selectOption("[data-testid=break-target]", "bully-partition");
+  const job = await page.evaluate(() => window.breakPanel.job);
+  await page.evaluate(() => {
+    for (const box of document.querySelectorAll("[data-testid=break-panel] fieldset.families input")) box.checked = false;
+  });
+  await page.click("[data-testid=break-search]");
+  const state = await page.evaluate(() => {
+    const boxes = [...document.querySelectorAll("[data-testid=break-panel] fieldset.families input")];
+    const first = boxes.find((b) => !b.disabled);
+    return { job: window.breakPanel.job, running: window.breakPanel.running, message: first.validationMessage };
+  });
+  assert.equal(state.job, job, "no search started");
+  assert.ok(!state.running, "not running");
+  assert.equal(state.message, "Tick at least one fault family.");
+  // Ticking one again (a click, as a user does) lifts the refusal and the search runs.
+  await page.click("[data-testid=break-family-partition-one]");
+  await page.click("[data-testid=break-search]");
+  await page.waitForFunction((job) => window.breakPanel.job > job, job, { timeout: 10_000 });
+  await page.click("[data-testid=break-cancel]").catch(() => {});
+  await page.waitForFunction(() => !window.breakPanel.running, null, { timeout: 30_000 });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -142,7 +142,10 @@ class BreakPanel {
       ...EXAMPLES.map((e) => html("option", { value: e.id, text: e.title })));
     this.propertySelect = html("select", { id: id("property"), "data-testid": "break-property" });
     this.familyBoxes = FAMILIES.map(([f, words]) => {
-      const input = html("input", { type: "checkbox", value: f, "data-testid": `break-family-${f}` });
+      // A refusal of "no family ticked" sits on the first box; any tick or untick lifts it (a
+      // control left invalid would block the form's next submit before it is read again).
+      const input = html("input", { type: "checkbox", value: f, "data-testid": `break-family-${f}`,
+        onchange: () => { for (const l of this.familyBoxes) l.querySelector("input").setCustomValidity(""); } });
       return html("label", { class: "family" }, input, html("span", {}, html("code", { text: f }), ` ${words}`));
     });
     this.familiesSet = html("fieldset", { class: "families" }, html("legend", { text: "Fault families to draw from" }), ...this.familyBoxes);
@@ -217,8 +220,13 @@ class BreakPanel {
     // The order matters (a schedule draws a family by its index): the example's own order
     // first, as docs/search.md and `tenure search --families` give it, then any others ticked.
     const order = [...(t.families ?? []), ...FAMILIES.map(([f]) => f)];
-    const families = this.familyBoxes.map((l) => l.querySelector("input")).filter((i) => i.checked && !i.disabled).map((i) => i.value)
+    const boxes = this.familyBoxes.map((l) => l.querySelector("input"));
+    for (const box of boxes) box.setCustomValidity("");
+    const families = boxes.filter((i) => i.checked && !i.disabled).map((i) => i.value)
       .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    // No family would search runs without faults (the search refuses an empty list).
+    const first = boxes.find((i) => !i.disabled);
+    if (families.length === 0 && first) return bad(first, "Tick at least one fault family.");
     const options = { algorithm: t.algorithm, property: this.propertySelect.value, nodes: t.nodes ?? RUN.nodes, duration_ms: RUN.duration_ms, heal_ms: RUN.heal_ms, seed, families };
     if (t.check_quorum === false) options.check_quorum = false;
     if (Object.keys(t.config).length) options.config = t.config;

@@ -166,13 +166,20 @@ impl ChaosOptions {
 
     /// Refuses options that mean nothing for the algorithm, in the CLI's words: PreVote or
     /// CheckQuorum outside Raft, the store-outage family outside lease worlds. The CLI's
-    /// `chaos` and `search` and the JS `Search` all ask this one check.
+    /// `chaos` and `search` ask this one check; the JS `Search` asks
+    /// [`ChaosOptions::validate_named`] with its own option names.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_named("--pre-vote/--check-quorum")
+    }
+
+    /// [`ChaosOptions::validate`], naming the PreVote and CheckQuorum options as the caller
+    /// wrote them (`pre_vote/check_quorum` for a JS `Search`).
+    pub fn validate_named(&self, raft_options: &str) -> Result<(), String> {
         if (self.pre_vote.is_some() || self.check_quorum.is_some())
             && self.algorithm != Algorithm::Raft
         {
             return Err(format!(
-                "--pre-vote/--check-quorum apply to raft, not {}",
+                "{raft_options} apply to raft, not {}",
                 self.algorithm
             ));
         }

@@ -47,7 +47,7 @@ export interface SearchOptions {
   property: SearchProperty;
   /** Cluster size (default 3). */
   nodes?: number;
-  /** Fault families to draw from (default: every one that applies), as `tenure chaos`. */
+  /** Fault families to draw from (default: every one that applies), as `tenure chaos`; an empty list is refused (`ERR_SEARCH_RANGE`). */
   families?: string[];
   /**
    * Run i uses chaos seed `seed + i` (default 0): as a scenario's seed, a whole number from 0
@@ -475,8 +475,21 @@ fn read_options(value: &JsValue) -> Result<SearchOptions, JsValue> {
                 families.push(f);
             }
         }
+        // An empty list would draw no fault at all: a search of fault-free runs that looks
+        // like a search of every family (the CLI's --families cannot be given empty).
+        if families.is_empty() {
+            return Err(search_error(
+                Kind::Range,
+                "search options: families is empty; name at least one family, or leave \
+                 families out for every family that applies",
+            ));
+        }
         chaos.families = families;
     }
+    // In the options' own names: `Search::new` would say the CLI's flags.
+    chaos
+        .validate_named("pre_vote/check_quorum")
+        .map_err(|e| search_error(Kind::Range, &format!("search options: {e}")))?;
     let mut opts = SearchOptions::new(chaos, property);
     opts.config = config.unwrap_or_default();
     Ok(opts)
