@@ -3,8 +3,11 @@
 //   share = min(maxLeading, ceil(keys / live processes)).
 //
 // Membership lives in the same store, as leases: each process holds one member slot, the
-// lease "<group>/member/<i>" for the lowest free i < keys (a LeaderElection of its own, so a
-// process that stops renewing drops out after one ttl). Every probe interval a process counts
+// lease "<group>/member/<set>/<i>" for the lowest free i < keys (a LeaderElection of its own,
+// so a process that stops renewing drops out after one ttl). <set> is a hash of the sorted key
+// list (keySetHash): processes over the same keys, given in any order, share slots, and two
+// services over different key sets on one store and group never count each other (with slots
+// "<group>/member/<i>" they did: each one's share shrank and keys went unled). Every probe interval a process counts
 // the live members by asking each slot with an Acquire under the holder name
 // "tenure/member-scan": a Held answer names a member; a slot found free is released at once.
 // That is one Acquire per slot per probe interval: cheap for tens of keys, worth a longer
@@ -35,7 +38,7 @@ export class ShardedElection {
   #listenerErrors = new ListenerErrors("ShardedElection");
   #warned = new Set();
   #store;
-  #group;
+  #slots; // "<group>/member/<set>/": the prefix of this key set's member slots
   #tuning;
   #maxLeading;
   #probeMs;
@@ -109,7 +112,7 @@ export class ShardedElection {
       throw err;
     }
     this.#store = rest.store;
-    this.#group = group;
+    this.#slots = `${group}/member/${keySetHash(keys)}/`;
     this.#nodeId = this.#elections.get(keys[0]).nodeId;
     this.#maxLeading = maxLeading;
     this.#probeMs = probeIntervalMs ?? ttlMs;
@@ -196,7 +199,7 @@ export class ShardedElection {
   }
 
   #slot(i) {
-    return `${this.#group}/member/${i}`;
+    return `${this.#slots}${i}`;
   }
 
   #tick() {
@@ -369,9 +372,9 @@ function checkKeyList(keys) {
 }
 
 /**
- * Refuses a key under "<group>/member/": that is where the member slots live (the leases
- * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
- * once, and the member count would be wrong.
+ * Refuses a key under "<group>/member/": that is where the member slots of every key set of
+ * the group live (the leases "<group>/member/<set>/<i>"), so such a key could be contended as
+ * a shard and as a member slot at once, and a member count would be wrong.
  */
 function checkNotSlots(keys, group) {
   const prefix = `${group}/member/`;
@@ -380,7 +383,7 @@ function checkNotSlots(keys, group) {
   throw misuse(
     RangeError,
     "ERR_RESERVED_KEY",
-    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where this ShardedElection keeps its member slots (the leases "${group}/member/<i>"); rename the key, or pass another options.group`,
+    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where the ShardedElections of group ${JSON.stringify(group)} keep their member slots (the leases "${group}/member/<key set hash>/<i>"); rename the key, or pass another options.group`,
   );
 }
 
@@ -396,8 +399,38 @@ function checkProbeInterval(v) {
 function checkKeyLengths(keys, group) {
   const i = keys.findIndex((k) => k.length > MAX_LEASE_STRING);
   if (i >= 0) throw misuse(RangeError, "ERR_TOO_LARGE", `options.keys[${i}] has ${keys[i].length} UTF-16 code units; a lease key has at most ${MAX_LEASE_STRING}`);
-  const slot = `${group}/member/${keys.length - 1}`;
-  if (slot.length > MAX_LEASE_STRING) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<i>") would pass a lease key's ${MAX_LEASE_STRING}`);
+  const slot = `${group}/member/${"0".repeat(HASH_DIGITS)}/${keys.length - 1}`;
+  if (slot.length > MAX_LEASE_STRING) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<key set hash>/<i>", ${slot.length} here) would pass a lease key's ${MAX_LEASE_STRING}`);
+}
+
+/** Hex digits of keySetHash. */
+const HASH_DIGITS = 16;
+
+/**
+ * The key set's name in its member slots: 64-bit FNV-1a, in 16 hex digits, over the keys sorted
+ * (by UTF-16 code units, as Array.prototype.sort does), each as its UTF-8 byte count (4 bytes,
+ * big-endian) then its UTF-8 bytes. The same set in any order hashes alike; the length prefix
+ * keeps ["ab", "c"] and ["a", "bc"] apart. Every process of a rolling upgrade must compute
+ * the same name, so this is fixed for good (a test pins it). The 64 bits are kept as two
+ * 32-bit halves: a BigInt per byte costs far more over 10,000 keys.
+ */
+function keySetHash(keys) {
+  const utf8 = new TextEncoder();
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
+  const add = (byte) => {
+    lo ^= byte;
+    // (hi:lo) * 0x100000001b3 mod 2^64, where 0x100000001b3 = 2^40 + 0x1b3.
+    const low = (lo >>> 0) * 0x1b3; // below 2^41: exact
+    hi = (Math.imul(hi, 0x1b3) + ((lo << 8) >>> 0) + Math.floor(low / 2 ** 32)) >>> 0;
+    lo = low >>> 0;
+  };
+  for (const key of [...keys].sort()) {
+    const bytes = utf8.encode(key);
+    for (const shift of [24, 16, 8, 0]) add((bytes.length >>> shift) & 0xff);
+    for (const byte of bytes) add(byte);
+  }
+  return hi.toString(16).padStart(8, "0") + (lo >>> 0).toString(16).padStart(8, "0");
 }
 
 /** A value for a message: `the string "5"`, `5n`, `null`. */

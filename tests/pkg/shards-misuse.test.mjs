@@ -60,6 +60,8 @@ test("a refused construction makes nothing: the registry stays empty", async () 
     [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms above 0 .* got the string "500"$/],
     [{ keys: ["a", "b".repeat(70_000)] }, "ERR_TOO_LARGE", RangeError, /^options\.keys\[1\] has 70000 UTF-16 code units; a lease key has at most 65536$/],
     [{ group: "g".repeat(65_530) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65530 UTF-16 code units/],
+    // The slots are "<group>/member/<16 hex digits>/<i>": 65520 + 26 units is over the limit.
+    [{ group: "g".repeat(65_520) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65520 UTF-16 code units: its member slots \("g{20}\.\.\.\/member\/<key set hash>\/<i>", 65546 here\)/],
     [{ ttlMs: 1000, safetyMarginMs: 2000 }, "ERR_CONFIG", RangeError, /safetyMarginMs 2000/],
   ];
   for (const [options, code, Class, message] of refusals) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MemoryStore, ShardedElection } from "tenure";
 import { Broker } from "./helpers/broker.mjs";
-import { until, wait } from "./helpers/election.mjs";
+import { FAST, until, wait } from "./helpers/election.mjs";
 
 const KEYS = Array.from({ length: 12 }, (_, i) => `shard-${i}`);
 // A 1.5 s lease: long enough that a loaded two-core CI box (renewals late by a few hundred ms)
@@ -122,5 +122,50 @@ test("a lossy store still gets its members counted", { timeout: 30_000 }, async 
     await until(() => solo.members === 1 && solo.leading.length === keys.length, 15_000, "the lone process counts itself and leads all 60 keys");
   } finally {
     await solo.close();
+  }
+});
+
+// Member slots were "<group>/member/<i>" whatever the keys: two services over different key sets
+// on one store with the default group counted each other's processes as members, each one's
+// share shrank, and keys went unled (two pairs over 4 keys each led 4 of the 8). The slots are
+// now "<group>/member/<key set hash>/<i>".
+test("two key sets on one store and group count only their own processes, and lead every key", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const sets = { a: ["a0", "a1", "a2", "a3"], b: ["b0", "b1", "b2", "b3"] };
+  const nodes = ["a", "b"].flatMap((set) => [1, 2].map((n) => new ShardedElection({ store, keys: sets[set], nodeId: `${set}${n}`, ...FAST })));
+  for (const node of nodes) {
+    node.on("error", () => {});
+    node.start();
+  }
+  try {
+    const every = [...sets.a, ...sets.b];
+    await until(() => every.every((k) => store.holder(k) !== undefined) && nodes.every((n) => n.members === 2), 10_000, "all 8 keys led, 2 members each");
+    // Stable across several counts: two each, never a holder from the other set.
+    for (let i = 0; i < 8; i++) {
+      await wait(FAST.ttlMs / 2);
+      assert.deepEqual(nodes.map((n) => [n.members, n.leading.length]), [[2, 2], [2, 2], [2, 2], [2, 2]]);
+      for (const k of every) assert.equal(store.holder(k)?.holder[0], k[0], `${k} led by its own set`);
+    }
+  } finally {
+    await Promise.all(nodes.map((n) => n.close()));
+  }
+});
+
+test("the same key set given in another order shares the member slots", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const p = new ShardedElection({ store, keys: ["x", "y", "z"], nodeId: "p", ...FAST });
+  const q = new ShardedElection({ store, keys: ["z", "x", "y"], nodeId: "q", ...FAST });
+  for (const node of [p, q]) {
+    node.on("error", () => {});
+    node.start();
+  }
+  try {
+    await until(() => p.members === 2 && q.members === 2 && p.leading.length + q.leading.length === 3, 10_000, "two members over the three keys");
+    // The slots' names are fixed for good, so that every version of a rolling upgrade agrees:
+    // 64-bit FNV-1a of the sorted keys, each as a 4-byte big-endian UTF-8 length then its bytes.
+    const slots = store.keys().filter((k) => ["p", "q"].includes(store.holder(k)?.holder) && k.includes("/member/"));
+    assert.deepEqual(slots.sort(), ["shards/member/dd4777fed0da12f3/0", "shards/member/dd4777fed0da12f3/1"]);
+  } finally {
+    await Promise.all([p.close(), q.close()]);
   }
 });
