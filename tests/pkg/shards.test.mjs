@@ -169,3 +169,27 @@ test("the same key set given in another order shares the member slots", { timeou
     await Promise.all([p.close(), q.close()]);
   }
 });
+
+// A process above its share released one key per tick (a tick is an eighth of the probe
+// interval): with 500 keys a joining process took some ten minutes to get its share at the
+// default ttl. The whole excess is now released in one tick.
+test("a process above its share hands its whole excess over within a probe interval", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const keys = Array.from({ length: 40 }, (_, i) => `s${i}`);
+  const options = { ttlMs: 1000, probeIntervalMs: 1000 }; // a tick every 125 ms
+  const a = new ShardedElection({ store, keys, nodeId: "A", ...options });
+  const b = new ShardedElection({ store, keys, nodeId: "B", ...options });
+  for (const node of [a, b]) node.on("error", () => {});
+  a.start();
+  try {
+    await until(() => a.leading.length === 40, 10_000, "A alone leads all 40");
+    b.start();
+    await until(() => a.members === 2, 10_000, "A counts B");
+    const counted = performance.now();
+    // One key a tick needs 20 ticks (2.5 s) for A to come down to 20; the bound is 8 ticks.
+    await until(() => a.leading.length === 20 && b.leading.length === 20, options.probeIntervalMs, "20 each, within a probe interval of A counting B");
+    console.log(`A and B at 20 each ${Math.round(performance.now() - counted)} ms after A counted B`);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
