@@ -238,10 +238,17 @@ export class ShardedElection {
     }
   }
 
-  /** Takes the lowest free member slot (keeps trying each tick until one is held). */
+  /**
+   * Takes the lowest free member slot (keeps trying each tick until one is held). A slot whose
+   * request fails is passed over, so a lossy store does not hold a joining process back; the
+   * round's failures are one `error` event, the first named with a count of the rest (with the
+   * store down, one event per slot per tick was some 1,000 a second over 1,000 keys).
+   */
   async #claim() {
     if (this.#claiming) return;
     this.#claiming = true;
+    const failures = [];
+    const failed = (err) => failures.push(err);
     try {
       await this.#member?.close();
       this.#member = undefined;
@@ -249,9 +256,11 @@ export class ShardedElection {
         // Not on `registry`: a member slot is this process's membership, not a key it leads
         // (metrics() leaves it out too), so its is_leader would over-count sum(is_leader).
         const e = new LeaderElection({ ...this.#tuning, registry: undefined, key: this.#slot(i) });
-        e.on("error", (err) => this.#emitError(err));
+        e.on("error", failed);
         const result = await e.campaign();
         if (result.leader) {
+          e.off("error", failed); // its renewals' failures are reported one by one, as a key's
+          e.on("error", (err) => this.#emitError(err));
           if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
           else this.#member = e;
           return;
@@ -263,6 +272,7 @@ export class ShardedElection {
       // Tried again on the next tick.
     } finally {
       this.#claiming = false;
+      if (failures.length > 0 && this.#closing === undefined) this.#emitError(summary(failures));
     }
   }
 
@@ -346,6 +356,14 @@ export class ShardedElection {
   static {
     guardThis(ShardedElection, (o) => #elections in o, ["close"]);
   }
+}
+
+/** One claim round's failures as one StoreError: the first, with a count of the rest. */
+function summary([first, ...rest]) {
+  if (rest.length === 0) return first;
+  const more = `${rest.length} more member-slot request${rest.length === 1 ? "" : "s"} of this claim round failed too`;
+  const { code, key, request, reply } = first;
+  return new StoreError(`${first.message} (${more})`, { code, key, request, reply, cause: first.cause });
 }
 
 /**

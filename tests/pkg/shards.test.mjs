@@ -193,3 +193,31 @@ test("a process above its share hands its whole excess over within a probe inter
     await Promise.all([a.close(), b.close()]);
   }
 });
+
+// With the store down, the member claim asked every slot each tick and each slot's failure
+// was an `error` event of its own: 50 a tick over 50 keys, some 1,000 a second over 1,000
+// keys, drowning the keys' own errors. A claim round's failures are now one event.
+test("with the store down, a member claim round is one error event, however many slots", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const keys = Array.from({ length: 50 }, (_, i) => `s${i}`);
+  const probeIntervalMs = 400; // a tick, and so at most one claim round, every 50 ms
+  const node = new ShardedElection({ store, keys, nodeId: "A", ...FAST, probeIntervalMs });
+  const claims = []; // Acquire failures naming a member slot: the claim's
+  node.on("error", (err) => {
+    if (err.key.includes("/member/") && err.request?.type === "Acquire") claims.push(err);
+  });
+  node.start();
+  try {
+    await until(() => node.members === 1 && node.leading.length === keys.length, 10_000, "A leads all 50");
+    store.setAvailable(false);
+    const down = performance.now();
+    await wait(1500);
+    const ticks = Math.ceil((performance.now() - down) / (probeIntervalMs / 8));
+    assert.ok(claims.length > 0, "the outage was reported");
+    assert.ok(claims.length <= ticks, `${claims.length} claim errors in ${ticks} ticks`);
+    assert.match(claims.at(-1).message, /\(49 more member-slot requests of this claim round failed too\)$/);
+  } finally {
+    store.setAvailable(true);
+    await node.close();
+  }
+});
