@@ -84,6 +84,7 @@ export type DriverErrorCode =
   | "ERR_DUPLICATE_KEY"
   | "ERR_UNKNOWN_SHARD"
   | "ERR_RESERVED_KEY"
+  | "ERR_RESERVED_NODE_ID"
   | "ERR_PROM_CLIENT"
   | "ERR_METRIC_EXISTS"
   | "ERR_CLOSED"
@@ -299,6 +300,7 @@ export interface ShardedElectionOptions extends ElectionTuning {
   store: Store;
   /** The shards: one lease key each, none twice (ERR_DUPLICATE_KEY), none under "<group>/member/" (ERR_RESERVED_KEY). */
   keys: readonly string[];
+  /** This process's id, the same for every key; not "tenure/member-scan" (ERR_RESERVED_NODE_ID), the member scans' holder name. */
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
   maxLeading?: number;

@@ -95,6 +95,13 @@ export class ShardedElection {
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     const ttlMs = readOptions({ ...this.#tuning, key: keys[0] }).machine.ttl_ms;
+    if (nodeId === SCANNER) {
+      throw misuse(
+        RangeError,
+        "ERR_RESERVED_NODE_ID",
+        `ShardedElection: options.nodeId ${quoted(nodeId)} is reserved: the member scans ask the slots under that holder name, so a process of that name would never be counted as a member (and would clash with the scans); pass another nodeId`,
+      );
+    }
     checkKeyLengths(keys, group);
     try {
       for (const key of keys) {

@@ -106,3 +106,21 @@ test("options.keys is measured before it is read: a sparse or huge list is refus
   await most.close();
   await store.close();
 });
+
+// The member scans ask each slot as the holder "tenure/member-scan" and never count a holder
+// of that name: a process given it as its nodeId was accepted, then never counted, and its
+// slot claims stopped at a "scan" holding them. It is refused, before anything is made.
+test("the member scans' holder name is refused as a nodeId", async () => {
+  const store = new MemoryStore();
+  assert.throws(
+    () => new ShardedElection({ store, keys: ["a", "b"], nodeId: "tenure/member-scan" }),
+    (err) =>
+      err instanceof RangeError &&
+      err.code === "ERR_RESERVED_NODE_ID" &&
+      /^ShardedElection: options\.nodeId "tenure\/member-scan" is reserved: the member scans ask the slots under that holder name/.test(err.message),
+  );
+  // Only that name: a similar one is an ordinary nodeId.
+  const near = new ShardedElection({ store, keys: ["a", "b"], nodeId: "tenure/member-scan2" });
+  assert.equal(near.nodeId, "tenure/member-scan2");
+  await near.close();
+});
