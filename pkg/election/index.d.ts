@@ -328,6 +328,7 @@ export declare class ShardedElection {
   readonly share: number;
   /** Live processes (this one included) at the last count, undefined before it. */
   readonly members: number | undefined;
+  /** That key's LeaderElection; throws RangeError ERR_UNKNOWN_SHARD for a string not in `keys`, TypeError ERR_STRING_TYPE for anything but a string. */
   election(key: string): LeaderElection;
   on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;

@@ -20,7 +20,7 @@
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
-import { MAX_LEASE_STRING, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
+import { MAX_LEASE_STRING, describe, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
 import { StoreError, closedError, misuse } from "./errors.js";
@@ -151,8 +151,14 @@ export class ShardedElection {
 
   /** The LeaderElection of one key (for withLeadership, assertLeadership, fencingToken). */
   election(key) {
+    if (typeof key !== "string") {
+      // Not put into the message as it is: a Symbol threw an uncoded TypeError there.
+      refuseRevokedProxy(key, "ShardedElection.election: key");
+      const got = readingInput(() => describe(key));
+      throw misuse(TypeError, "ERR_STRING_TYPE", `ShardedElection.election: key must be a string, one of this ShardedElection's keys, got ${got}`);
+    }
     const e = this.#elections.get(key);
-    if (e === undefined) throw misuse(RangeError, "ERR_UNKNOWN_SHARD", `"${key}" is not one of this ShardedElection's keys`);
+    if (e === undefined) throw misuse(RangeError, "ERR_UNKNOWN_SHARD", `${quoted(key)} is not one of this ShardedElection's keys`);
     return e;
   }
 

@@ -124,3 +124,27 @@ test("the member scans' holder name is refused as a nodeId", async () => {
   assert.equal(near.nodeId, "tenure/member-scan2");
   await near.close();
 });
+
+// election(Symbol()) threw the engine's own TypeError, with no code, from putting the key into
+// the message. Anything but a string is now ERR_STRING_TYPE, saying what was given; a string
+// that is not a key stays ERR_UNKNOWN_SHARD.
+test("election(key) refuses a non-string with a code, saying what it got", async () => {
+  const node = new ShardedElection({ store: new MemoryStore(), keys: ["a", "b"] });
+  const refused = (key, got) =>
+    assert.throws(() => node.election(key), (err) => {
+      assert.ok(err instanceof TypeError, `${err}`);
+      assert.equal(err.code, "ERR_STRING_TYPE");
+      assert.equal(err.message, `ShardedElection.election: key must be a string, one of this ShardedElection's keys, got ${got}`);
+      return true;
+    });
+  refused(Symbol("a"), "Symbol(a)");
+  refused(Symbol(), "Symbol()");
+  refused(0, "0");
+  refused(undefined, "undefined");
+  refused(["a"], "an array");
+  refused({ toString: () => "a" }, "an object (Object)");
+  assert.throws(() => node.election("c"), { name: "RangeError", code: "ERR_UNKNOWN_SHARD", message: '"c" is not one of this ShardedElection\'s keys' });
+  assert.throws(() => node.election('say "hi"'), { code: "ERR_UNKNOWN_SHARD", message: '"say \\"hi\\"" is not one of this ShardedElection\'s keys' });
+  assert.equal(node.election("b").key, "b");
+  await node.close();
+});
