@@ -304,7 +304,7 @@ export interface ShardedElectionOptions extends ElectionTuning {
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
   maxLeading?: number;
-  /** How often a process counts the live members (one Acquire per member slot), ms above 0 and at most 2147483647 [ttlMs]. Checked, like every option, before any key's election is made. */
+  /** How often a process counts the live members (one Acquire per member slot), ms from 1 to 2147483647 [ttlMs]. Checked, like every option, before any key's election is made. */
   probeIntervalMs?: number;
   /** Prefix of the member-slot keys "<group>/member/<set>/<i>" ["shards"], where <set> is a hash of the sorted keys: only processes over the same key set (in any order) count each other. */
   group?: string;

@@ -421,12 +421,15 @@ function checkNotSlots(keys, group) {
   );
 }
 
-/** `probeIntervalMs`, when given: a timer's delay, so above 0 and at most MAX_TIMER_MS. */
+/**
+ * `probeIntervalMs`, when given: a timer's delay, so from 1 ms (a shorter timer runs at 1 ms in
+ * Node, and 0.0001 was taken as scans back to back) to MAX_TIMER_MS.
+ */
 function checkProbeInterval(v) {
   if (v === undefined) return;
-  const range = `above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+  const range = `from 1 to ${MAX_TIMER_MS} (1 ms is the shortest timer JavaScript runs, about 24.8 days the longest)`;
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.probeIntervalMs must be a number of ms ${range}, got ${describeValue(v)}`);
-  if (!(v > 0 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
+  if (!(v >= 1 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
 }
 
 /** Each key, and the last member slot's name, within a lease key's limit (the machine would refuse it only once built). */

@@ -54,10 +54,13 @@ test("a refused construction makes nothing: the registry stays empty", async () 
   const { Registry } = await import("prom-client");
   const store = new MemoryStore();
   const refusals = [
-    [{ probeIntervalMs: -1 }, "ERR_MILLIS_RANGE", RangeError, /^options\.probeIntervalMs must be a number of ms above 0 and at most 2147483647 \(about 24\.8 days, the longest timer JavaScript runs\), got -1$/],
+    [{ probeIntervalMs: -1 }, "ERR_MILLIS_RANGE", RangeError, /^options\.probeIntervalMs must be a number of ms from 1 to 2147483647 \(1 ms is the shortest timer JavaScript runs, about 24\.8 days the longest\), got -1$/],
+    // 0.1 µs was taken: scans back to back (a timer below 1 ms runs at 1 ms anyway).
+    [{ probeIntervalMs: 0.0001 }, "ERR_MILLIS_RANGE", RangeError, /got 0\.0001$/],
+    [{ probeIntervalMs: 0.999 }, "ERR_MILLIS_RANGE", RangeError, /got 0\.999$/],
     [{ probeIntervalMs: 2 ** 31 }, "ERR_MILLIS_RANGE", RangeError, /got 2147483648$/],
     [{ probeIntervalMs: NaN }, "ERR_MILLIS_RANGE", RangeError, /got NaN$/],
-    [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms above 0 .* got the string "500"$/],
+    [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms from 1 to .* got the string "500"$/],
     [{ keys: ["a", "b".repeat(70_000)] }, "ERR_TOO_LARGE", RangeError, /^options\.keys\[1\] has 70000 UTF-16 code units; a lease key has at most 65536$/],
     [{ group: "g".repeat(65_530) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65530 UTF-16 code units/],
     // The slots are "<group>/member/<16 hex digits>/<i>": 65520 + 26 units is over the limit.
@@ -75,7 +78,7 @@ test("a refused construction makes nothing: the registry stays empty", async () 
   }
   // The same options, valid, do register: the observable sees a construction.
   const registry = new Registry();
-  const ok = new ShardedElection({ store, keys: ["a", "b", "c"], registry, probeIntervalMs: 500 });
+  const ok = new ShardedElection({ store, keys: ["a", "b", "c"], registry, probeIntervalMs: 1 }); // the shortest
   assert.ok(registry.getMetricsAsArray().length > 0);
   await ok.close();
   assert.deepEqual(store.keys(), [], "no request reached the store");
