@@ -23,6 +23,7 @@
 import { MAX_LEASE_STRING, describe, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
+import { ElectionMetrics } from "./metrics.js";
 import { StoreError, closedError, misuse } from "./errors.js";
 import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout, readOptions } from "./options.js";
 import { randomId } from "./random.js";
@@ -103,6 +104,8 @@ export class ShardedElection {
       );
     }
     checkKeyLengths(keys, group);
+    const node = typeof nodeId === "bigint" ? nodeId.toString() : nodeId; // its series' label, as LeaderElection's
+    ElectionMetrics.refuseTaken(rest.registry, keys.map((key) => ({ key, node })));
     try {
       for (const key of keys) {
         const e = new LeaderElection({ ...this.#tuning, key });

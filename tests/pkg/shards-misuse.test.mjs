@@ -151,3 +151,25 @@ test("election(key) refuses a non-string with a code, saying what it got", async
   assert.equal(node.election("b").key, "b");
   await node.close();
 });
+
+// A registry with an open election of one of the keys under the same nodeId refused that key's
+// election only once the keys before it were made: the refusal closed them, but their series
+// stayed on the registry until each close() settled (some 5-50 ms). The series are now checked
+// for every key before any is made.
+test("a key whose series the registry already has is refused before any key's series is there", async () => {
+  const { Registry } = await import("prom-client");
+  const registry = new Registry();
+  const store = new MemoryStore();
+  const other = new LeaderElection({ store, key: "b", nodeId: "w", registry });
+  const series = async () => (await registry.metrics()).split("\n").filter((l) => l.startsWith("leader_election_is_leader{"));
+  assert.throws(() => new ShardedElection({ store, keys: ["a", "b", "c"], nodeId: "w", registry }), {
+    code: "ERR_METRIC_EXISTS",
+    message: /^options\.registry already has the leader_election_\* series of an election of key "b" on node "w"/,
+  });
+  assert.deepEqual(await series(), ['leader_election_is_leader{key="b",node="w"} 0'], "only the other election's series, at once");
+  // Another nodeId is another series: accepted beside it.
+  const beside = new ShardedElection({ store, keys: ["a", "b", "c"], nodeId: "v", registry });
+  assert.equal((await series()).length, 4);
+  await Promise.all([beside.close(), other.close()]);
+  assert.deepEqual(await series(), []);
+});
