@@ -84,6 +84,7 @@ export type DriverErrorCode =
   | "ERR_DUPLICATE_KEY"
   | "ERR_UNKNOWN_SHARD"
   | "ERR_RESERVED_KEY"
+  | "ERR_RESERVED_NODE_ID"
   | "ERR_PROM_CLIENT"
   | "ERR_METRIC_EXISTS"
   | "ERR_CLOSED"
@@ -299,12 +300,13 @@ export interface ShardedElectionOptions extends ElectionTuning {
   store: Store;
   /** The shards: one lease key each, none twice (ERR_DUPLICATE_KEY), none under "<group>/member/" (ERR_RESERVED_KEY). */
   keys: readonly string[];
+  /** This process's id, the same for every key; not "tenure/member-scan" (ERR_RESERVED_NODE_ID), the member scans' holder name. */
   nodeId?: string | bigint;
   /** The most shards this process leads at once [Infinity]; the fair share caps it too. */
   maxLeading?: number;
-  /** How often a process counts the live members (one Acquire per member slot), ms above 0 and at most 2147483647 [ttlMs]. Checked, like every option, before any key's election is made. */
+  /** How often a process counts the live members (one Acquire per member slot), ms from 1 to 2147483647 [ttlMs]. Checked, like every option, before any key's election is made. */
   probeIntervalMs?: number;
-  /** Prefix of the member-slot keys "<group>/member/<i>" ["shards"]. */
+  /** Prefix of the member-slot keys "<group>/member/<set>/<i>" ["shards"], where <set> is a hash of the sorted keys: only processes over the same key set (in any order) count each other. */
   group?: string;
   closeTimeoutMs?: number | null;
   registry?: PromRegistry;
@@ -326,6 +328,7 @@ export declare class ShardedElection {
   readonly share: number;
   /** Live processes (this one included) at the last count, undefined before it. */
   readonly members: number | undefined;
+  /** That key's LeaderElection; throws RangeError ERR_UNKNOWN_SHARD for a string not in `keys`, TypeError ERR_STRING_TYPE for anything but a string. */
   election(key: string): LeaderElection;
   on<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;
   once<E extends keyof ShardedElectionEvents>(event: E, listener: (payload: ShardedElectionEvents[E]) => void): this;

@@ -49,6 +49,20 @@ export class ElectionMetrics {
     }
   }
 
+  /**
+   * Throws what the constructor would for the first of `labelsList` whose series an open
+   * election already writes on `registry`: ShardedElection asks before it makes any key's
+   * election, since one refused half-way left the keys made before it on the registry until
+   * their close() settled. Reads nothing of a registry no election has used.
+   */
+  static refuseTaken(registry, labelsList) {
+    const set = sets.get(registry);
+    if (set === undefined) return;
+    const taken = new Set([...set.members].map((m) => JSON.stringify([m.#labels.key, m.#labels.node])));
+    const first = labelsList.find((l) => taken.has(JSON.stringify([l.key, l.node])));
+    if (first !== undefined) throw seriesExists(first);
+  }
+
   elected(token, now) {
     this.#elections++;
     this.#token = token;

@@ -3,23 +3,28 @@
 //   share = min(maxLeading, ceil(keys / live processes)).
 //
 // Membership lives in the same store, as leases: each process holds one member slot, the
-// lease "<group>/member/<i>" for the lowest free i < keys (a LeaderElection of its own, so a
-// process that stops renewing drops out after one ttl). Every probe interval a process counts
-// the live members by asking each slot with an Acquire under the holder name
-// "tenure/member-scan": a Held answer names a member; a slot found free is released at once.
+// lease "<group>/member/<set>/<i>" for the lowest free i < keys (a LeaderElection of its own,
+// so a process that stops renewing drops out after one ttl). <set> is a hash of the sorted key
+// list (keySetHash): processes over the same keys, given in any order, share slots, and two
+// services over different key sets on one store and group never count each other (with slots
+// "<group>/member/<i>" they did: each one's share shrank and keys went unled). Every probe
+// interval a process counts the live members by asking each slot with an Acquire under the
+// holder name "tenure/member-scan": a Held answer names a member; a slot found free is
+// released at once.
 // That is one Acquire per slot per probe interval: cheap for tens of keys, worth a longer
 // probeIntervalMs for thousands.
 //
 // - Below its share, a process contends for every key it does not lead.
 // - At its share, it stops contending.
-// - Above it (a process joined), it releases one key per tick, the one it won last, and
-//   leaves that key alone for a probe interval so a process below its share takes it.
+// - Above it (a process joined), it releases its whole excess at once, the keys it won last,
+//   and leaves each alone for a probe interval so a process below its share takes it.
 // So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
-import { MAX_LEASE_STRING, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
+import { MAX_LEASE_STRING, describe, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
 import { Emitter, ListenerErrors } from "./emitter.js";
 import { LeaderElection } from "./election.js";
+import { ElectionMetrics } from "./metrics.js";
 import { StoreError, closedError, misuse } from "./errors.js";
 import { ELECTION_KEYS, MAX_TIMER_MS, quoted, readCloseTimeout, readOptions } from "./options.js";
 import { randomId } from "./random.js";
@@ -35,7 +40,7 @@ export class ShardedElection {
   #listenerErrors = new ListenerErrors("ShardedElection");
   #warned = new Set();
   #store;
-  #group;
+  #slots; // "<group>/member/<set>/": the prefix of this key set's member slots
   #tuning;
   #maxLeading;
   #probeMs;
@@ -92,7 +97,16 @@ export class ShardedElection {
     const nodeId = rest.nodeId ?? randomId();
     this.#tuning = { ...rest, nodeId };
     const ttlMs = readOptions({ ...this.#tuning, key: keys[0] }).machine.ttl_ms;
+    if (nodeId === SCANNER) {
+      throw misuse(
+        RangeError,
+        "ERR_RESERVED_NODE_ID",
+        `ShardedElection: options.nodeId ${quoted(nodeId)} is reserved: the member scans ask the slots under that holder name, so a process of that name would never be counted as a member (and would clash with the scans); pass another nodeId`,
+      );
+    }
     checkKeyLengths(keys, group);
+    const node = typeof nodeId === "bigint" ? nodeId.toString() : nodeId; // its series' label, as LeaderElection's
+    ElectionMetrics.refuseTaken(rest.registry, keys.map((key) => ({ key, node })));
     try {
       for (const key of keys) {
         const e = new LeaderElection({ ...this.#tuning, key });
@@ -109,7 +123,7 @@ export class ShardedElection {
       throw err;
     }
     this.#store = rest.store;
-    this.#group = group;
+    this.#slots = `${group}/member/${keySetHash(keys)}/`;
     this.#nodeId = this.#elections.get(keys[0]).nodeId;
     this.#maxLeading = maxLeading;
     this.#probeMs = probeIntervalMs ?? ttlMs;
@@ -141,8 +155,14 @@ export class ShardedElection {
 
   /** The LeaderElection of one key (for withLeadership, assertLeadership, fencingToken). */
   election(key) {
+    if (typeof key !== "string") {
+      // Not put into the message as it is: a Symbol threw an uncoded TypeError there.
+      refuseRevokedProxy(key, "ShardedElection.election: key");
+      const got = readingInput(() => describe(key));
+      throw misuse(TypeError, "ERR_STRING_TYPE", `ShardedElection.election: key must be a string, one of this ShardedElection's keys, got ${got}`);
+    }
     const e = this.#elections.get(key);
-    if (e === undefined) throw misuse(RangeError, "ERR_UNKNOWN_SHARD", `"${key}" is not one of this ShardedElection's keys`);
+    if (e === undefined) throw misuse(RangeError, "ERR_UNKNOWN_SHARD", `${quoted(key)} is not one of this ShardedElection's keys`);
     return e;
   }
 
@@ -196,7 +216,7 @@ export class ShardedElection {
   }
 
   #slot(i) {
-    return `${this.#group}/member/${i}`;
+    return `${this.#slots}${i}`;
   }
 
   #tick() {
@@ -214,13 +234,16 @@ export class ShardedElection {
     if (share === 0) return; // not counted yet
     const leading = this.leading;
     if (leading.length > share) {
-      // The key elected last, in one pass (a sort of every led key each tick was O(n log n)).
-      let last = leading[0];
-      for (const key of leading) if ((this.#order.get(key) ?? 0) > (this.#order.get(last) ?? 0)) last = key;
-      this.#resting.set(last, now + this.#probeMs);
-      this.#elections.get(last).release().catch(() => {});
+      // The whole excess in one tick, the keys won last first: one key a tick took a joining
+      // process some ten minutes to get its 250 of 500 keys at the default ttl. (Sorted only
+      // when above the share, a tick or so per join; a sort every tick was O(n log n).)
+      const byLatest = leading.sort((a, b) => (this.#order.get(b) ?? 0) - (this.#order.get(a) ?? 0));
+      for (const key of byLatest.slice(0, leading.length - share)) {
+        this.#resting.set(key, now + this.#probeMs);
+        this.#elections.get(key).release().catch(() => {});
+      }
     }
-    const contend = leading.length - (leading.length > share ? 1 : 0) < share;
+    const contend = leading.length < share; // above it, the excess was just released: at the share
     for (const [key, e] of this.#elections) {
       if (e.state === "Leader") continue;
       const resting = (this.#resting.get(key) ?? 0) > now;
@@ -232,10 +255,17 @@ export class ShardedElection {
     }
   }
 
-  /** Takes the lowest free member slot (keeps trying each tick until one is held). */
+  /**
+   * Takes the lowest free member slot (keeps trying each tick until one is held). A slot whose
+   * request fails is passed over, so a lossy store does not hold a joining process back; the
+   * round's failures are one `error` event, the first named with a count of the rest (with the
+   * store down, one event per slot per tick was some 1,000 a second over 1,000 keys).
+   */
   async #claim() {
     if (this.#claiming) return;
     this.#claiming = true;
+    const failures = [];
+    const failed = (err) => failures.push(err);
     try {
       await this.#member?.close();
       this.#member = undefined;
@@ -243,9 +273,11 @@ export class ShardedElection {
         // Not on `registry`: a member slot is this process's membership, not a key it leads
         // (metrics() leaves it out too), so its is_leader would over-count sum(is_leader).
         const e = new LeaderElection({ ...this.#tuning, registry: undefined, key: this.#slot(i) });
-        e.on("error", (err) => this.#emitError(err));
+        e.on("error", failed);
         const result = await e.campaign();
         if (result.leader) {
+          e.off("error", failed); // its renewals' failures are reported one by one, as a key's
+          e.on("error", (err) => this.#emitError(err));
           if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
           else this.#member = e;
           return;
@@ -257,6 +289,7 @@ export class ShardedElection {
       // Tried again on the next tick.
     } finally {
       this.#claiming = false;
+      if (failures.length > 0 && this.#closing === undefined) this.#emitError(summary(failures));
     }
   }
 
@@ -342,6 +375,14 @@ export class ShardedElection {
   }
 }
 
+/** One claim round's failures as one StoreError: the first, with a count of the rest. */
+function summary([first, ...rest]) {
+  if (rest.length === 0) return first;
+  const more = `${rest.length} more member-slot request${rest.length === 1 ? "" : "s"} of this claim round failed too`;
+  const { code, key, request, reply } = first;
+  return new StoreError(`${first.message} (${more})`, { code, key, request, reply, cause: first.cause });
+}
+
 /**
  * Refuses `keys` unless it is a dense, non-empty array of at most MAX_SHARD_KEYS non-empty
  * strings, measured before any element is read: `every` and `new Set` walk the holes of a
@@ -369,9 +410,9 @@ function checkKeyList(keys) {
 }
 
 /**
- * Refuses a key under "<group>/member/": that is where the member slots live (the leases
- * "<group>/member/<i>"), so such a key would be contended as a shard and as a member slot at
- * once, and the member count would be wrong.
+ * Refuses a key under "<group>/member/": that is where the member slots of every key set of
+ * the group live (the leases "<group>/member/<set>/<i>"), so such a key could be contended as
+ * a shard and as a member slot at once, and a member count would be wrong.
  */
 function checkNotSlots(keys, group) {
   const prefix = `${group}/member/`;
@@ -380,24 +421,51 @@ function checkNotSlots(keys, group) {
   throw misuse(
     RangeError,
     "ERR_RESERVED_KEY",
-    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where this ShardedElection keeps its member slots (the leases "${group}/member/<i>"); rename the key, or pass another options.group`,
+    `ShardedElection: options.keys[${i}] ${JSON.stringify(keys[i])} is under ${JSON.stringify(prefix)}, where the ShardedElections of group ${JSON.stringify(group)} keep their member slots (the leases "${group}/member/<key set hash>/<i>"); rename the key, or pass another options.group`,
   );
 }
 
-/** `probeIntervalMs`, when given: a timer's delay, so above 0 and at most MAX_TIMER_MS. */
+/**
+ * `probeIntervalMs`, when given: a timer's delay, so from 1 ms (a shorter timer runs at 1 ms in
+ * Node, and 0.0001 was taken as scans back to back) to MAX_TIMER_MS.
+ */
 function checkProbeInterval(v) {
   if (v === undefined) return;
-  const range = `above 0 and at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer JavaScript runs)`;
+  const range = `from 1 to ${MAX_TIMER_MS} (1 ms is the shortest timer JavaScript runs, about 24.8 days the longest)`;
   if (typeof v !== "number") throw misuse(TypeError, "ERR_MILLIS_TYPE", `options.probeIntervalMs must be a number of ms ${range}, got ${describeValue(v)}`);
-  if (!(v > 0 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
+  if (!(v >= 1 && v <= MAX_TIMER_MS)) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.probeIntervalMs must be a number of ms ${range}, got ${v}`);
 }
 
 /** Each key, and the last member slot's name, within a lease key's limit (the machine would refuse it only once built). */
 function checkKeyLengths(keys, group) {
   const i = keys.findIndex((k) => k.length > MAX_LEASE_STRING);
   if (i >= 0) throw misuse(RangeError, "ERR_TOO_LARGE", `options.keys[${i}] has ${keys[i].length} UTF-16 code units; a lease key has at most ${MAX_LEASE_STRING}`);
-  const slot = `${group}/member/${keys.length - 1}`;
-  if (slot.length > MAX_LEASE_STRING) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<i>") would pass a lease key's ${MAX_LEASE_STRING}`);
+  const slot = `${group}/member/${"0".repeat(HASH_DIGITS)}/${keys.length - 1}`;
+  if (slot.length > MAX_LEASE_STRING) throw misuse(RangeError, "ERR_TOO_LARGE", `options.group has ${group.length} UTF-16 code units: its member slots ("${group.slice(0, 20)}.../member/<key set hash>/<i>", ${slot.length} here) would pass a lease key's ${MAX_LEASE_STRING}`);
+}
+
+/** Hex digits of keySetHash. */
+const HASH_DIGITS = 16;
+
+/**
+ * The key set's name in its member slots: 64-bit FNV-1a, in 16 hex digits, over the keys sorted
+ * (by UTF-16 code units, as Array.prototype.sort does), each as its UTF-8 byte count (4 bytes,
+ * big-endian) then its UTF-8 bytes. The same set in any order hashes alike; the length prefix
+ * keeps ["ab", "c"] and ["a", "bc"] apart. Every process of a rolling upgrade must compute the
+ * same name, so this is fixed for good (a test pins it). About 25 ms for 10,000 keys.
+ */
+function keySetHash(keys) {
+  const utf8 = new TextEncoder();
+  let hash = 0xcbf29ce484222325n;
+  const add = (byte) => {
+    hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  };
+  for (const key of [...keys].sort()) {
+    const bytes = utf8.encode(key);
+    for (const shift of [24, 16, 8, 0]) add((bytes.length >>> shift) & 0xff);
+    for (const byte of bytes) add(byte);
+  }
+  return hash.toString(16).padStart(HASH_DIGITS, "0");
 }
 
 /** A value for a message: `the string "5"`, `5n`, `null`. */

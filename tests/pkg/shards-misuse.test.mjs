@@ -54,12 +54,17 @@ test("a refused construction makes nothing: the registry stays empty", async () 
   const { Registry } = await import("prom-client");
   const store = new MemoryStore();
   const refusals = [
-    [{ probeIntervalMs: -1 }, "ERR_MILLIS_RANGE", RangeError, /^options\.probeIntervalMs must be a number of ms above 0 and at most 2147483647 \(about 24\.8 days, the longest timer JavaScript runs\), got -1$/],
+    [{ probeIntervalMs: -1 }, "ERR_MILLIS_RANGE", RangeError, /^options\.probeIntervalMs must be a number of ms from 1 to 2147483647 \(1 ms is the shortest timer JavaScript runs, about 24\.8 days the longest\), got -1$/],
+    // 0.1 µs was taken: scans back to back (a timer below 1 ms runs at 1 ms anyway).
+    [{ probeIntervalMs: 0.0001 }, "ERR_MILLIS_RANGE", RangeError, /got 0\.0001$/],
+    [{ probeIntervalMs: 0.999 }, "ERR_MILLIS_RANGE", RangeError, /got 0\.999$/],
     [{ probeIntervalMs: 2 ** 31 }, "ERR_MILLIS_RANGE", RangeError, /got 2147483648$/],
     [{ probeIntervalMs: NaN }, "ERR_MILLIS_RANGE", RangeError, /got NaN$/],
-    [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms above 0 .* got the string "500"$/],
+    [{ probeIntervalMs: "500" }, "ERR_MILLIS_TYPE", TypeError, /^options\.probeIntervalMs must be a number of ms from 1 to .* got the string "500"$/],
     [{ keys: ["a", "b".repeat(70_000)] }, "ERR_TOO_LARGE", RangeError, /^options\.keys\[1\] has 70000 UTF-16 code units; a lease key has at most 65536$/],
     [{ group: "g".repeat(65_530) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65530 UTF-16 code units/],
+    // The slots are "<group>/member/<16 hex digits>/<i>": 65520 + 26 units is over the limit.
+    [{ group: "g".repeat(65_520) }, "ERR_TOO_LARGE", RangeError, /^options\.group has 65520 UTF-16 code units: its member slots \("g{20}\.\.\.\/member\/<key set hash>\/<i>", 65546 here\)/],
     [{ ttlMs: 1000, safetyMarginMs: 2000 }, "ERR_CONFIG", RangeError, /safetyMarginMs 2000/],
   ];
   for (const [options, code, Class, message] of refusals) {
@@ -73,7 +78,7 @@ test("a refused construction makes nothing: the registry stays empty", async () 
   }
   // The same options, valid, do register: the observable sees a construction.
   const registry = new Registry();
-  const ok = new ShardedElection({ store, keys: ["a", "b", "c"], registry, probeIntervalMs: 500 });
+  const ok = new ShardedElection({ store, keys: ["a", "b", "c"], registry, probeIntervalMs: 1 }); // the shortest
   assert.ok(registry.getMetricsAsArray().length > 0);
   await ok.close();
   assert.deepEqual(store.keys(), [], "no request reached the store");
@@ -103,4 +108,68 @@ test("options.keys is measured before it is read: a sparse or huge list is refus
   const most = new ShardedElection({ store, keys: Array.from({ length: 10_000 }, (_, i) => `k${i}`) });
   await most.close();
   await store.close();
+});
+
+// The member scans ask each slot as the holder "tenure/member-scan" and never count a holder
+// of that name: a process given it as its nodeId was accepted, then never counted, and its
+// slot claims stopped at a "scan" holding them. It is refused, before anything is made.
+test("the member scans' holder name is refused as a nodeId", async () => {
+  const store = new MemoryStore();
+  assert.throws(
+    () => new ShardedElection({ store, keys: ["a", "b"], nodeId: "tenure/member-scan" }),
+    (err) =>
+      err instanceof RangeError &&
+      err.code === "ERR_RESERVED_NODE_ID" &&
+      /^ShardedElection: options\.nodeId "tenure\/member-scan" is reserved: the member scans ask the slots under that holder name/.test(err.message),
+  );
+  // Only that name: a similar one is an ordinary nodeId.
+  const near = new ShardedElection({ store, keys: ["a", "b"], nodeId: "tenure/member-scan2" });
+  assert.equal(near.nodeId, "tenure/member-scan2");
+  await near.close();
+});
+
+// election(Symbol()) threw the engine's own TypeError, with no code, from putting the key into
+// the message. Anything but a string is now ERR_STRING_TYPE, saying what was given; a string
+// that is not a key stays ERR_UNKNOWN_SHARD.
+test("election(key) refuses a non-string with a code, saying what it got", async () => {
+  const node = new ShardedElection({ store: new MemoryStore(), keys: ["a", "b"] });
+  const refused = (key, got) =>
+    assert.throws(() => node.election(key), (err) => {
+      assert.ok(err instanceof TypeError, `${err}`);
+      assert.equal(err.code, "ERR_STRING_TYPE");
+      assert.equal(err.message, `ShardedElection.election: key must be a string, one of this ShardedElection's keys, got ${got}`);
+      return true;
+    });
+  refused(Symbol("a"), "Symbol(a)");
+  refused(Symbol(), "Symbol()");
+  refused(0, "0");
+  refused(undefined, "undefined");
+  refused(["a"], "an array");
+  refused({ toString: () => "a" }, "an object (Object)");
+  assert.throws(() => node.election("c"), { name: "RangeError", code: "ERR_UNKNOWN_SHARD", message: '"c" is not one of this ShardedElection\'s keys' });
+  assert.throws(() => node.election('say "hi"'), { code: "ERR_UNKNOWN_SHARD", message: '"say \\"hi\\"" is not one of this ShardedElection\'s keys' });
+  assert.equal(node.election("b").key, "b");
+  await node.close();
+});
+
+// A registry with an open election of one of the keys under the same nodeId refused that key's
+// election only once the keys before it were made: the refusal closed them, but their series
+// stayed on the registry until each close() settled (some 5-50 ms). The series are now checked
+// for every key before any is made.
+test("a key whose series the registry already has is refused before any key's series is there", async () => {
+  const { Registry } = await import("prom-client");
+  const registry = new Registry();
+  const store = new MemoryStore();
+  const other = new LeaderElection({ store, key: "b", nodeId: "w", registry });
+  const series = async () => (await registry.metrics()).split("\n").filter((l) => l.startsWith("leader_election_is_leader{"));
+  assert.throws(() => new ShardedElection({ store, keys: ["a", "b", "c"], nodeId: "w", registry }), {
+    code: "ERR_METRIC_EXISTS",
+    message: /^options\.registry already has the leader_election_\* series of an election of key "b" on node "w"/,
+  });
+  assert.deepEqual(await series(), ['leader_election_is_leader{key="b",node="w"} 0'], "only the other election's series, at once");
+  // Another nodeId is another series: accepted beside it.
+  const beside = new ShardedElection({ store, keys: ["a", "b", "c"], nodeId: "v", registry });
+  assert.equal((await series()).length, 4);
+  await Promise.all([beside.close(), other.close()]);
+  assert.deepEqual(await series(), []);
 });

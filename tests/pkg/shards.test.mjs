@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { MemoryStore, ShardedElection } from "tenure";
 import { Broker } from "./helpers/broker.mjs";
-import { until, wait } from "./helpers/election.mjs";
+import { FAST, until, wait } from "./helpers/election.mjs";
 
 const KEYS = Array.from({ length: 12 }, (_, i) => `shard-${i}`);
 // A 1.5 s lease: long enough that a loaded two-core CI box (renewals late by a few hundred ms)
@@ -122,5 +122,102 @@ test("a lossy store still gets its members counted", { timeout: 30_000 }, async 
     await until(() => solo.members === 1 && solo.leading.length === keys.length, 15_000, "the lone process counts itself and leads all 60 keys");
   } finally {
     await solo.close();
+  }
+});
+
+// Member slots were "<group>/member/<i>" whatever the keys: two services over different key sets
+// on one store with the default group counted each other's processes as members, each one's
+// share shrank, and keys went unled (two pairs over 4 keys each led 4 of the 8). The slots are
+// now "<group>/member/<key set hash>/<i>".
+test("two key sets on one store and group count only their own processes, and lead every key", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const sets = { a: ["a0", "a1", "a2", "a3"], b: ["b0", "b1", "b2", "b3"] };
+  const nodes = ["a", "b"].flatMap((set) => [1, 2].map((n) => new ShardedElection({ store, keys: sets[set], nodeId: `${set}${n}`, ...FAST })));
+  for (const node of nodes) {
+    node.on("error", () => {});
+    node.start();
+  }
+  try {
+    const every = [...sets.a, ...sets.b];
+    await until(() => every.every((k) => store.holder(k) !== undefined) && nodes.every((n) => n.members === 2), 10_000, "all 8 keys led, 2 members each");
+    // Stable across several counts: two each, never a holder from the other set.
+    for (let i = 0; i < 8; i++) {
+      await wait(FAST.ttlMs / 2);
+      assert.deepEqual(nodes.map((n) => [n.members, n.leading.length]), [[2, 2], [2, 2], [2, 2], [2, 2]]);
+      for (const k of every) assert.equal(store.holder(k)?.holder[0], k[0], `${k} led by its own set`);
+    }
+  } finally {
+    await Promise.all(nodes.map((n) => n.close()));
+  }
+});
+
+test("the same key set given in another order shares the member slots", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const p = new ShardedElection({ store, keys: ["x", "y", "z"], nodeId: "p", ...FAST });
+  const q = new ShardedElection({ store, keys: ["z", "x", "y"], nodeId: "q", ...FAST });
+  for (const node of [p, q]) {
+    node.on("error", () => {});
+    node.start();
+  }
+  try {
+    await until(() => p.members === 2 && q.members === 2 && p.leading.length + q.leading.length === 3, 10_000, "two members over the three keys");
+    // The slots' names are fixed for good, so that every version of a rolling upgrade agrees:
+    // 64-bit FNV-1a of the sorted keys, each as a 4-byte big-endian UTF-8 length then its bytes.
+    const slots = store.keys().filter((k) => ["p", "q"].includes(store.holder(k)?.holder) && k.includes("/member/"));
+    assert.deepEqual(slots.sort(), ["shards/member/dd4777fed0da12f3/0", "shards/member/dd4777fed0da12f3/1"]);
+  } finally {
+    await Promise.all([p.close(), q.close()]);
+  }
+});
+
+// A process above its share released one key per tick (a tick is an eighth of the probe
+// interval): with 500 keys a joining process took some ten minutes to get its share at the
+// default ttl. The whole excess is now released in one tick.
+test("a process above its share hands its whole excess over within a probe interval", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const keys = Array.from({ length: 40 }, (_, i) => `s${i}`);
+  const options = { ttlMs: 1000, probeIntervalMs: 1000 }; // a tick every 125 ms
+  const a = new ShardedElection({ store, keys, nodeId: "A", ...options });
+  const b = new ShardedElection({ store, keys, nodeId: "B", ...options });
+  for (const node of [a, b]) node.on("error", () => {});
+  a.start();
+  try {
+    await until(() => a.leading.length === 40, 10_000, "A alone leads all 40");
+    b.start();
+    await until(() => a.members === 2, 10_000, "A counts B");
+    const counted = performance.now();
+    // One key a tick needs 20 ticks (2.5 s) for A to come down to 20; the bound is 8 ticks.
+    await until(() => a.leading.length === 20 && b.leading.length === 20, options.probeIntervalMs, "20 each, within a probe interval of A counting B");
+    console.log(`A and B at 20 each ${Math.round(performance.now() - counted)} ms after A counted B`);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+// With the store down, the member claim asked every slot each tick and each slot's failure
+// was an `error` event of its own: 50 a tick over 50 keys, some 1,000 a second over 1,000
+// keys, drowning the keys' own errors. A claim round's failures are now one event.
+test("with the store down, a member claim round is one error event, however many slots", { timeout: 30_000 }, async () => {
+  const store = new MemoryStore();
+  const keys = Array.from({ length: 50 }, (_, i) => `s${i}`);
+  const probeIntervalMs = 400; // a tick, and so at most one claim round, every 50 ms
+  const node = new ShardedElection({ store, keys, nodeId: "A", ...FAST, probeIntervalMs });
+  const claims = []; // Acquire failures naming a member slot: the claim's
+  node.on("error", (err) => {
+    if (err.key.includes("/member/") && err.request?.type === "Acquire") claims.push(err);
+  });
+  node.start();
+  try {
+    await until(() => node.members === 1 && node.leading.length === keys.length, 10_000, "A leads all 50");
+    store.setAvailable(false);
+    const down = performance.now();
+    await wait(1500);
+    const ticks = Math.ceil((performance.now() - down) / (probeIntervalMs / 8));
+    assert.ok(claims.length > 0, "the outage was reported");
+    assert.ok(claims.length <= ticks, `${claims.length} claim errors in ${ticks} ticks`);
+    assert.match(claims.at(-1).message, /\(49 more member-slot requests of this claim round failed too\)$/);
+  } finally {
+    store.setAvailable(true);
+    await node.close();
   }
 });
