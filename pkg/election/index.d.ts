@@ -227,6 +227,7 @@ export interface LeaderElectionEvents {
 /** The plain metrics snapshot; the field names are the Prometheus metric names. */
 export interface ElectionMetricsSnapshot {
   labels: { key: string; node: string };
+  /** 1 when `isLeader` is true at the moment of the snapshot (or scrape): 0 past the local deadline, even before the step-down has run. */
   leader_election_is_leader: 0 | 1;
   leader_election_elections_total: number;
   /** The current or last leadership's token (0n before the first). */
@@ -234,6 +235,7 @@ export interface ElectionMetricsSnapshot {
   leader_election_leadership_lost_total: number;
   leader_election_leadership_lost_by_reason: Partial<Record<StepDownReason, number>>;
   leader_election_renewal_failures_total: number;
+  /** Seconds led, each leadership counted up to its end or its local deadline, whichever came first. */
   leader_election_leader_seconds_total: number;
 }
 

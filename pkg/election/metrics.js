@@ -24,6 +24,9 @@ const HELP = {
 
 export class ElectionMetrics {
   #labels;
+  #now;
+  #deadline;
+  #until; // the last local deadline seen while leading: time as leader stops there
   #elections = 0;
   #token = 0n;
   #lost = {};
@@ -32,8 +35,16 @@ export class ElectionMetrics {
   #since;
   #registry;
 
-  constructor(labels, registry) {
+  /**
+   * `source`: the election's `now()` (its clock, ms) and `deadline()` (its local lease deadline
+   * while `Leader`, else undefined). Every snapshot (and so every scrape) reads them, so the
+   * leadership gauge says what `isLeader` says at that instant, not what the last transition
+   * said: a loop blocked past the deadline has not yet run the step-down, but leads no more.
+   */
+  constructor(labels, registry, source) {
     this.#labels = labels;
+    this.#now = source.now;
+    this.#deadline = source.deadline;
     if (registry !== undefined) {
       // The registry is the caller's object: a revoked Proxy, or a getter or trap that throws
       // while it is read, is refused with a code (ERR_REVOKED_PROXY, ERR_INPUT_THREW).
@@ -53,12 +64,23 @@ export class ElectionMetrics {
     this.#elections++;
     this.#token = token;
     this.#since = now;
+    this.#until = undefined;
   }
 
   lost(reason, now) {
     this.#lost[reason] = (this.#lost[reason] ?? 0) + 1;
-    if (this.#since !== undefined) this.#leaderMs += now - this.#since;
+    if (this.#since !== undefined) this.#leaderMs += this.#ledUntil(now) - this.#since;
     this.#since = undefined;
+  }
+
+  /** The election's deadline while it leads (called after each of its inputs: renewals move it). */
+  leaseUntil(deadline) {
+    if (deadline !== undefined) this.#until = deadline;
+  }
+
+  /** Leadership ends at the local deadline (rule 4), even when the step-down runs later. */
+  #ledUntil(now) {
+    return Math.max(this.#since, this.#until === undefined ? now : Math.min(now, this.#until));
   }
 
   renewalFailed() {
@@ -69,11 +91,20 @@ export class ElectionMetrics {
     if (this.#registry !== undefined) promSet(this.#registry).members.delete(this);
   }
 
-  snapshot(now) {
-    const leaderMs = this.#leaderMs + (this.#since === undefined ? 0 : now - this.#since);
+  /** The values now, on the election's clock. */
+  snapshot() {
+    const now = this.#now();
+    let leading = false;
+    let leaderMs = this.#leaderMs;
+    if (this.#since !== undefined) {
+      const deadline = this.#deadline();
+      this.leaseUntil(deadline);
+      leading = deadline !== undefined && now < deadline;
+      leaderMs += this.#ledUntil(now) - this.#since;
+    }
     return {
       labels: { ...this.#labels },
-      leader_election_is_leader: this.#since === undefined ? 0 : 1,
+      leader_election_is_leader: leading ? 1 : 0,
       leader_election_elections_total: this.#elections,
       leader_election_fencing_token: this.#token,
       leader_election_leadership_lost_total: Object.values(this.#lost).reduce((a, b) => a + b, 0),
@@ -106,10 +137,9 @@ function promSet(registry) {
     if (typeof registry.getSingleMetric === "function" && registry.getSingleMetric(name) !== undefined) throw metricExists(name);
   }
   const members = new Set();
-  const now = () => Math.round(performance.now() * 1000) / 1000;
+  // Read at every scrape: each election's values as of now, on its own clock.
   const each = (fn) => {
-    const t = now();
-    for (const m of members) fn(m.snapshot(t));
+    for (const m of members) fn(m.snapshot());
   };
   const labelNames = ["key", "node"];
   const registers = [registry];

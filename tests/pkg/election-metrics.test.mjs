@@ -179,3 +179,34 @@ test("after registry.clear(), a new election on the registry exposes its metrics
   assert.match(await registry.metrics(), /leader_election_elections_total\{key="x",node="a"\} 1/);
   await Promise.all([x.close(), y.close(), z.close()]);
 });
+
+// The leadership gauge was set on transitions: with the event loop blocked past the local
+// deadline, the step-down had not run yet, and a scrape right after read is_leader 1 although
+// isLeader (the deadline against the clock) said false. It is now read from the election at
+// each scrape, and time as leader stops at the deadline too.
+test("a_scrape_after_the_deadline_says_not_leader_even_before_the_step_down_runs", async () => {
+  const registry = new Registry();
+  const link = new Link(new MemoryStore());
+  const e = new LeaderElection({ store: link, key: "blocked", nodeId: "node-a", registry, ...FAST });
+  e.on("error", () => {});
+  await e.campaign();
+  assert.equal(e.isLeader, true);
+  link.mode = "cut"; // no renewal, no re-election: the one leadership ends at its deadline
+  const scraped = async () => Number((await registry.metrics()).split("\n").find((l) => l.startsWith('leader_election_is_leader{key="blocked",node="node-a"}'))?.split(" ").pop());
+  assert.equal(await scraped(), 1);
+  const block = (until) => {
+    while (performance.now() < until); // no timer runs meanwhile: the step-down waits
+  };
+  block(e.leaseDeadlineMs + 5);
+  assert.equal(e.isLeader, false);
+  assert.equal(e.state, "Leader", "the step-down has not run: the loop was blocked");
+  assert.equal(e.metrics().leader_election_is_leader, 0);
+  assert.equal(await scraped(), 0);
+  const seconds = e.metrics().leader_election_leader_seconds_total;
+  block(performance.now() + 30);
+  assert.equal(e.metrics().leader_election_leader_seconds_total, seconds, "time as leader stops at the deadline");
+  assert.ok(seconds <= FAST.ttlMs / 1000, String(seconds));
+  await until(() => e.metrics().leader_election_leadership_lost_total === 1, 1000, "the step-down ran");
+  assert.equal(e.metrics().leader_election_leader_seconds_total, seconds, "the late step-down counts up to the deadline, not to when it ran");
+  await e.close();
+});
