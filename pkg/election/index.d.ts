@@ -166,9 +166,12 @@ export interface ElectionTuning {
   seed?: bigint | null;
 }
 
-/** A prom-client Registry (only its registerMetric is relied on to recognise it). */
+/** A prom-client Registry: one without each of these methods is refused (ERR_PROM_CLIENT, naming the missing ones). */
 export interface PromRegistry {
   registerMetric(metric: object): void;
+  getSingleMetric(name: string): object | undefined;
+  removeSingleMetric(name: string): void;
+  metrics(): Promise<string>;
 }
 
 export interface LeaderElectionOptions extends ElectionTuning {

@@ -123,18 +123,19 @@ function promSet(registry) {
   if (set !== undefined) {
     // registry.clear() or removeSingleMetric() took ours away: an election made after that
     // registers them again (and the elections still open are counted in them again).
-    for (const [name, make] of set.makers) if (registry.getSingleMetric?.(name) === undefined) set.metrics.set(name, make());
+    for (const [name, make] of set.makers) if (registry.getSingleMetric(name) === undefined) set.metrics.set(name, make());
     return set;
   }
+  refuseNonRegistry(registry);
   const client = loadPromClient();
-  if (client === undefined || typeof registry?.registerMetric !== "function") {
-    throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry must be a prom-client Registry (npm install prom-client; under Node only)");
+  if (client === undefined) {
+    throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry was given but prom-client cannot be loaded (npm install prom-client; under Node only)");
   }
   // A metric of one of our names already there (the caller's own, or one a second copy of
   // this module registered: this module's cache cannot see it) would make prom-client throw
   // its plain Error half-way through: refuse before registering any, naming the metric.
   for (const name of Object.keys(HELP)) {
-    if (typeof registry.getSingleMetric === "function" && registry.getSingleMetric(name) !== undefined) throw metricExists(name);
+    if (registry.getSingleMetric(name) !== undefined) throw metricExists(name);
   }
   const members = new Set();
   // Read at every scrape: each election's values as of now, on its own clock.
@@ -167,7 +168,7 @@ function promSet(registry) {
       metrics.set(name, make());
     } catch (err) {
       // Registered meanwhile (or a registry that cannot be asked first): leave none of ours behind.
-      for (const done of registered) registry.removeSingleMetric?.(done);
+      for (const done of registered) registry.removeSingleMetric(done);
       throw /already been registered/.test(err?.message) ? metricExists(name, err) : err;
     }
     registered.push(name);
@@ -185,6 +186,29 @@ function promSet(registry) {
   set = { members, makers, metrics };
   sets.set(registry, set);
   return set;
+}
+
+// What this module and prom-client's metrics call on a registry: registerMetric (each metric
+// registers itself), getSingleMetric (the clash check, and re-registering after clear()),
+// removeSingleMetric (the roll-back) and metrics (the exposition the registry exists for). An
+// object with fewer is not a Registry: it would fail later, in the middle of registering.
+const REGISTRY_METHODS = ["registerMetric", "getSingleMetric", "removeSingleMetric", "metrics"];
+
+function refuseNonRegistry(registry) {
+  const kind = registry === null ? "null" : Array.isArray(registry) ? "an array" : typeof registry;
+  if (kind !== "object" && kind !== "function") {
+    throw misuse(TypeError, "ERR_PROM_CLIENT", `options.registry must be a prom-client Registry (new Registry(), or prom-client's register), got ${kind}`);
+  }
+  const missing = REGISTRY_METHODS.filter((name) => typeof registry[name] !== "function");
+  if (missing.length > 0) {
+    const has = REGISTRY_METHODS.filter((name) => !missing.includes(name));
+    throw misuse(
+      TypeError,
+      "ERR_PROM_CLIENT",
+      `options.registry must be a prom-client Registry (new Registry(), or prom-client's register): it has no ${missing.map((m) => `${m}()`).join(", ")} method` +
+        `${missing.length > 1 ? "s" : ""} (got ${kind === "an array" ? "an array" : has.length === 0 ? "an object with none of them" : `an object with only ${has.map((m) => `${m}()`).join(", ")}`})`,
+    );
+  }
 }
 
 /** options.registry already has the series of an election of this key and node. */

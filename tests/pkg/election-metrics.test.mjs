@@ -3,7 +3,7 @@
 // snapshot's values, then the same through a prom-client registry as Prometheus text.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry, register } from "prom-client";
 import { LeaderElection, MemoryStore } from "tenure";
 import { FAST, Link, until, wait } from "./helpers/election.mjs";
 
@@ -81,6 +81,29 @@ test("prom_client_registry_exposes_the_metrics_as_prometheus_text", async () => 
 
 test("a_registry_that_is_not_prom_clients_is_refused_with_a_code", () => {
   assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry: {} }), { code: "ERR_PROM_CLIENT" });
+});
+
+// `{ registerMetric() {} }` passed the check (registerMetric was all it looked for), though the
+// metrics call getSingleMetric and removeSingleMetric on it too, and nothing could scrape it.
+// A registry now needs every method the code and a scrape use; the message names the missing.
+test("a_fake_registry_with_only_registerMetric_is_refused_naming_the_missing_methods", () => {
+  const store = new MemoryStore();
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: { registerMetric() {} } }), (err) =>
+    err instanceof TypeError &&
+    err.code === "ERR_PROM_CLIENT" &&
+    /no getSingleMetric\(\), removeSingleMetric\(\), metrics\(\) methods \(got an object with only registerMetric\(\)\)/.test(err.message));
+  const almost = { registerMetric() {}, getSingleMetric() {}, removeSingleMetric() {} };
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: almost }), { code: "ERR_PROM_CLIENT", message: /no metrics\(\) method \(/ });
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: 7 }), { code: "ERR_PROM_CLIENT", message: /got number$/ });
+});
+
+test("a_real_registry_and_prom_clients_default_register_are_accepted", async () => {
+  const store = new MemoryStore();
+  const own = new LeaderElection({ store, key: "own", nodeId: "a", registry: new Registry() });
+  const global = new LeaderElection({ store, key: "global", nodeId: "a", registry: register });
+  await global.campaign();
+  assert.match(await register.metrics(), /leader_election_is_leader\{key="global",node="a"\} 1/);
+  await Promise.all([own.close(), global.close()]);
 });
 
 // A registry that already had a metric of one of our names (the service's own, or one a second
