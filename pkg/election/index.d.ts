@@ -156,7 +156,7 @@ export interface ElectionTuning {
   maxDriftPpm?: number | null;
   /** Base time between acquisition attempts [ttl/10]. */
   retryIntervalMs?: number | null;
-  /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]. */
+  /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]; at most the longer of ttlMs and retryIntervalMs (ERR_MILLIS_RANGE beyond). */
   retryJitterMs?: number | null;
   /** How long a request waits for its answer before it counts as failed [ttl/10]. */
   requestTimeoutMs?: number | null;
