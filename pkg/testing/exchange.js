@@ -151,3 +151,26 @@ export async function makeWithin(makeStore, timeoutMs, late = () => {}) {
     },
   };
 }
+
+/**
+ * The longest `ttl_ms` the kit believes of a store asked for `askedMs`: twice it, plus the
+ * store clock's resolution. A store may round the ttl up (etcd: whole seconds, at least its
+ * minimum lease), and the kit waits on what it reports; past this bound the report is taken
+ * for a breach, not waited on (a store reporting 1000 times its ttl made a check wait minutes
+ * and then fail another rule).
+ */
+export function longestBelievedTtl(askedMs, resolutionMs) {
+  return 2 * askedMs + resolutionMs;
+}
+
+/** Why a Granted/Renewed `reply` to `req` reports a ttl longer than the kit believes, or undefined. */
+export function ttlTooLong(who, req, reply, resolutionMs) {
+  if ((reply?.type !== "Granted" && reply?.type !== "Renewed") || typeof reply.ttl_ms !== "number") return undefined;
+  const bound = longestBelievedTtl(req.ttl_ms, resolutionMs);
+  if (!(reply.ttl_ms > bound)) return undefined;
+  return (
+    `${who} ${req.type} asked for ttl_ms ${req.ttl_ms} and the store reported ttl_ms ${reply.ttl_ms}, more than ${bound} ` +
+    `(twice the ttl asked plus clockResolutionMs ${resolutionMs}): a store reports the ttl it recorded, rounded up at most to its clock ` +
+    "(a store whose shortest lease is longer needs a larger options.ttlMs); the kit does not wait on it"
+  );
+}

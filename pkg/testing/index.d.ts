@@ -11,7 +11,7 @@ export interface SubtestHost {
 }
 
 export interface ContractOptions {
-  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports. */
+  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports, which must be at most twice the ttl asked plus clockResolutionMs (more fails the case, naming both). */
   ttlMs?: number;
   /** "consecutive": each new grant is exactly +1 (MemoryStore, Redis, PostgreSQL); "increasing": only strictly greater ["consecutive"]. */
   numbering?: "consecutive" | "increasing";
@@ -88,7 +88,7 @@ export declare const contractCases: readonly ContractCase[];
 export interface DifferentialOptions {
   /** Requests sent, a whole number from 1 to 1000000 [100]. */
   steps?: number;
-  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]. */
+  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]; a reported ttl above twice the ttl asked plus clockResolutionMs is a breach, and not believed. */
   ttlMs?: number;
   /** Seed of the random sequence, from 0n to 2n ** 64n - 1n (a number is refused: ERR_SEED_TYPE) [fresh; reported]. */
   seed?: bigint;
