@@ -114,7 +114,7 @@ export type AdapterErrorCode =
   | "ERR_TABLE_SCHEMA";
 
 /** The code of a `closeFailures` entry of a `tenure/testing` report (a store's close() that did not settle). A part of `TenureErrorCode`. */
-export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
+export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | "ERR_MAKE_STORE_TYPE";
 
 /** Codes of the `error` event (StoreError). A part of `TenureErrorCode`. */
 export type StoreErrorCode =

@@ -13,7 +13,7 @@ import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
-import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, sleep, ttlTooLong } from "./exchange.js";
+import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, notAStore, sleep, ttlTooLong } from "./exchange.js";
 import { misuse } from "../election/errors.js";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed, timerMillis } from "./options.js";
 
@@ -57,6 +57,12 @@ export async function runDifferential(makeStore, options = {}) {
   });
   if (making.failure !== undefined) return { ok: false, seed, steps, counts, differences: [], closeFailures: [], makeStoreFailure: making.failure };
   const { store } = making;
+  // Not a store (no send method): the factory's failure, not a breach at every step.
+  const notStore = notAStore(makeStore, store);
+  if (notStore !== undefined) {
+    const failure = closeStores ? await closeWithin(store, closeTimeoutMs) : undefined;
+    return { ok: false, seed, steps, counts, differences: [], closeFailures: failure === undefined ? [] : [failure], makeStoreFailure: notStore };
+  }
   const ref = new LeaseStore();
   const rng = new Random(seed);
   const clock = new MonotonicClock();

@@ -2,6 +2,7 @@
 // timeout, reads the answer with the driver's own reader (so the kit and LeaderElection agree
 // on what a readable answer is), and records a one-line account of what it saw.
 import { readReply } from "../election/protocol.js";
+import { describe } from "./options.js";
 
 export class Unreadable extends Error {}
 
@@ -173,4 +174,26 @@ export function ttlTooLong(who, req, reply, resolutionMs) {
     `(twice the ttl asked plus clockResolutionMs ${resolutionMs}): a store reports the ttl it recorded, rounded up at most to its clock ` +
     "(a store whose shortest lease is longer needs a larger options.ttlMs); the kit does not wait on it"
   );
+}
+
+/**
+ * `{ store, code: "ERR_MAKE_STORE_TYPE", error }` when what `makeStore` handed over is not a
+ * store (no `send(request)` method), else undefined: the run reports it as the factory's
+ * failure instead of sending it requests and calling each one a breach.
+ */
+export function notAStore(makeStore, store) {
+  let send;
+  try {
+    send = store?.send;
+  } catch (err) {
+    send = err; // a throwing getter or a revoked Proxy: not a store either
+  }
+  if (typeof send === "function") return undefined;
+  const who = factoryName(makeStore);
+  const isObject = store !== null && (typeof store === "object" || typeof store === "function");
+  return {
+    store: who,
+    code: "ERR_MAKE_STORE_TYPE",
+    error: `${who} handed over ${describe(store)}${isObject ? " without a send(request) method" : ""}: not a store (see "The store contract"), no request sent`,
+  };
 }
