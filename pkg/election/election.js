@@ -63,7 +63,10 @@ export class LeaderElection {
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
     try {
-      this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry);
+      this.#metrics = new ElectionMetrics({ key: o.key, node: holder }, o.registry, {
+        now: () => this.#clock.now(),
+        deadline: () => (this.#freed || this.#m.state !== "Leader" ? undefined : this.#m.leaseDeadline),
+      });
     } catch (err) {
       this.#m.free(); // refused: nothing of this election is left behind
       throw err;
@@ -281,7 +284,7 @@ export class LeaderElection {
 
   /** A snapshot of this election's counters and gauges (the names of the Prometheus metrics). */
   metrics() {
-    return this.#metrics.snapshot(this.#clock.now());
+    return this.#metrics.snapshot();
   }
 
   // ----- the pump -----
@@ -315,6 +318,9 @@ export class LeaderElection {
   }
 
   #arm() {
+    // The deadline as this input left it, for the metrics' time as leader (a step-down found
+    // late, after a blocked loop, still ends that time at the deadline).
+    this.#metrics.leaseUntil(this.#m.leaseDeadline); // undefined unless Leader
     let at = this.#m.pollTimeout();
     for (const r of this.#inflight.values()) if (at === undefined || r.deadline < at) at = r.deadline;
     // Kept alive while someone awaits what the timer settles: a campaign(), work whose signal

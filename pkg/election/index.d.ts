@@ -115,7 +115,7 @@ export type AdapterErrorCode =
   | "ERR_TABLE_SCHEMA";
 
 /** The code of a `closeFailures` entry of a `tenure/testing` report (a store's close() that did not settle). A part of `TenureErrorCode`. */
-export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
+export type TestingFailureCode = "ERR_STORE_CLOSE_TIMEOUT" | "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | "ERR_MAKE_STORE_TYPE";
 
 /** Codes of the `error` event (StoreError). A part of `TenureErrorCode`. */
 export type StoreErrorCode =
@@ -157,7 +157,7 @@ export interface ElectionTuning {
   maxDriftPpm?: number | null;
   /** Base time between acquisition attempts [ttl/10]. */
   retryIntervalMs?: number | null;
-  /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]. */
+  /** Extra per-attempt delay drawn from [0, retryJitterMs) [ttl/20]; at most the longer of ttlMs and retryIntervalMs (ERR_MILLIS_RANGE beyond). */
   retryJitterMs?: number | null;
   /** How long a request waits for its answer before it counts as failed [ttl/10]. */
   requestTimeoutMs?: number | null;
@@ -167,9 +167,12 @@ export interface ElectionTuning {
   seed?: bigint | null;
 }
 
-/** A prom-client Registry (only its registerMetric is relied on to recognise it). */
+/** A prom-client Registry: one without each of these methods is refused (ERR_PROM_CLIENT, naming the missing ones). */
 export interface PromRegistry {
   registerMetric(metric: object): void;
+  getSingleMetric(name: string): object | undefined;
+  removeSingleMetric(name: string): void;
+  metrics(): Promise<string>;
 }
 
 export interface LeaderElectionOptions extends ElectionTuning {
@@ -228,6 +231,7 @@ export interface LeaderElectionEvents {
 /** The plain metrics snapshot; the field names are the Prometheus metric names. */
 export interface ElectionMetricsSnapshot {
   labels: { key: string; node: string };
+  /** 1 when `isLeader` is true at the moment of the snapshot (or scrape): 0 past the local deadline, even before the step-down has run. */
   leader_election_is_leader: 0 | 1;
   leader_election_elections_total: number;
   /** The current or last leadership's token (0n before the first). */
@@ -235,6 +239,7 @@ export interface ElectionMetricsSnapshot {
   leader_election_leadership_lost_total: number;
   leader_election_leadership_lost_by_reason: Partial<Record<StepDownReason, number>>;
   leader_election_renewal_failures_total: number;
+  /** Seconds led, each leadership counted up to its end or its local deadline, whichever came first. */
   leader_election_leader_seconds_total: number;
 }
 

@@ -181,8 +181,12 @@ export class MemoryStore {
       if (why) throw misuse(TypeError, "ERR_STRING_TYPE", `MemoryStore.send: request.${k} ${shown(request[k])} ${why}`);
     }
     // What the Redis, PostgreSQL and etcd adapters refuse too (pkg/stores/common.js): a lease
-    // needs a key, and a lease of 0 ms or less would be over before it is granted.
-    if (request.key === "") throw misuse(RangeError, "ERR_STORE_REQUEST", "MemoryStore.send: request.key must not be empty");
+    // needs a key and an owner (a LeaderElection's nodeId and session are never empty; an empty
+    // holder would read as "no holder named" in a Held), and a lease of 0 ms or less would be
+    // over before it is granted.
+    for (const k of ["key", "holder", "session"]) {
+      if (request[k] === "") throw misuse(RangeError, "ERR_STORE_REQUEST", `MemoryStore.send: request.${k} must not be empty`);
+    }
     if (typeof request.ttl_ms === "number" && !(request.ttl_ms > 0)) {
       throw misuse(RangeError, "ERR_STORE_REQUEST", `MemoryStore.send: request.ttl_ms must be a number of ms above 0, got ${request.ttl_ms}`);
     }

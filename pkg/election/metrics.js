@@ -24,6 +24,9 @@ const HELP = {
 
 export class ElectionMetrics {
   #labels;
+  #now;
+  #deadline;
+  #until; // the last local deadline seen while leading: time as leader stops there
   #elections = 0;
   #token = 0n;
   #lost = {};
@@ -32,8 +35,16 @@ export class ElectionMetrics {
   #since;
   #registry;
 
-  constructor(labels, registry) {
+  /**
+   * `source`: the election's `now()` (its clock, ms) and `deadline()` (its local lease deadline
+   * while `Leader`, else undefined). Every snapshot (and so every scrape) reads them, so the
+   * leadership gauge says what `isLeader` says at that instant, not what the last transition
+   * said: a loop blocked past the deadline has not yet run the step-down, but leads no more.
+   */
+  constructor(labels, registry, source) {
     this.#labels = labels;
+    this.#now = source.now;
+    this.#deadline = source.deadline;
     if (registry !== undefined) {
       // The registry is the caller's object: a revoked Proxy, or a getter or trap that throws
       // while it is read, is refused with a code (ERR_REVOKED_PROXY, ERR_INPUT_THREW).
@@ -67,12 +78,23 @@ export class ElectionMetrics {
     this.#elections++;
     this.#token = token;
     this.#since = now;
+    this.#until = undefined;
   }
 
   lost(reason, now) {
     this.#lost[reason] = (this.#lost[reason] ?? 0) + 1;
-    if (this.#since !== undefined) this.#leaderMs += now - this.#since;
+    if (this.#since !== undefined) this.#leaderMs += this.#ledUntil(now) - this.#since;
     this.#since = undefined;
+  }
+
+  /** The election's deadline while it leads (called after each of its inputs: renewals move it). */
+  leaseUntil(deadline) {
+    if (deadline !== undefined) this.#until = deadline;
+  }
+
+  /** Leadership ends at the local deadline (rule 4), even when the step-down runs later. */
+  #ledUntil(now) {
+    return Math.max(this.#since, this.#until === undefined ? now : Math.min(now, this.#until));
   }
 
   renewalFailed() {
@@ -83,11 +105,20 @@ export class ElectionMetrics {
     if (this.#registry !== undefined) promSet(this.#registry).members.delete(this);
   }
 
-  snapshot(now) {
-    const leaderMs = this.#leaderMs + (this.#since === undefined ? 0 : now - this.#since);
+  /** The values now, on the election's clock. */
+  snapshot() {
+    const now = this.#now();
+    let leading = false;
+    let leaderMs = this.#leaderMs;
+    if (this.#since !== undefined) {
+      const deadline = this.#deadline();
+      this.leaseUntil(deadline);
+      leading = deadline !== undefined && now < deadline;
+      leaderMs += this.#ledUntil(now) - this.#since;
+    }
     return {
       labels: { ...this.#labels },
-      leader_election_is_leader: this.#since === undefined ? 0 : 1,
+      leader_election_is_leader: leading ? 1 : 0,
       leader_election_elections_total: this.#elections,
       leader_election_fencing_token: this.#token,
       leader_election_leadership_lost_total: Object.values(this.#lost).reduce((a, b) => a + b, 0),
@@ -106,24 +137,24 @@ function promSet(registry) {
   if (set !== undefined) {
     // registry.clear() or removeSingleMetric() took ours away: an election made after that
     // registers them again (and the elections still open are counted in them again).
-    for (const [name, make] of set.makers) if (registry.getSingleMetric?.(name) === undefined) set.metrics.set(name, make());
+    for (const [name, make] of set.makers) if (registry.getSingleMetric(name) === undefined) set.metrics.set(name, make());
     return set;
   }
+  refuseNonRegistry(registry);
   const client = loadPromClient();
-  if (client === undefined || typeof registry?.registerMetric !== "function") {
-    throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry must be a prom-client Registry (npm install prom-client; under Node only)");
+  if (client === undefined) {
+    throw misuse(TypeError, "ERR_PROM_CLIENT", "options.registry was given but prom-client cannot be loaded (npm install prom-client; under Node only)");
   }
   // A metric of one of our names already there (the caller's own, or one a second copy of
   // this module registered: this module's cache cannot see it) would make prom-client throw
   // its plain Error half-way through: refuse before registering any, naming the metric.
   for (const name of Object.keys(HELP)) {
-    if (typeof registry.getSingleMetric === "function" && registry.getSingleMetric(name) !== undefined) throw metricExists(name);
+    if (registry.getSingleMetric(name) !== undefined) throw metricExists(name);
   }
   const members = new Set();
-  const now = () => Math.round(performance.now() * 1000) / 1000;
+  // Read at every scrape: each election's values as of now, on its own clock.
   const each = (fn) => {
-    const t = now();
-    for (const m of members) fn(m.snapshot(t));
+    for (const m of members) fn(m.snapshot());
   };
   const labelNames = ["key", "node"];
   const registers = [registry];
@@ -151,7 +182,7 @@ function promSet(registry) {
       metrics.set(name, make());
     } catch (err) {
       // Registered meanwhile (or a registry that cannot be asked first): leave none of ours behind.
-      for (const done of registered) registry.removeSingleMetric?.(done);
+      for (const done of registered) registry.removeSingleMetric(done);
       throw /already been registered/.test(err?.message) ? metricExists(name, err) : err;
     }
     registered.push(name);
@@ -169,6 +200,29 @@ function promSet(registry) {
   set = { members, makers, metrics };
   sets.set(registry, set);
   return set;
+}
+
+// What this module and prom-client's metrics call on a registry: registerMetric (each metric
+// registers itself), getSingleMetric (the clash check, and re-registering after clear()),
+// removeSingleMetric (the roll-back) and metrics (the exposition the registry exists for). An
+// object with fewer is not a Registry: it would fail later, in the middle of registering.
+const REGISTRY_METHODS = ["registerMetric", "getSingleMetric", "removeSingleMetric", "metrics"];
+
+function refuseNonRegistry(registry) {
+  const kind = registry === null ? "null" : Array.isArray(registry) ? "an array" : typeof registry;
+  if (kind !== "object" && kind !== "function") {
+    throw misuse(TypeError, "ERR_PROM_CLIENT", `options.registry must be a prom-client Registry (new Registry(), or prom-client's register), got ${kind}`);
+  }
+  const missing = REGISTRY_METHODS.filter((name) => typeof registry[name] !== "function");
+  if (missing.length > 0) {
+    const has = REGISTRY_METHODS.filter((name) => !missing.includes(name));
+    throw misuse(
+      TypeError,
+      "ERR_PROM_CLIENT",
+      `options.registry must be a prom-client Registry (new Registry(), or prom-client's register): it has no ${missing.map((m) => `${m}()`).join(", ")} method` +
+        `${missing.length > 1 ? "s" : ""} (got ${kind === "an array" ? "an array" : has.length === 0 ? "an object with none of them" : `an object with only ${has.map((m) => `${m}()`).join(", ")}`})`,
+    );
+  }
 }
 
 /** options.registry already has the series of an election of this key and node. */

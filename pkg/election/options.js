@@ -108,9 +108,29 @@ function readOptionsOf(options, allowed) {
     machine[snake] = v;
   }
   machine.ttl_ms = ttl;
+  checkJitter(machine, defaults);
   const closeTimeoutMs = options.closeTimeoutMs ?? ttl;
   checkMillis("closeTimeoutMs", closeTimeoutMs);
   return { store, key, nodeId, registry: options.registry, closeTimeoutMs, machine, defaults };
+}
+
+/**
+ * The retry jitter spreads the contenders' attempts so that they do not all ask at once; a
+ * spread of one lease (or of one retry interval, when that is longer) already does it. More
+ * only postpones a takeover: with a 1 s lease and a jitter of 2147483647 ms a node could wait
+ * 24.8 days for its next attempt while the key stays unled. The machine sets no bound (it
+ * draws any jitter it is given), so the options do.
+ */
+function checkJitter(machine, defaults) {
+  const { ttl_ms: ttl, retry_interval_ms: interval, retry_jitter_ms: jitter } = machine;
+  if (jitter === undefined || jitter === null || jitter <= Math.max(ttl, interval ?? 0)) return;
+  const ttlText = `ttlMs ${ttl} ms${defaults.ttlMs === undefined ? "" : ` (${defaults.ttlMs})`}`;
+  const intervalText = interval > ttl ? `retryIntervalMs ${interval} ms, which is longer than ${ttlText}` : ttlText;
+  throw misuse(
+    RangeError,
+    "ERR_MILLIS_RANGE",
+    `options.retryJitterMs must be at most ${intervalText} (the bound is the longer of ttlMs and retryIntervalMs: a wider spread of retries only delays the takeover of a key nobody leads), got ${jitter}`,
+  );
 }
 
 // Every duration is bounded by what a timer can wait: past 2^31 - 1 ms Node's setTimeout fires

@@ -44,7 +44,11 @@ export function readRequest(store, request) {
   for (const field of ["key", "holder", "session"]) {
     if (typeof request[field] !== "string") throw bad(TypeError, `request.${field} must be a string, got ${describe(request[field])}`);
   }
-  if (request.key === "") throw bad(RangeError, "request.key must not be empty");
+  // A lease needs a key and an owner: a LeaderElection's nodeId and session are never empty
+  // (MemoryStore refuses the same).
+  for (const field of ["key", "holder", "session"]) {
+    if (request[field] === "") throw bad(RangeError, `request.${field} must not be empty`);
+  }
   for (const field of ["key", "holder", "session"]) {
     // The lease key limit LeaderElection and the wasm LeaseStore hold to (pkg/README.md, "Limits").
     if (request[field].length > MAX_LEASE_STRING) {

@@ -1,7 +1,7 @@
 // checkStoreContract: runs every case of cases.js against fresh stores from `makeStore`, all
 // at once on distinct keys, and reports each as pass/fail with the exchanges it saw.
 import { Breach, CASES } from "./cases.js";
-import { Unreadable, closeWithin, exchange, makeWithin, sleep, storeName } from "./exchange.js";
+import { Unreadable, closeWithin, exchange, makeWithin, notAStore, sleep, storeName, ttlTooLong } from "./exchange.js";
 import { randomId } from "../election/random.js";
 import { misuse } from "../election/errors.js";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_TTL_MS, boolean, describe, keyPrefix, millis, numbering, readKitOptions, timerMillis } from "./options.js";
@@ -93,7 +93,11 @@ async function runCase(kase, makeStore, made, o) {
     }
     store = making.store;
     if (!made.has(store)) made.set(store, kase.name);
-    if (typeof store?.send !== "function") throw new Unreadable("makeStore() did not return an object with a send(request) method");
+    const notStore = notAStore(makeStore, store);
+    if (notStore !== undefined) {
+      code = notStore.code;
+      throw new Unreadable(notStore.error);
+    }
     const sessions = new Map();
     const c = {
       ttlMs: o.ttlMs,
@@ -110,7 +114,14 @@ async function runCase(kase, makeStore, made, o) {
         let session = sessions.get(name);
         if (session === undefined) sessions.set(name, (session = `${name}-${randomId()}`));
         const base = { key: o.key, holder, session };
-        const send = (req) => exchange(store, req, { who: name, saw, timeoutMs: o.timeoutMs });
+        const send = async (req) => {
+          const reply = await exchange(store, req, { who: name, saw, timeoutMs: o.timeoutMs });
+          // The cases wait on the ttl the store reports: one far above the ttl asked fails
+          // here, named, rather than stall the case and fail it for another rule.
+          const tooLong = ttlTooLong(name, req, reply, o.resolutionMs);
+          if (tooLong !== undefined) throw new Breach(tooLong);
+          return reply;
+        };
         return {
           name,
           acquire: (ttl = o.ttlMs) => send({ type: "Acquire", ...base, ttl_ms: ttl }),

@@ -13,7 +13,7 @@ import { LeaseStore } from "../dist/tenure.js";
 import { MonotonicClock } from "../election/clock.js";
 import { machineCaps } from "../election/protocol.js";
 import { Random, freshSeed, randomId } from "../election/random.js";
-import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, sleep } from "./exchange.js";
+import { Unreadable, closeWithin, describeExchange, exchange, makeWithin, notAStore, sleep, ttlTooLong } from "./exchange.js";
 import { misuse } from "../election/errors.js";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_MAKE_STORE_TIMEOUT_MS, MAX_RESOLUTION_MS, MAX_STEPS, MAX_TTL_MS, boolean, describe, integer, keyPrefix, millis, numbering, readKitOptions, seed, timerMillis } from "./options.js";
 
@@ -57,6 +57,12 @@ export async function runDifferential(makeStore, options = {}) {
   });
   if (making.failure !== undefined) return { ok: false, seed, steps, counts, differences: [], closeFailures: [], makeStoreFailure: making.failure };
   const { store } = making;
+  // Not a store (no send method): the factory's failure, not a breach at every step.
+  const notStore = notAStore(makeStore, store);
+  if (notStore !== undefined) {
+    const failure = closeStores ? await closeWithin(store, closeTimeoutMs) : undefined;
+    return { ok: false, seed, steps, counts, differences: [], closeFailures: failure === undefined ? [] : [failure], makeStoreFailure: notStore };
+  }
   const ref = new LeaseStore();
   const rng = new Random(seed);
   const clock = new MonotonicClock();
@@ -110,14 +116,18 @@ export async function runDifferential(makeStore, options = {}) {
       }
       const replied = clock.now();
       rttMs = Math.max(rttMs * 0.9, replied - sent);
-      // The reference at the send time, with the ttl the store recorded (it is believed).
-      const refTtl = got.type === "Granted" || got.type === "Renewed" ? got.ttl_ms : ttl;
+      // The reference at the send time, with the ttl the store recorded (it is believed, up to
+      // twice the ttl asked plus the clock's resolution: past that it is a breach, and the
+      // reference and the waits keep the ttl asked).
+      const tooLong = ttlTooLong(name, req, got, clockResolutionMs);
+      const refTtl = (got.type === "Granted" || got.type === "Renewed") && tooLong === undefined ? got.ttl_ms : ttl;
       const refReq = { type, id: BigInt(step), key, holder: refId[name] };
       if (machineCaps().session) refReq.session = refId[name]; // one session per holder
       if (type !== "Acquire") refReq.token = pair.ref;
       if (type !== "Release") refReq.ttl_ms = refTtl;
       const want = ref.handle(sent, refReq);
-      if ((got.type === "Granted" || got.type === "Renewed") && got.ttl_ms !== ttl) {
+      if (tooLong !== undefined) note(step, "breach", tooLong, req, got, want);
+      else if ((got.type === "Granted" || got.type === "Renewed") && got.ttl_ms !== ttl) {
         longestTtl = Math.max(longestTtl, got.ttl_ms);
         note(step, "clock", `the store recorded ttl_ms ${got.ttl_ms} for ${ttl} asked`, req, got, want);
       }

@@ -2,6 +2,7 @@
 // timeout, reads the answer with the driver's own reader (so the kit and LeaderElection agree
 // on what a readable answer is), and records a one-line account of what it saw.
 import { readReply } from "../election/protocol.js";
+import { describe } from "./options.js";
 
 export class Unreadable extends Error {}
 
@@ -149,5 +150,50 @@ export async function makeWithin(makeStore, timeoutMs, late = () => {}) {
       code: "ERR_MAKE_STORE_TIMEOUT",
       error: `${who} did not settle within ${timeoutMs} ms (options.makeStoreTimeoutMs): no store to test; a factory that waits for a server that never answers would hang the run`,
     },
+  };
+}
+
+/**
+ * The longest `ttl_ms` the kit believes of a store asked for `askedMs`: twice it, plus the
+ * store clock's resolution. A store may round the ttl up (etcd: whole seconds, at least its
+ * minimum lease), and the kit waits on what it reports; past this bound the report is taken
+ * for a breach, not waited on (a store reporting 1000 times its ttl made a check wait minutes
+ * and then fail another rule).
+ */
+export function longestBelievedTtl(askedMs, resolutionMs) {
+  return 2 * askedMs + resolutionMs;
+}
+
+/** Why a Granted/Renewed `reply` to `req` reports a ttl longer than the kit believes, or undefined. */
+export function ttlTooLong(who, req, reply, resolutionMs) {
+  if ((reply?.type !== "Granted" && reply?.type !== "Renewed") || typeof reply.ttl_ms !== "number") return undefined;
+  const bound = longestBelievedTtl(req.ttl_ms, resolutionMs);
+  if (!(reply.ttl_ms > bound)) return undefined;
+  return (
+    `${who} ${req.type} asked for ttl_ms ${req.ttl_ms} and the store reported ttl_ms ${reply.ttl_ms}, more than ${bound} ` +
+    `(twice the ttl asked plus clockResolutionMs ${resolutionMs}): a store reports the ttl it recorded, rounded up at most to its clock ` +
+    "(a store whose shortest lease is longer needs a larger options.ttlMs); the kit does not wait on it"
+  );
+}
+
+/**
+ * `{ store, code: "ERR_MAKE_STORE_TYPE", error }` when what `makeStore` handed over is not a
+ * store (no `send(request)` method), else undefined: the run reports it as the factory's
+ * failure instead of sending it requests and calling each one a breach.
+ */
+export function notAStore(makeStore, store) {
+  let send;
+  try {
+    send = store?.send;
+  } catch (err) {
+    send = err; // a throwing getter or a revoked Proxy: not a store either
+  }
+  if (typeof send === "function") return undefined;
+  const who = factoryName(makeStore);
+  const isObject = store !== null && (typeof store === "object" || typeof store === "function");
+  return {
+    store: who,
+    code: "ERR_MAKE_STORE_TYPE",
+    error: `${who} handed over ${describe(store)}${isObject ? " without a send(request) method" : ""}: not a store (see "The store contract"), no request sent`,
   };
 }

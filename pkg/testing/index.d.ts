@@ -11,7 +11,7 @@ export interface SubtestHost {
 }
 
 export interface ContractOptions {
-  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports. */
+  /** The ttl asked in every case, ms, above 0 and at most 3600000, whole microseconds [300]; waits use the ttl the store reports, which must be at most twice the ttl asked plus clockResolutionMs (more fails the case, naming both). */
   ttlMs?: number;
   /** "consecutive": each new grant is exactly +1 (MemoryStore, Redis, PostgreSQL); "increasing": only strictly greater ["consecutive"]. */
   numbering?: "consecutive" | "increasing";
@@ -33,11 +33,11 @@ export interface ContractOptions {
   makeStoreTimeoutMs?: number;
 }
 
-/** makeStore() threw or rejected (`ERR_MAKE_STORE_FAILED`, with `cause`), or did not settle within makeStoreTimeoutMs (`ERR_MAKE_STORE_TIMEOUT`). */
+/** makeStore() threw or rejected (`ERR_MAKE_STORE_FAILED`, with `cause`), did not settle within makeStoreTimeoutMs (`ERR_MAKE_STORE_TIMEOUT`), or handed over something without a send(request) method (`ERR_MAKE_STORE_TYPE`). */
 export interface MakeStoreFailure {
   /** The factory: "makeStore (<its function name>)", or "makeStore" for an anonymous one. */
   store: string;
-  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT";
+  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | "ERR_MAKE_STORE_TYPE";
   error: string;
   cause?: unknown;
 }
@@ -55,8 +55,8 @@ export interface ContractCaseResult {
   /** The rule the case checks, in words. */
   rule: string;
   ok: boolean;
-  /** Set when the case could not run because makeStore() failed: "ERR_MAKE_STORE_FAILED" or "ERR_MAKE_STORE_TIMEOUT". */
-  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | undefined;
+  /** Set when the case could not run because makeStore() failed: "ERR_MAKE_STORE_FAILED", "ERR_MAKE_STORE_TIMEOUT" or "ERR_MAKE_STORE_TYPE" (not a store). */
+  code: "ERR_MAKE_STORE_FAILED" | "ERR_MAKE_STORE_TIMEOUT" | "ERR_MAKE_STORE_TYPE" | undefined;
   /** The first broken rule, or why the case could not run. */
   error: string | undefined;
   /** Every exchange, one line each: "A Renew #3 ttl_ms 300 -> Renewed #3 ttl_ms 300". */
@@ -88,7 +88,7 @@ export declare const contractCases: readonly ContractCase[];
 export interface DifferentialOptions {
   /** Requests sent, a whole number from 1 to 1000000 [100]. */
   steps?: number;
-  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]. */
+  /** The ttl asked, ms, above 0 and at most 1800000 (a fifth of the requests ask twice it) [200]; a reported ttl above twice the ttl asked plus clockResolutionMs is a breach, and not believed. */
   ttlMs?: number;
   /** Seed of the random sequence, from 0n to 2n ** 64n - 1n (a number is refused: ERR_SEED_TYPE) [fresh; reported]. */
   seed?: bigint;
@@ -125,7 +125,7 @@ export interface DifferentialReport {
   differences: Difference[];
   /** The store, if its close() did not settle within closeTimeoutMs (this fails the run). */
   closeFailures: CloseFailure[];
-  /** Why no step ran: makeStore() threw, rejected or did not settle in time (this fails the run); `undefined` when it handed over a store. */
+  /** Why no step ran: makeStore() threw, rejected, did not settle in time or handed over a non-store (this fails the run); `undefined` when it handed over a store. */
   makeStoreFailure: MakeStoreFailure | undefined;
 }
 

@@ -272,3 +272,26 @@ test("memory_store_refuses_what_the_real_adapters_refuse", async () => {
   assert.equal((await store.send(acquire)).type, "Granted");
   await store.close();
 });
+
+// An empty holder or session was accepted by MemoryStore (and by the adapters' readRequest):
+// granted, it made a lease no LeaderElection could hold (nodeId and session are never empty)
+// and whose Held could not name its holder. Both refuse it now, with the same code and words.
+test("memory_store_and_the_adapters_refuse_an_empty_holder_or_session", async () => {
+  const { readRequest } = await import("../../pkg/stores/common.js");
+  const store = new MemoryStore();
+  const requests = [
+    { type: "Acquire", key: "k", holder: "a", session: "s", ttl_ms: 1_000 },
+    { type: "Renew", key: "k", holder: "a", session: "s", token: 1n, ttl_ms: 1_000 },
+    { type: "Release", key: "k", holder: "a", session: "s", token: 1n },
+  ];
+  for (const request of requests) {
+    for (const field of ["holder", "session"]) {
+      const bad = { ...request, [field]: "" };
+      const refused = (name) => (err) => err instanceof RangeError && err.code === "ERR_STORE_REQUEST" && err.message === `${name}.send: request.${field} must not be empty`;
+      await assert.rejects(store.send(bad), refused("MemoryStore"), `${request.type} ${field}`);
+      assert.throws(() => readRequest("RedisStore", bad), refused("RedisStore"), `${request.type} ${field}`);
+    }
+  }
+  assert.equal(store.lastToken("k"), undefined, "nothing was granted");
+  await store.close();
+});

@@ -3,7 +3,7 @@
 // snapshot's values, then the same through a prom-client registry as Prometheus text.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Counter, Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry, register } from "prom-client";
 import { LeaderElection, MemoryStore } from "tenure";
 import { FAST, Link, until, wait } from "./helpers/election.mjs";
 
@@ -81,6 +81,29 @@ test("prom_client_registry_exposes_the_metrics_as_prometheus_text", async () => 
 
 test("a_registry_that_is_not_prom_clients_is_refused_with_a_code", () => {
   assert.throws(() => new LeaderElection({ store: new MemoryStore(), key: "k", registry: {} }), { code: "ERR_PROM_CLIENT" });
+});
+
+// `{ registerMetric() {} }` passed the check (registerMetric was all it looked for), though the
+// metrics call getSingleMetric and removeSingleMetric on it too, and nothing could scrape it.
+// A registry now needs every method the code and a scrape use; the message names the missing.
+test("a_fake_registry_with_only_registerMetric_is_refused_naming_the_missing_methods", () => {
+  const store = new MemoryStore();
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: { registerMetric() {} } }), (err) =>
+    err instanceof TypeError &&
+    err.code === "ERR_PROM_CLIENT" &&
+    /no getSingleMetric\(\), removeSingleMetric\(\), metrics\(\) methods \(got an object with only registerMetric\(\)\)/.test(err.message));
+  const almost = { registerMetric() {}, getSingleMetric() {}, removeSingleMetric() {} };
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: almost }), { code: "ERR_PROM_CLIENT", message: /no metrics\(\) method \(/ });
+  assert.throws(() => new LeaderElection({ store, key: "k", registry: 7 }), { code: "ERR_PROM_CLIENT", message: /got number$/ });
+});
+
+test("a_real_registry_and_prom_clients_default_register_are_accepted", async () => {
+  const store = new MemoryStore();
+  const own = new LeaderElection({ store, key: "own", nodeId: "a", registry: new Registry() });
+  const global = new LeaderElection({ store, key: "global", nodeId: "a", registry: register });
+  await global.campaign();
+  assert.match(await register.metrics(), /leader_election_is_leader\{key="global",node="a"\} 1/);
+  await Promise.all([own.close(), global.close()]);
 });
 
 // A registry that already had a metric of one of our names (the service's own, or one a second
@@ -178,4 +201,35 @@ test("after registry.clear(), a new election on the registry exposes its metrics
   const z = new LeaderElection({ store, key: "z", nodeId: "a", registry, ...FAST });
   assert.match(await registry.metrics(), /leader_election_elections_total\{key="x",node="a"\} 1/);
   await Promise.all([x.close(), y.close(), z.close()]);
+});
+
+// The leadership gauge was set on transitions: with the event loop blocked past the local
+// deadline, the step-down had not run yet, and a scrape right after read is_leader 1 although
+// isLeader (the deadline against the clock) said false. It is now read from the election at
+// each scrape, and time as leader stops at the deadline too.
+test("a_scrape_after_the_deadline_says_not_leader_even_before_the_step_down_runs", async () => {
+  const registry = new Registry();
+  const link = new Link(new MemoryStore());
+  const e = new LeaderElection({ store: link, key: "blocked", nodeId: "node-a", registry, ...FAST });
+  e.on("error", () => {});
+  await e.campaign();
+  assert.equal(e.isLeader, true);
+  link.mode = "cut"; // no renewal, no re-election: the one leadership ends at its deadline
+  const scraped = async () => Number((await registry.metrics()).split("\n").find((l) => l.startsWith('leader_election_is_leader{key="blocked",node="node-a"}'))?.split(" ").pop());
+  assert.equal(await scraped(), 1);
+  const block = (until) => {
+    while (performance.now() < until); // no timer runs meanwhile: the step-down waits
+  };
+  block(e.leaseDeadlineMs + 5);
+  assert.equal(e.isLeader, false);
+  assert.equal(e.state, "Leader", "the step-down has not run: the loop was blocked");
+  assert.equal(e.metrics().leader_election_is_leader, 0);
+  assert.equal(await scraped(), 0);
+  const seconds = e.metrics().leader_election_leader_seconds_total;
+  block(performance.now() + 30);
+  assert.equal(e.metrics().leader_election_leader_seconds_total, seconds, "time as leader stops at the deadline");
+  assert.ok(seconds <= FAST.ttlMs / 1000, String(seconds));
+  await until(() => e.metrics().leader_election_leadership_lost_total === 1, 1000, "the step-down ran");
+  assert.equal(e.metrics().leader_election_leader_seconds_total, seconds, "the late step-down counts up to the deadline, not to when it ran");
+  await e.close();
 });

@@ -233,3 +233,27 @@ test("a knob given as null takes its default, as typed; a required option given 
   const tuning = dts.match(/export interface ElectionTuning \{([\s\S]*?)\n\}/)[1];
   for (const [, key, type] of tuning.matchAll(/^\s*(\w+)\?: ([^;]+);$/gm)) assert.match(type, /\| null$/, `${key}: ${type}`);
 });
+
+// { ttlMs: 1000, retryJitterMs: 2147483647 } was accepted: the machine draws any jitter it is
+// given, so an attempt could wait up to 24.8 days while the key stayed unled. The jitter is
+// now at most the longer of ttlMs and retryIntervalMs, refused beyond it naming the bound.
+test("a_retry_jitter_longer_than_the_ttl_and_the_retry_interval_is_refused_naming_the_bound", async () => {
+  const store = new MemoryStore();
+  const refused = (options, bound) =>
+    assert.throws(() => new LeaderElection({ store, key: "k", ...options }), (err) =>
+      err instanceof RangeError &&
+      err.code === "ERR_MILLIS_RANGE" &&
+      err.message.startsWith(`options.retryJitterMs must be at most ${bound}`) &&
+      err.message.endsWith(`got ${options.retryJitterMs}`));
+  refused({ ttlMs: 1000, retryJitterMs: 2147483647 }, "ttlMs 1000 ms (");
+  refused({ ttlMs: 1000, retryJitterMs: 1000.001 }, "ttlMs 1000 ms (");
+  refused({ retryJitterMs: 10_001 }, "ttlMs 10000 ms (the default) (");
+  refused({ ttlMs: 1000, retryIntervalMs: 5000, retryJitterMs: 5001 }, "retryIntervalMs 5000 ms, which is longer than ttlMs 1000 ms (");
+  assert.throws(() => new ShardedElection({ store, keys: ["a"], ttlMs: 1000, retryJitterMs: 1001 }), { code: "ERR_MILLIS_RANGE", message: /^options\.retryJitterMs must be at most ttlMs 1000 ms/ });
+  // Up to the bound is taken as given; the default (ttl/20) and 0 too.
+  for (const options of [{ ttlMs: 1000, retryJitterMs: 1000 }, { ttlMs: 1000, retryIntervalMs: 5000, retryJitterMs: 5000 }, { ttlMs: 1000, retryJitterMs: 0 }, { ttlMs: 1000 }]) {
+    const e = new LeaderElection({ store, key: "k", ...options });
+    assert.equal(e.config.retry_jitter_ms, options.retryJitterMs ?? 50, JSON.stringify(options));
+    await e.close();
+  }
+});

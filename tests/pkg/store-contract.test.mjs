@@ -191,3 +191,39 @@ test("stores_are_closed_once_at_the_end_unless_told_not_to", async () => {
   await runDifferential(() => store, { steps: 5, ttlMs: 100, closeStores: false });
   assert.equal(closes, 1);
 });
+
+// The kit waited on the ttl a store reported: one reporting 1000 times its ttl made a check
+// at ttlMs 100 wait 100 s per case and then fail it for another rule (the lease "did not
+// expire"). A reported ttl above twice the ttl asked plus clockResolutionMs is now a breach of
+// its own, named with both ttls, and is not waited on.
+const inflatesTtl = () =>
+  broken(async (req, s) => {
+    const reply = await s.send(req);
+    return reply?.type === "Granted" || reply?.type === "Renewed" ? { ...reply, ttl_ms: reply.ttl_ms * 1000 } : reply;
+  });
+
+test("a_store_reporting_a_far_longer_ttl_than_asked_fails_fast_naming_both_ttls", { timeout: 20_000 }, async () => {
+  const started = performance.now();
+  const report = await checkStoreContract(inflatesTtl, { ttlMs: 100 });
+  assert.equal(report.ok, false);
+  for (const c of report.cases) {
+    if (c.ok) continue;
+    assert.match(c.error, /^A Acquire asked for ttl_ms 100 and the store reported ttl_ms 100000, more than 201 \(twice the ttl asked plus clockResolutionMs 1\)/, `${c.name}: ${c.error}`);
+  }
+  // Every case starts with a grant to A, and fails on it: none waited on the reported ttl.
+  assert.deepEqual(report.failed, ALL, report.text);
+  const diff = await runDifferential(inflatesTtl, { steps: 30, ttlMs: 100 });
+  assert.equal(diff.ok, false);
+  const ttlBreaches = diff.differences.filter((d) => d.kind === "breach" && /asked for ttl_ms (100|200) and the store reported ttl_ms (100000|200000), more than/.test(d.note));
+  assert.ok(ttlBreaches.length > 0, JSON.stringify(diff.counts));
+  assert.equal(diff.counts.breach, ttlBreaches.length, "the store is right otherwise: the reference keeps the ttl asked");
+  assert.ok(performance.now() - started < 15_000, `took ${Math.round(performance.now() - started)} ms`);
+  // A ttl rounded up within the bound (etcd's whole seconds) is still believed: a store that
+  // keeps every lease for twice the ttl asked, and says so, passes the expiry cases.
+  const doubles = () => {
+    const inner = new MemoryStore();
+    return { send: (req) => inner.send(req.ttl_ms === undefined ? req : { ...req, ttl_ms: req.ttl_ms * 2 }), close: () => inner.close() };
+  };
+  const fine = await checkStoreContract(doubles, { ttlMs: 100, only: ["renew_after_expiry_is_refused", "expiry_uses_ttl_recorded_at_grant"] });
+  assert.ok(fine.ok, fine.text);
+});

@@ -180,6 +180,42 @@ test("a makeStore that throws, rejects or never settles is a coded failure namin
   await refused(checkStoreContract, { makeStoreTimeoutMs: "10s" }, "ERR_MILLIS_TYPE", ["options.makeStoreTimeoutMs", 'the string "10s"']);
 });
 
+// A makeStore that handed over something other than a store (`{}`: a forgotten `return
+// store`, a client instead of the adapter) ran every differential step as "the store failed:
+// store.send is not a function", each a breach, and failed each contract case without a code.
+// Both now report the factory's failure, ERR_MAKE_STORE_TYPE, naming what it handed over.
+test("a makeStore that hands over a non-store is ERR_MAKE_STORE_TYPE in both runs, not breaches", { timeout: 20_000 }, async () => {
+  const only = ["first_grant_issues_a_token", "held_while_another_holds"];
+  const cases = [
+    [function makeEmpty() {
+      return {};
+    }, "makeStore (makeEmpty) handed over an object (Object) without a send(request) method"],
+    [async () => ({ sendCommand() {} }), "makeStore handed over an object (Object) without a send(request) method"],
+    [() => undefined, "makeStore handed over undefined"],
+    [() => 5, "makeStore handed over 5"],
+  ];
+  for (const [factory, words] of cases) {
+    const error = `${words}: not a store (see "The store contract"), no request sent`;
+    const diff = await runDifferential(factory, { steps: 5, ttlMs: 100 });
+    assert.equal(diff.ok, false);
+    assert.deepEqual(diff.makeStoreFailure, { store: words.split(" handed")[0], code: "ERR_MAKE_STORE_TYPE", error });
+    assert.deepEqual(diff.counts, { numbering: 0, clock: 0, reason: 0, breach: 0 }, "no step ran");
+    const report = await checkStoreContract(factory, { ttlMs: 100, only });
+    assert.deepEqual(report.failed, only);
+    for (const c of report.cases) {
+      assert.equal(c.code, "ERR_MAKE_STORE_TYPE");
+      assert.equal(c.error, error);
+      assert.deepEqual(c.saw, [], "no request sent");
+    }
+  }
+  // Whatever it handed over is still closed once, as a store would be (unless closeStores: false).
+  let closed = 0;
+  const half = { close: async () => void closed++ };
+  await runDifferential(() => half, { steps: 2, ttlMs: 100 });
+  await checkStoreContract(() => half, { ttlMs: 100, only });
+  assert.equal(closed, 2);
+});
+
 test("a store makeStore hands over after makeStoreTimeoutMs is closed when it arrives", { timeout: 20_000 }, async () => {
   let closed = 0;
   const slow = () => new Promise((resolve) => setTimeout(() => resolve({ send: () => Promise.resolve(undefined), close: async () => void closed++ }), 150));
