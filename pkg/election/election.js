@@ -60,6 +60,7 @@ export class LeaderElection {
     } catch (err) {
       throw inOptionWords(err, o.defaults); // the machine names its snake_case keys; the caller wrote camelCase
     }
+    shapeOutputs(); // the module is loaded: this election's machine was just made
     this.#requestTimeoutMs = this.#m.config.request_timeout_ms;
     this.#closeTimeoutMs = o.closeTimeoutMs;
     try {
@@ -587,6 +588,57 @@ if (typeof Symbol.asyncDispose === "symbol") {
     writable: true,
     configurable: true,
   });
+}
+
+let shaped = false;
+// The outputs shapeOutputs() made, kept: a GC may drop a shape no live object has, and the
+// next output of it would make it anew, as specific as that output (shaping without keeping
+// them still crashed).
+const shapes = [];
+
+/**
+ * Makes every shape of pollOutput()'s outputs once, with a throwaway machine, before the first
+ * election runs. Node 20's V8 (11.3) aborts the process ("unreachable code" in
+ * Deoptimizer::DoComputeBuiltinContinuation) when optimized code into which it inlined a
+ * JS-to-Wasm call returning an object (an externref, as pollOutput does) is deoptimized while
+ * that call runs: that V8 cannot rebuild the call's result (later V8s can). pollOutput builds
+ * its output in JS imports, so the first output of a new shape generalized a field's type that
+ * the optimized #pump relied on, and #pump was deoptimized inside the call: with hundreds of
+ * keys, the `event` field of `{ type: "Event", event }` had held only `Elected` events when
+ * the first `SteppedDown` came (a second ShardedElection process joined, and keys were
+ * released). Made here first, every field is as general as it gets (`event` and `request`
+ * have held each variant, `ttl_ms` and `deadline_ms` a fractional ms), so no later output
+ * changes one. Anything else that deoptimized #pump during that call would still abort (none
+ * is known; `node --no-turbo-inline-js-wasm-calls` rules it out).
+ */
+function shapeOutputs() {
+  if (shaped) return;
+  shaped = true;
+  let m;
+  try {
+    const key = "tenure/shapes";
+    m = new LeaseCandidate({ key, holder: 1n, seed: 1n, ttl_ms: 1000.5, safety_margin_ms: 100, max_round_trip_ms: 100 });
+    let last;
+    const drain = () => {
+      for (let out = m.pollOutput(); out !== undefined; out = m.pollOutput()) shapes.push((last = out));
+    };
+    m.campaign(0.25); // Send Acquire
+    drain();
+    m.handleResponse(0.5, { type: "Granted", id: last.request.id, key, token: 1n, ttl_ms: 1000.5 }); // Elected
+    drain();
+    m.handleTimeout(m.pollTimeout()); // Send Renew
+    drain();
+    m.release(400.25); // SteppedDown, Send Release
+    drain();
+    m.campaign(500.25);
+    drain();
+    m.handleResponse(500.5, { type: "Held", id: last.request.id, key, holder: 1n, remaining_ms: 1 }); // HolderClash
+    drain();
+  } catch {
+    // A machine that refuses a step shapes less; the election itself is unaffected.
+  } finally {
+    m?.free();
+  }
 }
 
 /**
