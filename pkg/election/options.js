@@ -99,7 +99,9 @@ function readOptionsOf(options, allowed) {
   if (ttl < MIN_TTL_MS) throw misuse(RangeError, "ERR_MILLIS_RANGE", `options.ttlMs must be at least ${MIN_TTL_MS} ms (its timers, each a tenth of it by default, need the 1 ms a JavaScript timer resolves), got ${ttl}`);
   for (const [camel, snake] of Object.entries(MACHINE_KNOBS)) {
     let v = options[camel];
-    if (v === undefined && camel in SCALED) {
+    // null is "the default" as undefined is (the types and README say so): the machine would
+    // read null as its own fixed default (1000 ms), not the one scaled to this ttl.
+    if ((v === undefined || v === null) && camel in SCALED) {
       v = micros(ttl * SCALED[camel]);
       defaults[camel] = `the default: ${SCALED[camel] * 100}% of ttlMs`;
     }

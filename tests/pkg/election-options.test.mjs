@@ -257,3 +257,20 @@ test("a_retry_jitter_longer_than_the_ttl_and_the_retry_interval_is_refused_namin
     await e.close();
   }
 });
+
+test("null_tuning_options_take_the_ttl_scaled_defaults_as_undefined_does", async () => {
+  const store = new MemoryStore();
+  const knobs = ["safetyMarginMs", "maxRoundTripMs", "retryIntervalMs", "requestTimeoutMs", "retryJitterMs"];
+  for (const ttlMs of [200, 60_000]) {
+    const absent = new LeaderElection({ store, key: "k", ttlMs, nodeId: "n" });
+    const nulls = new LeaderElection({ store, key: "k2", ttlMs, nodeId: "n", ...Object.fromEntries(knobs.map((k) => [k, null])) });
+    for (const k of ["safety_margin_ms", "max_round_trip_ms", "retry_interval_ms", "request_timeout_ms", "retry_jitter_ms"]) {
+      assert.equal(nulls.config[k], absent.config[k], `ttlMs ${ttlMs}: ${k}`);
+    }
+    // A tenth of the ttl (the jitter a twentieth), not the machine's fixed 1000 ms.
+    assert.equal(nulls.config.safety_margin_ms, ttlMs / 10);
+    assert.equal(nulls.config.retry_jitter_ms, ttlMs / 20);
+    await absent.close();
+    await nulls.close();
+  }
+});
