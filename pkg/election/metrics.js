@@ -136,7 +136,13 @@ function promSet(registry) {
   let set = sets.get(registry);
   if (set !== undefined) {
     // registry.clear() or removeSingleMetric() took ours away: an election made after that
-    // registers them again (and the elections still open are counted in them again).
+    // registers them again (and the elections still open are counted in them again). A metric
+    // of one of our names that is not ours (the caller's, registered after the clear) is
+    // refused before any is registered again, as on a registry we never used.
+    for (const name of set.makers.keys()) {
+      const there = registry.getSingleMetric(name);
+      if (there !== undefined && there !== set.metrics.get(name)) throw metricExists(name);
+    }
     for (const [name, make] of set.makers) if (registry.getSingleMetric(name) === undefined) set.metrics.set(name, make());
     return set;
   }

@@ -203,6 +203,21 @@ test("after registry.clear(), a new election on the registry exposes its metrics
   await Promise.all([x.close(), y.close(), z.close()]);
 });
 
+// After registry.clear(), the caller's own metric of one of our names was taken as ours: the
+// election was accepted and its series never shown. Refused as on a registry never used.
+test("after registry.clear(), the caller's own metric of one of our names is refused", async () => {
+  const registry = new Registry();
+  const store = new MemoryStore();
+  const x = new LeaderElection({ store, key: "x", nodeId: "a", registry, ...FAST });
+  await x.close();
+  registry.clear();
+  new Gauge({ name: "leader_election_is_leader", help: "mine", registers: [registry] });
+  assert.throws(() => new LeaderElection({ store, key: "y", nodeId: "a", registry, ...FAST }), { code: "ERR_METRIC_EXISTS", message: /"leader_election_is_leader"/ });
+  // Nothing of ours was registered again by the refused election.
+  assert.equal(registry.getSingleMetric("leader_election_elections_total"), undefined);
+  assert.match(await registry.metrics(), /# HELP leader_election_is_leader mine/);
+});
+
 // The leadership gauge was set on transitions: with the event loop blocked past the local
 // deadline, the step-down had not run yet, and a scrape right after read is_leader 1 although
 // isLeader (the deadline against the clock) said false. It is now read from the election at
