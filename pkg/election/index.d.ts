@@ -329,7 +329,7 @@ export declare class ShardedElection {
   readonly nodeId: string;
   /** The keys this process leads now. */
   readonly leading: string[];
-  /** How many keys this process aims to lead: min(maxLeading, ceil(keys / live processes)); 0 before the first count. */
+  /** How many keys this process aims to lead: min(maxLeading, ceil(keys / live)) for the first (keys % live) members in member-slot order, min(maxLeading, floor(keys / live)) for the others (ceil while it holds no member slot); 0 before the first count. */
   readonly share: number;
   /** Live processes (this one included) at the last count, undefined before it. */
   readonly members: number | undefined;

@@ -1,6 +1,7 @@
 // ShardedElection: leadership per partition. One LeaderElection per key (the unit), and a
 // policy that spreads the keys over the live processes, each aiming for its fair share
-//   share = min(maxLeading, ceil(keys / live processes)).
+//   share = min(maxLeading, ceil(keys / live)) for the first (keys mod live) members in
+//   member-slot order, min(maxLeading, floor(keys / live)) for the others.
 //
 // Membership lives in the same store, as leases: each process holds one member slot, the
 // lease "<group>/member/<set>/<i>" for the lowest free i < keys (a LeaderElection of its own,
@@ -18,7 +19,9 @@
 // - At its share, it stops contending.
 // - Above it (a process joined), it releases its whole excess at once, the keys it won last,
 //   and leaves each alone for a probe interval so a process below its share takes it.
-// So M stable processes over N keys settle at ceil(N / M) or floor(N / M) each, and when one
+// The shares of M members who count alike add up to N exactly (ceil for everyone left a process
+// at none: 20 keys over 6 settled at 4, 4, 4, 4, 4 and 0). So M stable processes over N keys
+// settle at ceil(N / M) or floor(N / M) each, and when one
 // crashes its slot lapses, the survivors' share grows, and they take its keys over as its
 // leases expire.
 import { MAX_LEASE_STRING, describe, guardThis, notPlainObject, notWellFormed, readingInput, refuseRevokedProxy } from "../guard.js";
@@ -45,6 +48,8 @@ export class ShardedElection {
   #maxLeading;
   #probeMs;
   #live;
+  #rank; // this process's place among the live members, by lowest member slot (undefined: not a member)
+  #memberIndex; // the member slot this process holds (meaningful while #member leads)
   #member;
   #nextScan = 0;
   #scanning = false;
@@ -147,10 +152,17 @@ export class ShardedElection {
     return this.#live;
   }
 
-  /** The share this process aims for: min(maxLeading, ceil(keys / live processes)). */
+  /**
+   * The share this process aims for: min(maxLeading, q), q being ceil(keys / live) for the first
+   * (keys mod live) members in member-slot order and floor(keys / live) for the others (ceil
+   * while this process holds no member slot); 0 before the first count.
+   */
   get share() {
     if (this.#live === undefined) return 0;
-    return Math.min(this.#maxLeading, Math.ceil(this.#elections.size / this.#live));
+    const n = this.#elections.size;
+    const live = this.#live;
+    const q = this.#rank === undefined ? Math.ceil(n / live) : Math.floor(n / live) + (this.#rank < n % live ? 1 : 0);
+    return Math.min(this.#maxLeading, q);
   }
 
   /** The LeaderElection of one key (for withLeadership, assertLeadership, fencingToken). */
@@ -230,8 +242,8 @@ export class ShardedElection {
   }
 
   #balance(now) {
-    const share = this.share;
-    if (share === 0) return; // not counted yet
+    if (this.#live === undefined) return; // not counted yet
+    const share = this.share; // may be 0: more members than keys
     const leading = this.leading;
     if (leading.length > share) {
       // The whole excess in one tick, the keys won last first: one key a tick took a joining
@@ -279,7 +291,10 @@ export class ShardedElection {
           e.off("error", failed); // its renewals' failures are reported one by one, as a key's
           e.on("error", (err) => this.#emitError(err));
           if (this.#closing !== undefined) await e.close(); // closed meanwhile: leave at once
-          else this.#member = e;
+          else {
+            this.#member = e;
+            this.#memberIndex = i;
+          }
           return;
         }
         await e.close();
@@ -314,16 +329,42 @@ export class ShardedElection {
         }
         const reply = await this.#ask({ type: "Acquire", key, ...who, ttl_ms: Math.max(1, Math.round(this.#probeMs / 10)) });
         if (reply?.type === "Held") {
-          if (reply.holder !== SCANNER) this.#slotHolders.set(i, reply.holder ?? `${key}?`);
+          // Held by a scan (another process's, this instant): no member holds it. Kept as the
+          // last reading, a departed member whose slot two processes' scans kept meeting on was
+          // counted for good, and the keys its share left went unled.
+          if (reply.holder === SCANNER) this.#slotHolders.delete(i);
+          else this.#slotHolders.set(i, reply.holder ?? `${key}?`);
         } else if (reply?.type === "Granted") {
           this.#slotHolders.delete(i);
           await this.#ask({ type: "Release", key, ...who, token: reply.token });
         }
       }
-      this.#live = new Set([this.#nodeId, ...this.#slotHolders.values()]).size;
+      this.#count();
     } finally {
       this.#scanning = false;
     }
+  }
+
+  /**
+   * The live members from the last readings: each holder once, at its lowest member slot, and
+   * this process (at its own slot while it holds one). Its rank is how many members hold a
+   * lower slot: every process that reads the same slots ranks the members alike, so their
+   * shares add up to the key count.
+   */
+  #count() {
+    const lowest = new Map();
+    for (const [i, holder] of this.#slotHolders) if (!(lowest.get(holder) <= i)) lowest.set(holder, i);
+    const own = this.#member?.isLeader ? this.#memberIndex : undefined;
+    if (own !== undefined && !(lowest.get(this.#nodeId) <= own)) lowest.set(this.#nodeId, own);
+    this.#live = new Set([this.#nodeId, ...lowest.keys()]).size;
+    if (own === undefined) {
+      this.#rank = undefined;
+      return;
+    }
+    const mine = lowest.get(this.#nodeId);
+    let rank = 0;
+    for (const i of lowest.values()) if (i < mine) rank++;
+    this.#rank = rank;
   }
 
   /** One scan request: its answer, or undefined if it failed or took over requestTimeoutMs. */
