@@ -111,8 +111,8 @@ export class ElectionMetrics {
     let leading = false;
     let leaderMs = this.#leaderMs;
     if (this.#since !== undefined) {
+      // #until already holds this deadline: the election records it after each input.
       const deadline = this.#deadline();
-      this.leaseUntil(deadline);
       leading = deadline !== undefined && now < deadline;
       leaderMs += this.#ledUntil(now) - this.#since;
     }
@@ -221,13 +221,10 @@ function refuseNonRegistry(registry) {
   }
   const missing = REGISTRY_METHODS.filter((name) => typeof registry[name] !== "function");
   if (missing.length > 0) {
-    const has = REGISTRY_METHODS.filter((name) => !missing.includes(name));
-    throw misuse(
-      TypeError,
-      "ERR_PROM_CLIENT",
-      `options.registry must be a prom-client Registry (new Registry(), or prom-client's register): it has no ${missing.map((m) => `${m}()`).join(", ")} method` +
-        `${missing.length > 1 ? "s" : ""} (got ${kind === "an array" ? "an array" : has.length === 0 ? "an object with none of them" : `an object with only ${has.map((m) => `${m}()`).join(", ")}`})`,
-    );
+    const has = REGISTRY_METHODS.filter((name) => !missing.includes(name)).map((m) => `${m}()`);
+    const got = kind === "an array" ? "an array" : has.length === 0 ? "an object with none of them" : `an object with only ${has.join(", ")}`;
+    const methods = `${missing.map((m) => `${m}()`).join(", ")} method${missing.length > 1 ? "s" : ""}`;
+    throw misuse(TypeError, "ERR_PROM_CLIENT", `options.registry must be a prom-client Registry (new Registry(), or prom-client's register): it has no ${methods} (got ${got})`);
   }
 }
 

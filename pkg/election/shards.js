@@ -352,10 +352,14 @@ export class ShardedElection {
    * shares add up to the key count.
    */
   #count() {
-    const lowest = new Map();
-    for (const [i, holder] of this.#slotHolders) if (!(lowest.get(holder) <= i)) lowest.set(holder, i);
+    const lowest = new Map(); // holder -> its lowest slot
+    const hold = (holder, i) => {
+      const seen = lowest.get(holder);
+      if (seen === undefined || i < seen) lowest.set(holder, i);
+    };
+    for (const [i, holder] of this.#slotHolders) hold(holder, i);
     const own = this.#member?.isLeader ? this.#memberIndex : undefined;
-    if (own !== undefined && !(lowest.get(this.#nodeId) <= own)) lowest.set(this.#nodeId, own);
+    if (own !== undefined) hold(this.#nodeId, own);
     this.#live = new Set([this.#nodeId, ...lowest.keys()]).size;
     if (own === undefined) {
       this.#rank = undefined;
